@@ -1,0 +1,106 @@
+/*
+ * lexer.re - PTX tokens (re2c).
+ *
+ * Whitespace and comments are trivia: they are skipped here and recovered
+ * later as the gap between two tokens, so the tree stays lossless without
+ * storing them.  The input must end with a NUL sentinel at src[size]; a NUL
+ * inside the input is an error except inside comments and strings.
+ */
+#include "front/lexer.h"
+
+#define YYCTYPE unsigned char
+
+/*!re2c
+    re2c:api = default;
+    re2c:define:YYCURSOR = cur;
+    re2c:define:YYMARKER = mar;
+    re2c:define:YYLIMIT = lim;
+    re2c:yyfill:enable = 0;
+    re2c:eof = 0;
+
+    nl      = "\n";
+    ws      = [ \t\r\f\v]+;
+    idstart = [a-zA-Z_$%];
+    idchar  = [a-zA-Z0-9_$];
+    ident   = idstart idchar*;
+    part    = [a-zA-Z0-9_] [a-zA-Z0-9_$]* ("::" [a-zA-Z0-9_]+)*;
+    word    = ident ("." part)*;
+    dotname = "." [a-zA-Z_] idchar* ("::" [a-zA-Z0-9_]+)*;
+
+    dec     = [1-9] [0-9]* | "0";
+    hex     = "0" [xX] [0-9a-fA-F]+;
+    oct     = "0" [0-7]+;
+    bin     = "0" [bB] [01]+;
+    int     = (dec | hex | oct | bin) "U"?;
+    exp     = [eE] [+-]? [0-9]+;
+    decflt  = [0-9]+ "." [0-9]* exp? | "." [0-9]+ exp? | [0-9]+ exp;
+    hexflt  = "0" [fF] [0-9a-fA-F]{8} | "0" [dD] [0-9a-fA-F]{16};
+
+    string  = "\"" ([^"\\\n\x00] | "\\" [^\n\x00])* "\"";
+    lcomment = "//" [^\n]*;
+    bcomment = "/*" ([^*] | "*"+ [^*/])* "*"+ "/";
+*/
+
+int ptx_lex(ptx_lexer *lx, uint32_t *start, uint32_t *len)
+{
+    const unsigned char *cur = lx->cur, *lim = lx->lim, *mar, *tok;
+    int kind;
+
+    for (;;) {
+        tok = cur;
+        /*!re2c
+            $           { kind = PTX_T_EOF; goto done; }
+            ws | nl     { continue; }
+            lcomment    { continue; }
+            bcomment    { continue; }
+            "/*"        { lx->err = "unterminated /* comment"; goto fail; }
+
+            ".version"        { kind = PTX_T_VERSION; goto done; }
+            ".target"         { kind = PTX_T_TARGET; goto done; }
+            ".address_size"   { kind = PTX_T_ADDRESS_SIZE; goto done; }
+            ".file"           { kind = PTX_T_FILE; goto done; }
+            ".loc"            { kind = PTX_T_LOC; goto done; }
+            ".section"        { kind = PTX_T_SECTION; goto done; }
+            ".entry"          { kind = PTX_T_ENTRY; goto done; }
+            ".func"           { kind = PTX_T_FUNC; goto done; }
+            ".callprototype"  { kind = PTX_T_CALLPROTOTYPE; goto done; }
+            ".calltargets"    { kind = PTX_T_CALLTARGETS; goto done; }
+            ".branchtargets"  { kind = PTX_T_BRANCHTARGETS; goto done; }
+            ".pragma"         { kind = PTX_T_PRAGMA; goto done; }
+            ".alias"          { kind = PTX_T_ALIAS; goto done; }
+            dotname           { kind = PTX_T_DOTNAME; goto done; }
+
+            hexflt | decflt   { kind = PTX_T_FLOAT; goto done; }
+            int               { kind = PTX_T_INT; goto done; }
+            word              { kind = PTX_T_WORD; goto done; }
+            string            { kind = PTX_T_STRING; goto done; }
+            "\""              { lx->err = "unterminated string"; goto fail; }
+            "@@" [dD][wW][aA][rR][fF] [^\n\x00]* { kind = PTX_T_DWARF; goto done; }
+            "#" [^\n\x00]*    { kind = PTX_T_PREPROC; goto done; }
+
+            "<<"  { kind = PTX_T_SHL; goto done; }
+            ">>"  { kind = PTX_T_SHR; goto done; }
+            "<="  { kind = PTX_T_LE; goto done; }
+            ">="  { kind = PTX_T_GE; goto done; }
+            "=="  { kind = PTX_T_EQ; goto done; }
+            "!="  { kind = PTX_T_NE; goto done; }
+            "&&"  { kind = PTX_T_ANDAND; goto done; }
+            "||"  { kind = PTX_T_OROR; goto done; }
+            [,;:{}()[\]<>+\-*/%!~&|^?=@] { kind = tok[0]; goto done; }
+
+            [\x00]      { lx->err = "unexpected NUL byte"; goto fail; }
+            [\x80-\xff] { lx->err = "unexpected non-ASCII byte outside a comment or string"; goto fail; }
+            *           { lx->err = "unexpected character"; goto fail; }
+        */
+    }
+done:
+    lx->cur = cur;
+    *start = (uint32_t)(tok - lx->src);
+    *len = (uint32_t)(cur - tok);
+    return kind;
+fail:
+    lx->cur = cur;
+    *start = (uint32_t)(tok - lx->src);
+    *len = 0;
+    return -1;
+}

@@ -1,0 +1,721 @@
+/*
+ * parser.y - PTX grammar (bison, pure, with token-index locations).
+ *
+ * Every terminal's value is its token index, so nodes keep each token they
+ * consume (keywords, brackets, commas, semicolons) and the exact emitter can
+ * print them back with their trivia.
+ */
+%code requires {
+#include "front/parser_state.h"
+}
+
+%code top {
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+}
+
+%define api.pure full
+%define api.prefix {ptx_yy}
+%define api.location.type {ptx_loc}
+%define parse.error detailed
+%locations
+%param {ptx_parser *P}
+
+%code {
+static int ptx_yylex(PTX_YYSTYPE *lval, ptx_loc *lloc, ptx_parser *P);
+static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg);
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                   \
+    do {                                                              \
+        if (N) {                                                      \
+            (Cur).first = YYRHSLOC(Rhs, 1).first;                     \
+            (Cur).last = YYRHSLOC(Rhs, N).last;                       \
+        } else {                                                      \
+            (Cur).first = (Cur).last = YYRHSLOC(Rhs, 0).last;         \
+        }                                                             \
+    } while (0)
+
+#define NEW(T) ((T *)ptx_arena_alloc(P->m->arena, sizeof(T)))
+#define APPEND(l, x)                                                  \
+    do {                                                              \
+        __typeof__((l).tail) x_ = (x);                                \
+        if ((l).tail) (l).tail->next = x_; else (l).head = x_;        \
+        (l).tail = x_;                                                \
+    } while (0)
+#define ONE(l, x) ((l).head = (l).tail = (x))
+#define CHECK(x) do { if (!(x)) YYABORT; } while (0)
+
+static ptx_expr *mk_expr(ptx_parser *P, int kind, uint32_t tok, ptx_expr *a,
+                      ptx_expr *b, ptx_expr *c);
+static ptx_stmt *stmt(ptx_parser *P, int kind, uint32_t first);
+static ptx_stmt *dir_stmt(ptx_parser *P, int kind, uint32_t dir,
+                          ptx_expr *args, uint32_t semi);
+static ptx_expr *leaf(ptx_parser *P, uint32_t tok);
+static void split_opcode(ptx_parser *P, ptx_instr *in);
+static ptx_expr *last(ptx_expr *e);
+}
+
+%union {
+    uint32_t tok;
+    ptx_expr *expr;
+    struct { ptx_expr *head, *tail; } elist;
+    ptx_stmt *stmt;
+    struct { ptx_stmt *head, *tail; } slist;
+    ptx_spec *spec;
+    struct { ptx_spec *head, *tail; } splist;
+    ptx_declarator *decl;
+    struct { ptx_declarator *head, *tail; } dlist;
+    struct { ptx_dim *head, *tail; } dims;
+    ptx_param *param;
+    struct { ptx_param *head, *tail; } plist;
+    ptx_param_list *params;
+    ptx_fdir *fdir;
+    struct { ptx_fdir *head, *tail; } fdlist;
+    ptx_block *block;
+    ptx_func *func;
+}
+
+%token <tok> WORD "identifier" DOTNAME "directive" INT "integer"
+%token <tok> FLOAT "float" STRING "string" DWARF "@@DWARF line"
+%token <tok> PREPROC "preprocessor line"
+%token <tok> VERSION ".version" TARGET ".target"
+%token <tok> ADDRESS_SIZE ".address_size" FILE_ ".file" LOC ".loc"
+%token <tok> SECTION ".section" ENTRY ".entry" FUNC ".func"
+%token <tok> CALLPROTOTYPE ".callprototype" CALLTARGETS ".calltargets"
+%token <tok> BRANCHTARGETS ".branchtargets" PRAGMA ".pragma" ALIAS ".alias"
+%token <tok> SHL "<<" SHR ">>" LE "<=" GE ">=" EQ "==" NE "!="
+%token <tok> ANDAND "&&" OROR "||"
+%token <tok> ',' ';' ':' '{' '}' '(' ')' '[' ']' '<' '>' '+' '-' '*' '/'
+%token <tok> '%' '!' '~' '&' '|' '^' '?' '=' '@'
+
+%right '='
+%right '?' ':'
+%left OROR
+%left ANDAND
+%left '|'
+%left '^'
+%left '&'
+%left EQ NE
+%left '<' '>' LE GE
+%left SHL SHR
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
+
+%type <slist> items stmts section_items
+%type <stmt> item top_decl stmt instr label_stmt loc pragma section_item
+%type <stmt> version target address_size file alias section data_line
+%type <elist> exprlist exprlist_opt target_names fdir_args_ne
+%type <elist> data_args name_list strings fdir_args attr_list
+%type <expr> expr primary data_arg loc_attr attr
+%type <spec> spec
+%type <splist> specs
+%type <decl> declarator
+%type <dlist> declarators
+%type <dims> dims
+%type <param> param
+%type <plist> param_seq
+%type <params> param_list params_opt
+%type <fdir> fdir
+%type <fdlist> fdirs
+%type <block> block
+%type <func> func_rest proto_rest
+%type <tok> semi_opt
+
+%%
+
+module
+    : items                     { P->m->items = $1.head; }
+    ;
+
+items
+    : %empty                    { $$.head = $$.tail = NULL; }
+    | items item                { $$ = $1; APPEND($$, $2); }
+    ;
+
+item
+    : version | target | address_size | file | alias | section | pragma
+    | loc
+    | DWARF                     { $$ = stmt(P, PTX_S_DWARF, $1); $$->u.tok = $1; }
+    | PREPROC                   { $$ = stmt(P, PTX_S_PREPROC, $1); $$->u.tok = $1; }
+    | top_decl
+    ;
+
+/* ---- line directives (no ';': they end where the next statement starts) */
+
+version
+    : VERSION FLOAT             { $$ = dir_stmt(P, PTX_S_VERSION, $1, leaf(P, $2), PTX_NOTOK); }
+    | VERSION INT               { $$ = dir_stmt(P, PTX_S_VERSION, $1, leaf(P, $2), PTX_NOTOK); }
+    ;
+
+target
+    : TARGET target_names       { $$ = dir_stmt(P, PTX_S_TARGET, $1, $2.head, PTX_NOTOK); }
+    ;
+
+target_names
+    : WORD                      { ONE($$, leaf(P, $1)); }
+    | target_names ',' WORD     { $$ = $1; $$.tail->sep = $2; APPEND($$, leaf(P, $3)); }
+    ;
+
+address_size
+    : ADDRESS_SIZE INT          { $$ = dir_stmt(P, PTX_S_ADDRESS_SIZE, $1, leaf(P, $2), PTX_NOTOK); }
+    ;
+
+file
+    : FILE_ INT STRING          {
+            ptx_expr *n = leaf(P, $2);
+            n->next = leaf(P, $3);
+            $$ = dir_stmt(P, PTX_S_FILE, $1, n, PTX_NOTOK);
+        }
+    | file ',' INT              {
+            $$ = $1;
+            ptx_expr *t = last($$->u.dir.args);
+            t->sep = $2; t->next = leaf(P, $3);
+        }
+    ;
+
+/* .loc file line col [, function_name label[+off]] [, inlined_at f l c] */
+loc
+    : LOC INT INT INT           {
+            ptx_expr *a = leaf(P, $2), *b = leaf(P, $3), *c = leaf(P, $4);
+            a->next = b; b->next = c;
+            $$ = dir_stmt(P, PTX_S_LOC, $1, a, PTX_NOTOK);
+        }
+    | loc ',' WORD loc_attr     {
+            $$ = $1;
+            ptx_expr *t = last($$->u.dir.args), *k = leaf(P, $3);
+            t->sep = $2; t->next = k; k->next = $4;
+        }
+    ;
+
+loc_attr
+    : WORD                      { $$ = leaf(P, $1); }
+    | WORD '+' INT              { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, leaf(P, $1), leaf(P, $3), NULL)); }
+    | INT INT INT               {
+            $$ = leaf(P, $1); $$->next = leaf(P, $2); $$->next->next = leaf(P, $3);
+        }
+    ;
+
+pragma
+    : PRAGMA strings ';'        { $$ = dir_stmt(P, PTX_S_PRAGMA, $1, $2.head, $3); }
+    ;
+
+strings
+    : STRING                    { ONE($$, leaf(P, $1)); }
+    | strings ',' STRING        { $$ = $1; $$.tail->sep = $2; APPEND($$, leaf(P, $3)); }
+    ;
+
+alias
+    : ALIAS WORD ',' WORD ';'   {
+            ptx_expr *a = leaf(P, $2);
+            a->sep = $3;
+            a->next = leaf(P, $4);
+            $$ = dir_stmt(P, PTX_S_ALIAS, $1, a, $5);
+        }
+    ;
+
+/* ---- debug sections */
+
+section
+    : SECTION DOTNAME '{' section_items '}' {
+            $$ = stmt(P, PTX_S_SECTION, $1);
+            $$->u.section.dir = $1;
+            $$->u.section.name = $2;
+            $$->u.section.body.lbrace = $3;
+            $$->u.section.body.stmts = $4.head;
+            $$->u.section.body.rbrace = $5;
+        }
+    ;
+
+section_items
+    : %empty                    { $$.head = $$.tail = NULL; }
+    | section_items section_item { $$ = $1; APPEND($$, $2); }
+    ;
+
+section_item
+    : label_stmt
+    | data_line
+    ;
+
+data_line
+    : DOTNAME data_args semi_opt { $$ = dir_stmt(P, PTX_S_DATA, $1, $2.head, $3); }
+    ;
+
+data_args
+    : data_arg                  { ONE($$, $1); }
+    | data_args ',' data_arg    { $$ = $1; $$.tail->sep = $2; APPEND($$, $3); }
+    ;
+
+data_arg
+    : expr
+    | DOTNAME                   { $$ = leaf(P, $1); }
+    ;
+
+semi_opt
+    : %empty                    { $$ = PTX_NOTOK; }
+    | ';'
+    ;
+
+/* ---- declarations */
+
+top_decl
+    : specs declarators ';'     {
+            $$ = stmt(P, PTX_S_VAR, $1.head->tok);
+            $$->u.var.specs = $1.head;
+            $$->u.var.decls = $2.head;
+            $$->u.var.semi = $3;
+        }
+    | specs func_rest           {
+            $2->specs = $1.head;
+            $$ = stmt(P, PTX_S_FUNC, $1.head->tok);
+            $$->u.func = *$2;
+        }
+    | func_rest                 {
+            $$ = stmt(P, PTX_S_FUNC, $1->kw);
+            $$->u.func = *$1;
+        }
+    ;
+
+specs
+    : spec                      { ONE($$, $1); }
+    | specs spec                { $$ = $1; APPEND($$, $2); }
+    ;
+
+spec
+    : DOTNAME                   { $$ = NEW(ptx_spec); $$->tok = $1; }
+    | DOTNAME INT               { $$ = NEW(ptx_spec); $$->tok = $1; $$->arg = leaf(P, $2); }
+    | DOTNAME '(' attr_list ')' {
+            $$ = NEW(ptx_spec); $$->tok = $1;
+            CHECK($$->arg = mk_expr(P, PTX_E_PAREN, $2, $3.head, NULL, NULL));
+            $$->arg->close = $4;
+        }
+    ;
+
+attr_list
+    : attr                      { ONE($$, $1); }
+    | attr_list ',' attr        { $$ = $1; $$.tail->sep = $2; APPEND($$, $3); }
+    ;
+
+attr
+    : DOTNAME                   { $$ = leaf(P, $1); }
+    | INT                       { $$ = leaf(P, $1); }
+    | DOTNAME '(' attr_list ')' {
+            CHECK($$ = mk_expr(P, PTX_E_CALL, $1, $3.head, NULL, NULL));
+            $$->open = $2; $$->close = $4;
+        }
+    ;
+
+declarators
+    : declarator                { ONE($$, $1); }
+    | declarators ',' declarator { $$ = $1; $$.tail->sep = $2; APPEND($$, $3); }
+    ;
+
+declarator
+    : WORD dims                 {
+            $$ = NEW(ptx_declarator);
+            $$->name = $1; $$->lt = $$->count = $$->gt = PTX_NOTOK;
+            $$->dims = $2.head; $$->eq = $$->sep = PTX_NOTOK;
+        }
+    | WORD '<' INT '>'          {
+            $$ = NEW(ptx_declarator);
+            $$->name = $1; $$->lt = $2; $$->count = $3; $$->gt = $4;
+            $$->eq = $$->sep = PTX_NOTOK;
+        }
+    | WORD dims '=' expr        {
+            $$ = NEW(ptx_declarator);
+            $$->name = $1; $$->lt = $$->count = $$->gt = PTX_NOTOK;
+            $$->dims = $2.head; $$->eq = $3; $$->init = $4; $$->sep = PTX_NOTOK;
+        }
+    ;
+
+dims
+    : %empty                    { $$.head = $$.tail = NULL; }
+    | dims '[' ']'              {
+            $$ = $1; ptx_dim *d = NEW(ptx_dim);
+            d->lbrack = $2; d->rbrack = $3; APPEND($$, d);
+        }
+    | dims '[' expr ']'         {
+            $$ = $1; ptx_dim *d = NEW(ptx_dim);
+            d->lbrack = $2; d->size = $3; d->rbrack = $4; APPEND($$, d);
+        }
+    ;
+
+/* ---- functions */
+
+func_rest
+    : ENTRY WORD params_opt fdirs block {
+            $$ = NEW(ptx_func); $$->label = $$->colon = PTX_NOTOK;
+            $$->kw = $1; $$->name = $2; $$->params = $3; $$->dirs = $4.head;
+            $$->body = $5; $$->semi = PTX_NOTOK;
+        }
+    | ENTRY WORD params_opt fdirs ';' {
+            $$ = NEW(ptx_func); $$->label = $$->colon = PTX_NOTOK;
+            $$->kw = $1; $$->name = $2; $$->params = $3; $$->dirs = $4.head;
+            $$->semi = $5;
+        }
+    | FUNC params_opt WORD params_opt fdirs block {
+            $$ = NEW(ptx_func); $$->label = $$->colon = PTX_NOTOK;
+            $$->kw = $1; $$->ret = $2; $$->name = $3; $$->params = $4;
+            $$->dirs = $5.head; $$->body = $6; $$->semi = PTX_NOTOK;
+        }
+    | FUNC params_opt WORD params_opt fdirs ';' {
+            $$ = NEW(ptx_func); $$->label = $$->colon = PTX_NOTOK;
+            $$->kw = $1; $$->ret = $2; $$->name = $3; $$->params = $4;
+            $$->dirs = $5.head; $$->semi = $6;
+        }
+    ;
+
+proto_rest
+    : CALLPROTOTYPE params_opt WORD params_opt fdirs ';' {
+            $$ = NEW(ptx_func);
+            $$->kw = $1; $$->ret = $2; $$->name = $3; $$->params = $4;
+            $$->dirs = $5.head; $$->semi = $6;
+        }
+    ;
+
+params_opt
+    : %empty                    { $$ = NULL; }
+    | param_list
+    ;
+
+param_list
+    : '(' ')'                   { $$ = NEW(ptx_param_list); $$->lparen = $1; $$->rparen = $2; }
+    | '(' param_seq ')'         {
+            $$ = NEW(ptx_param_list);
+            $$->lparen = $1; $$->params = $2.head; $$->rparen = $3;
+        }
+    ;
+
+param_seq
+    : param                     { ONE($$, $1); }
+    | param_seq ',' param       { $$ = $1; $$.tail->sep = $2; APPEND($$, $3); }
+    ;
+
+param
+    : specs declarator          {
+            $$ = NEW(ptx_param); $$->specs = $1.head; $$->decl = $2; $$->sep = PTX_NOTOK;
+        }
+    ;
+
+fdirs
+    : %empty                    { $$.head = $$.tail = NULL; }
+    | fdirs fdir                { $$ = $1; APPEND($$, $2); }
+    ;
+
+fdir
+    : DOTNAME fdir_args         {
+            $$ = NEW(ptx_fdir); $$->dir = $1; $$->args = $2.head; $$->semi = PTX_NOTOK;
+        }
+    | PRAGMA strings ';'        {
+            $$ = NEW(ptx_fdir); $$->dir = $1; $$->args = $2.head; $$->semi = $3;
+        }
+    ;
+
+fdir_args
+    : %empty                    { $$.head = $$.tail = NULL; }
+    | fdir_args_ne
+    ;
+
+fdir_args_ne
+    : INT                       { ONE($$, leaf(P, $1)); }
+    | fdir_args_ne ',' INT      { $$ = $1; $$.tail->sep = $2; APPEND($$, leaf(P, $3)); }
+    ;
+
+/* ---- bodies */
+
+block
+    : '{' stmts '}'             {
+            $$ = NEW(ptx_block); $$->lbrace = $1; $$->stmts = $2.head; $$->rbrace = $3;
+        }
+    ;
+
+stmts
+    : %empty                    { $$.head = $$.tail = NULL; }
+    | stmts stmt                { $$ = $1; APPEND($$, $2); }
+    ;
+
+stmt
+    : specs declarators ';'     {
+            $$ = stmt(P, PTX_S_VAR, $1.head->tok);
+            $$->u.var.specs = $1.head;
+            $$->u.var.decls = $2.head;
+            $$->u.var.semi = $3;
+        }
+    | label_stmt
+    | WORD ':' proto_rest       {
+            $3->label = $1; $3->colon = $2;
+            $$ = stmt(P, PTX_S_CALLPROTOTYPE, $1);
+            $$->u.func = *$3;
+        }
+    | WORD ':' CALLTARGETS name_list ';' {
+            $$ = dir_stmt(P, PTX_S_CALLTARGETS, $3, $4.head, $5);
+            $$->first = $1; $$->u.dir.label = $1; $$->u.dir.colon = $2;
+        }
+    | WORD ':' BRANCHTARGETS name_list ';' {
+            $$ = dir_stmt(P, PTX_S_BRANCHTARGETS, $3, $4.head, $5);
+            $$->first = $1; $$->u.dir.label = $1; $$->u.dir.colon = $2;
+        }
+    | instr
+    | block                     { $$ = stmt(P, PTX_S_BLOCK, $1->lbrace); $$->u.block = *$1; }
+    | loc
+    | pragma
+    | DWARF                     { $$ = stmt(P, PTX_S_DWARF, $1); $$->u.tok = $1; }
+    | PREPROC                   { $$ = stmt(P, PTX_S_PREPROC, $1); $$->u.tok = $1; }
+    ;
+
+label_stmt
+    : WORD ':'                  {
+            $$ = stmt(P, PTX_S_LABEL, $1);
+            $$->u.label.name = $1; $$->u.label.colon = $2;
+        }
+    ;
+
+name_list
+    : WORD                      { ONE($$, leaf(P, $1)); }
+    | name_list ',' WORD        { $$ = $1; $$.tail->sep = $2; APPEND($$, leaf(P, $3)); }
+    ;
+
+instr
+    : WORD exprlist_opt ';'     {
+            $$ = stmt(P, PTX_S_INSTR, $1);
+            ptx_instr *in = &$$->u.instr;
+            in->at = in->bang = in->pred = PTX_NOTOK;
+            in->op = $1; in->operands = $2.head; in->semi = $3;
+            split_opcode(P, in);
+        }
+    | '@' WORD WORD exprlist_opt ';' {
+            $$ = stmt(P, PTX_S_INSTR, $1);
+            ptx_instr *in = &$$->u.instr;
+            in->at = $1; in->bang = PTX_NOTOK; in->pred = $2;
+            in->op = $3; in->operands = $4.head; in->semi = $5;
+            split_opcode(P, in);
+        }
+    | '@' '!' WORD WORD exprlist_opt ';' {
+            $$ = stmt(P, PTX_S_INSTR, $1);
+            ptx_instr *in = &$$->u.instr;
+            in->at = $1; in->bang = $2; in->pred = $3;
+            in->op = $4; in->operands = $5.head; in->semi = $6;
+            split_opcode(P, in);
+        }
+    ;
+
+/* ---- expressions */
+
+exprlist_opt
+    : %empty                    { $$.head = $$.tail = NULL; }
+    | exprlist
+    ;
+
+exprlist
+    : expr                      { ONE($$, $1); }
+    | exprlist ',' expr         { $$ = $1; $$.tail->sep = $2; APPEND($$, $3); }
+    ;
+
+expr
+    : primary
+    | '-' expr %prec UNARY      { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
+    | '+' expr %prec UNARY      { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
+    | '!' expr %prec UNARY      { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
+    | '~' expr %prec UNARY      { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
+    | '(' DOTNAME ')' expr %prec UNARY {
+            CHECK($$ = mk_expr(P, PTX_E_CAST, $1, $4, NULL, NULL));
+            $$->open = $2; $$->close = $3;
+        }
+    | expr '+' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr '-' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr '*' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr '/' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr '%' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr SHL expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr SHR expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr '<' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr '>' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr LE expr              { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr GE expr              { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr EQ expr              { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr NE expr              { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr '&' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr '^' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr '|' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr ANDAND expr          { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr OROR expr            { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr '=' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr '?' expr ':' expr    {
+            CHECK($$ = mk_expr(P, PTX_E_COND, $2, $1, $3, $5)); $$->close = $4;
+        }
+    ;
+
+primary
+    : WORD                      { $$ = leaf(P, $1); }
+    | INT                       { $$ = leaf(P, $1); }
+    | FLOAT                     { $$ = leaf(P, $1); }
+    | STRING                    { $$ = leaf(P, $1); }
+    | '{' exprlist_opt '}'      { CHECK($$ = mk_expr(P, PTX_E_VECTOR, $1, $2.head, NULL, NULL)); $$->close = $3; }
+    | '[' exprlist ']'          { CHECK($$ = mk_expr(P, PTX_E_ADDRESS, $1, $2.head, NULL, NULL)); $$->close = $3; }
+    | '(' exprlist_opt ')'      { CHECK($$ = mk_expr(P, PTX_E_PAREN, $1, $2.head, NULL, NULL)); $$->close = $3; }
+    | WORD '(' exprlist_opt ')' {
+            CHECK($$ = mk_expr(P, PTX_E_CALL, $1, $3.head, NULL, NULL));
+            $$->open = $2; $$->close = $4;
+        }
+    ;
+
+%%
+
+
+/* Bison's token numbers for the lexer's kinds >= 256 (ptx_token_kind). */
+static const int bison_token[PTX_T_KIND_END - PTX_T_WORD] = {
+    WORD, DOTNAME, INT, FLOAT, STRING, DWARF, PREPROC,
+    VERSION, TARGET, ADDRESS_SIZE, FILE_, LOC, SECTION, ENTRY, FUNC,
+    CALLPROTOTYPE, CALLTARGETS, BRANCHTARGETS, PRAGMA, ALIAS,
+    SHL, SHR, LE, GE, EQ, NE, ANDAND, OROR,
+};
+
+static int grow_tokens(ptx_parser *P)
+{
+    uint32_t cap = P->cap ? P->cap * 2 : 1024;
+    ptx_token *t = realloc(P->m->toks, (size_t)cap * sizeof *t);
+    if (!t) {
+        P->err = "out of memory";
+        return 0;
+    }
+    P->m->toks = t;
+    P->cap = cap;
+    return 1;
+}
+
+static int ptx_yylex(PTX_YYSTYPE *lval, ptx_loc *lloc, ptx_parser *P)
+{
+    uint32_t start, len;
+    int kind = ptx_lex(&P->lx, &start, &len);
+    if (kind < 0) {
+        P->err = P->lx.err;
+        P->err_offset = start;
+        return PTX_YYerror;
+    }
+    if (P->m->ntoks == P->cap && !grow_tokens(P))
+        return PTX_YYerror;
+    uint32_t i = P->m->ntoks++;
+    P->m->toks[i] = (ptx_token){ start, len, (uint32_t)kind };
+    lval->tok = i;
+    lloc->first = lloc->last = i;
+    switch (kind) {
+    case '{': case '(': case '[':
+        if (++P->depth > PTX_MAX_DEPTH) {
+            snprintf(P->errbuf, sizeof P->errbuf,
+                     "brackets nested deeper than %d", PTX_MAX_DEPTH);
+            P->err = P->errbuf;
+            P->err_offset = start;
+            return PTX_YYerror;
+        }
+        break;
+    case '}': case ')': case ']':
+        P->depth--;
+        break;
+    }
+    return kind < 256 ? kind : bison_token[kind - PTX_T_WORD];
+}
+
+static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg)
+{
+    if (P->err)
+        return; /* the lexer already said what went wrong */
+    snprintf(P->errbuf, sizeof P->errbuf, "%s", msg);
+    P->err = P->errbuf;
+    P->err_offset = P->m->ntoks ? P->m->toks[P->m->ntoks - 1].start : 0;
+}
+
+static ptx_expr *mk_expr(ptx_parser *P, int kind, uint32_t tok, ptx_expr *a,
+                         ptx_expr *b, ptx_expr *c)
+{
+    ptx_expr *e = NEW(ptx_expr);
+    e->kind = (uint16_t)kind;
+    e->tok = tok;
+    e->open = e->close = e->sep = PTX_NOTOK;
+    e->a = a;
+    e->b = b;
+    e->c = c;
+    unsigned d = 0;
+    for (ptx_expr *k = a; k; k = k->next) /* a may be a list */
+        if (k->depth > d) d = k->depth;
+    if (b && b->depth > d) d = b->depth;
+    if (c && c->depth > d) d = c->depth;
+    if (d + 1 > PTX_MAX_DEPTH) {
+        snprintf(P->errbuf, sizeof P->errbuf,
+                 "expression nested deeper than %d", PTX_MAX_DEPTH);
+        P->err = P->errbuf;
+        P->err_offset = P->m->toks[tok].start;
+        return NULL;
+    }
+    e->depth = (uint16_t)(d + 1);
+    return e;
+}
+
+static ptx_expr *leaf(ptx_parser *P, uint32_t tok)
+{
+    static const uint16_t kind_of[PTX_T_KIND_END - PTX_T_WORD] = {
+        [PTX_T_WORD - PTX_T_WORD] = PTX_E_NAME,
+        [PTX_T_DOTNAME - PTX_T_WORD] = PTX_E_DOTNAME,
+        [PTX_T_INT - PTX_T_WORD] = PTX_E_INT,
+        [PTX_T_FLOAT - PTX_T_WORD] = PTX_E_FLOAT,
+        [PTX_T_STRING - PTX_T_WORD] = PTX_E_STRING,
+    };
+    ptx_expr *e = NEW(ptx_expr);
+    e->kind = kind_of[P->m->toks[tok].kind - PTX_T_WORD];
+    e->depth = 1;
+    e->tok = tok;
+    e->open = e->close = e->sep = PTX_NOTOK;
+    return e;
+}
+
+static ptx_expr *last(ptx_expr *e)
+{
+    while (e->next)
+        e = e->next;
+    return e;
+}
+
+static ptx_stmt *stmt(ptx_parser *P, int kind, uint32_t first)
+{
+    ptx_stmt *s = NEW(ptx_stmt);
+    s->kind = (uint32_t)kind;
+    s->first = first;
+    return s;
+}
+
+static ptx_stmt *dir_stmt(ptx_parser *P, int kind, uint32_t dir,
+                          ptx_expr *args, uint32_t semi)
+{
+    ptx_stmt *s = stmt(P, kind, dir);
+    s->u.dir.label = s->u.dir.colon = PTX_NOTOK;
+    s->u.dir.dir = dir;
+    s->u.dir.args = args;
+    s->u.dir.semi = semi;
+    return s;
+}
+
+/* ld.global.v4.u32 -> opcode "ld", modifiers global, v4, u32 */
+static void split_opcode(ptx_parser *P, ptx_instr *in)
+{
+    ptx_str w = ptx_tok_str(P->m, in->op);
+    const char *dot = memchr(w.p, '.', w.n);
+    if (!dot) {
+        in->opcode = w;
+        return;
+    }
+    in->opcode = (ptx_str){ w.p, (uint32_t)(dot - w.p) };
+    uint32_t n = 0;
+    for (const char *q = dot; q < w.p + w.n; q++)
+        n += *q == '.';
+    in->mods = ptx_arena_alloc(P->m->arena, n * sizeof *in->mods);
+    in->nmods = n;
+    const char *end = w.p + w.n;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *b = dot + 1;
+        const char *e = memchr(b, '.', (size_t)(end - b));
+        if (!e)
+            e = end;
+        in->mods[i] = (ptx_str){ b, (uint32_t)(e - b) };
+        dot = e;
+    }
+}

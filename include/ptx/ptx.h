@@ -1,0 +1,96 @@
+/*
+ * ptx/ptx.h - parse PTX into a lossless syntax tree and print it back.
+ *
+ *     ptx_diag d;
+ *     ptx_module *m = ptx_parse_file("k.ptx", &d);
+ *     if (!m) { ptx_diag_print(stderr, &d); return 1; }
+ *     ptx_buf out = {0};
+ *     ptx_emit_exact(m, &out);      // out.p[0..out.n) == the file's bytes
+ *     ptx_buf_free(&out);
+ *     ptx_module_free(m);
+ *
+ * No global state: modules are independent, and different threads may parse
+ * and print different modules at the same time.
+ */
+#ifndef PTX_PTX_H
+#define PTX_PTX_H
+
+#include <stdio.h>
+#include "ptx/ast.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PTX_VERSION_STRING "0.1.0"
+
+/* Inputs larger than this are refused with a diagnostic (token offsets are
+   32-bit). */
+#define PTX_MAX_INPUT ((size_t)0x7fffffff)
+/* Deepest nesting of { } blocks and of bracketed expressions. */
+#define PTX_MAX_DEPTH 1000
+
+/* A diagnostic: where and what.  `line_text` holds (a prefix of) the
+   offending source line so that the caller can show it with a caret. */
+typedef struct ptx_diag {
+    char file[512];
+    uint32_t line, col;     /* 1-based; col counts bytes */
+    size_t offset;
+    char msg[256];
+    char line_text[256];
+    uint32_t caret;         /* column of the caret inside line_text (0-based) */
+} ptx_diag;
+
+/* Parse `size` bytes at `data` (copied; `data` need not be NUL-terminated).
+   `name` is used in diagnostics and kept in the module.  On error returns
+   NULL and fills *diag (if non-NULL). */
+ptx_module *ptx_parse_buffer(const char *name, const char *data, size_t size,
+                             ptx_diag *diag);
+/* Read and parse a file; "-" reads standard input. */
+ptx_module *ptx_parse_file(const char *path, ptx_diag *diag);
+void ptx_module_free(ptx_module *m);
+
+/* Print "file:line:col: error: msg", the source line and a caret. */
+void ptx_diag_print(FILE *f, const ptx_diag *d);
+
+/* Fill a diagnostic for byte `offset` of module m. */
+void ptx_diag_at(const ptx_module *m, size_t offset, const char *msg,
+                 ptx_diag *d);
+
+/* A growable output buffer. */
+typedef struct ptx_buf {
+    char *p;
+    size_t n, cap;
+} ptx_buf;
+
+void ptx_buf_put(ptx_buf *b, const char *s, size_t n);
+void ptx_buf_puts(ptx_buf *b, const char *s);
+void ptx_buf_putc(ptx_buf *b, char c);
+void ptx_buf_printf(ptx_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void ptx_buf_free(ptx_buf *b);
+
+/* The input, byte for byte, rebuilt from the tree and token trivia. */
+void ptx_emit_exact(const ptx_module *m, ptx_buf *out);
+/* One deterministic nvcc-like layout; comments dropped; same tokens. */
+void ptx_emit_canonical(const ptx_module *m, ptx_buf *out);
+
+/* Append the spelling of a single token (no trivia). */
+void ptx_emit_token(const ptx_module *m, ptx_tok t, ptx_buf *out);
+/* Canonical text of one expression / statement (no trailing newline for
+   expressions; statements end with '\n' and are indented by `depth` tabs). */
+void ptx_emit_expr(const ptx_module *m, const ptx_expr *e, ptx_buf *out);
+void ptx_emit_stmt(const ptx_module *m, const ptx_stmt *s, int depth,
+                   ptx_buf *out);
+
+/* Compare the token sequences (kinds and spellings, trivia ignored) of two
+   texts.  Returns 1 when equal, 0 when not (and sets *at_a / *at_b to the
+   byte offsets of the first differing tokens), -1 when either text does not
+   lex (diag filled). */
+int ptx_same_tokens(const char *a, size_t na, const char *b, size_t nb,
+                    size_t *at_a, size_t *at_b, ptx_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

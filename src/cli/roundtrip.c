@@ -1,0 +1,296 @@
+/*
+ * pyptx-roundtrip - verify that PTX files survive parse + emit unchanged.
+ */
+#include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ptx/ptx.h"
+#include "util/paths.h"
+#include "util/json.h"
+
+typedef struct opts {
+    int canonical, json, jobs, emit;
+} opts;
+
+typedef struct result {
+    int ok;
+    ptx_buf report; /* why it failed, human-readable */
+} result;
+
+typedef struct job {
+    const opts *o;
+    path_list *files;
+    result *results;
+    atomic_size_t next, done;
+} job;
+
+static const char usage[] =
+    "usage: pyptx-roundtrip [options] PATH...\n"
+    "       pyptx-roundtrip --emit [--canonical] FILE\n"
+    "\n"
+    "Parses every .ptx file under the given files and directories, prints it\n"
+    "back from the syntax tree and checks that the bytes are unchanged.\n"
+    "\n"
+    "  --canonical  also check the canonical printer: same tokens as the input,\n"
+    "               and printing its own output again gives the same text\n"
+    "  --emit       print the re-emitted (or, with --canonical, canonical) text\n"
+    "               of FILE to standard output\n"
+    "  --jobs N     verify N files at a time (default 1)\n"
+    "  --json       print a machine-readable report instead of text\n"
+    "  --help       show this help;  --version  show the version\n"
+    "\n"
+    "Exit status: 0 all files pass, 1 some file fails, 2 usage error.\n";
+
+/* Line and column (1-based) of byte `off`, and the line's extent. */
+static void locate(const char *s, size_t n, size_t off, size_t *line,
+                   size_t *col, size_t *lb, size_t *le)
+{
+    size_t l = 1, b = 0;
+    for (size_t i = 0; i < off && i < n; i++)
+        if (s[i] == '\n') {
+            l++;
+            b = i + 1;
+        }
+    size_t e = b;
+    while (e < n && s[e] != '\n')
+        e++;
+    *line = l;
+    *col = off - b + 1;
+    *lb = b;
+    *le = e;
+}
+
+static void show_line(ptx_buf *r, const char *what, const char *s, size_t n,
+                      size_t off)
+{
+    size_t line, col, b, e;
+    locate(s, n, off, &line, &col, &b, &e);
+    if (e - b > 200)
+        e = b + 200;
+    ptx_buf_printf(r, "  %s %zu:%zu: ", what, line, col);
+    ptx_buf_put(r, s + b, e - b);
+    ptx_buf_putc(r, '\n');
+}
+
+/* Reports the first difference between the input and an emitted text. */
+static void report_diff(ptx_buf *r, const char *path, const char *label,
+                        const char *a, size_t na, const char *b, size_t nb)
+{
+    size_t i = 0;
+    while (i < na && i < nb && a[i] == b[i])
+        i++;
+    ptx_buf_printf(r, "%s: %s differs at byte %zu\n", path, label, i);
+    show_line(r, "original", a, na, i);
+    show_line(r, "emitted ", b, nb, i);
+}
+
+static int check_canonical(const ptx_module *m, result *res)
+{
+    ptx_buf c1 = { 0 }, c2 = { 0 };
+    ptx_diag d;
+    size_t at_a = 0, at_b = 0;
+    int ok = 0;
+    ptx_emit_canonical(m, &c1);
+    int same = ptx_same_tokens(m->src, m->size, c1.p, c1.n, &at_a, &at_b, &d);
+    if (same != 1) {
+        ptx_buf_printf(&res->report, "%s: canonical text has other tokens\n",
+                       m->filename);
+        show_line(&res->report, "original ", m->src, m->size, at_a);
+        show_line(&res->report, "canonical", c1.p, c1.n, at_b);
+        goto out;
+    }
+    ptx_module *m2 = ptx_parse_buffer(m->filename, c1.p, c1.n, &d);
+    if (!m2) {
+        ptx_buf_printf(&res->report, "%s: canonical text does not parse: %u:%u: %s\n",
+                       m->filename, d.line, d.col, d.msg);
+        goto out;
+    }
+    ptx_emit_canonical(m2, &c2);
+    ptx_module_free(m2);
+    if (c1.n != c2.n || memcmp(c1.p, c2.p, c1.n) != 0) {
+        report_diff(&res->report, m->filename, "canonical text is not a fixed point;",
+                    c1.p, c1.n, c2.p, c2.n);
+        goto out;
+    }
+    ok = 1;
+out:
+    ptx_buf_free(&c1);
+    ptx_buf_free(&c2);
+    return ok;
+}
+
+static void check_file(const char *path, const opts *o, result *res)
+{
+    ptx_diag d;
+    ptx_module *m = ptx_parse_file(path, &d);
+    if (!m) {
+        ptx_buf_printf(&res->report, "%s:%u:%u: error: %s\n", d.file, d.line,
+                       d.col, d.msg);
+        return;
+    }
+    ptx_buf out = { 0 };
+    ptx_emit_exact(m, &out);
+    if (out.n != m->size || memcmp(out.p, m->src, out.n) != 0)
+        report_diff(&res->report, path, "re-emitted text", m->src, m->size,
+                    out.p, out.n);
+    else
+        res->ok = !o->canonical || check_canonical(m, res);
+    ptx_buf_free(&out);
+    ptx_module_free(m);
+}
+
+static void progress(job *j, size_t done)
+{
+    fprintf(stderr, "\r[%zu/%zu] verifying...", done, j->files->n);
+    if (done == j->files->n)
+        fputs("\r\033[K", stderr);
+}
+
+static void *worker(void *arg)
+{
+    job *j = arg;
+    int tty = !j->o->json && isatty(2) && j->files->n > 20;
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->files->n)
+            break;
+        check_file(j->files->v[i], j->o, &j->results[i]);
+        size_t done = atomic_fetch_add(&j->done, 1) + 1;
+        if (tty && (done % 16 == 0 || done == j->files->n))
+            progress(j, done);
+    }
+    return NULL;
+}
+
+static void run_jobs(job *j)
+{
+    int n = j->o->jobs;
+    if (n <= 1) {
+        worker(j);
+        return;
+    }
+    pthread_t *t = calloc((size_t)n, sizeof *t);
+    for (int i = 0; i < n; i++)
+        pthread_create(&t[i], NULL, worker, j);
+    for (int i = 0; i < n; i++)
+        pthread_join(t[i], NULL);
+    free(t);
+}
+
+static void print_json(const path_list *files, const result *res,
+                       size_t passed, size_t failed)
+{
+    ptx_buf b = { 0 };
+    ptx_buf_puts(&b, "{\"files\": [");
+    for (size_t i = 0; i < files->n; i++) {
+        ptx_buf_puts(&b, i ? ",\n  {\"path\": " : "\n  {\"path\": ");
+        json_string(&b, files->v[i]);
+        ptx_buf_printf(&b, ", \"ok\": %s", res[i].ok ? "true" : "false");
+        if (!res[i].ok) {
+            ptx_buf_puts(&b, ", \"error\": ");
+            json_string_n(&b, res[i].report.p, res[i].report.n);
+        }
+        ptx_buf_putc(&b, '}');
+    }
+    ptx_buf_printf(&b, "\n], \"passed\": %zu, \"failed\": %zu}\n", passed, failed);
+    fwrite(b.p, 1, b.n, stdout);
+    ptx_buf_free(&b);
+}
+
+static int verify(path_list *files, const opts *o)
+{
+    result *res = calloc(files->n ? files->n : 1, sizeof *res);
+    job j = { o, files, res, 0, 0 };
+    run_jobs(&j);
+    size_t passed = 0, failed = 0;
+    for (size_t i = 0; i < files->n; i++) {
+        if (res[i].ok)
+            passed++;
+        else
+            failed++;
+    }
+    if (o->json) {
+        print_json(files, res, passed, failed);
+    } else {
+        for (size_t i = 0; i < files->n; i++)
+            if (!res[i].ok)
+                fwrite(res[i].report.p, 1, res[i].report.n, stdout);
+        printf("%zu passed, %zu failed\n", passed, failed);
+    }
+    for (size_t i = 0; i < files->n; i++)
+        ptx_buf_free(&res[i].report);
+    free(res);
+    return failed ? 1 : 0;
+}
+
+static int emit(const char *path, const opts *o)
+{
+    ptx_diag d;
+    ptx_module *m = ptx_parse_file(path, &d);
+    if (!m) {
+        ptx_diag_print(stderr, &d);
+        return 1;
+    }
+    ptx_buf out = { 0 };
+    if (o->canonical)
+        ptx_emit_canonical(m, &out);
+    else
+        ptx_emit_exact(m, &out);
+    int rc = fwrite(out.p, 1, out.n, stdout) == out.n && fflush(stdout) == 0 ? 0 : 1;
+    if (rc)
+        fprintf(stderr, "pyptx-roundtrip: error: cannot write standard output\n");
+    ptx_buf_free(&out);
+    ptx_module_free(m);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        { "canonical", no_argument, 0, 'c' }, { "emit", no_argument, 0, 'e' },
+        { "jobs", required_argument, 0, 'j' }, { "json", no_argument, 0, 'J' },
+        { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
+        { 0, 0, 0, 0 }
+    };
+    opts o = { 0, 0, 1, 0 };
+    int c;
+    while ((c = getopt_long(argc, argv, "cej:h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'c': o.canonical = 1; break;
+        case 'e': o.emit = 1; break;
+        case 'j':
+            o.jobs = atoi(optarg);
+            if (o.jobs < 1 || o.jobs > 256) {
+                fprintf(stderr, "pyptx-roundtrip: error: --jobs wants 1..256\n");
+                return 2;
+            }
+            break;
+        case 'J': o.json = 1; break;
+        case 'h': fputs(usage, stdout); return 0;
+        case 'V': printf("pyptx-roundtrip %s\n", PTX_VERSION_STRING); return 0;
+        default: fputs(usage, stderr); return 2;
+        }
+    }
+    if (optind >= argc) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    if (o.emit) {
+        if (argc - optind != 1) {
+            fprintf(stderr, "pyptx-roundtrip: error: --emit takes exactly one FILE\n");
+            return 2;
+        }
+        return emit(argv[optind], &o);
+    }
+    path_list files = { 0 };
+    int bad = 0;
+    for (int i = optind; i < argc; i++)
+        bad |= paths_add(&files, argv[i]);
+    paths_sort(&files);
+    int rc = verify(&files, &o);
+    paths_free(&files);
+    return bad ? 1 : rc;
+}

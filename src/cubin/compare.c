@@ -1,0 +1,622 @@
+/*
+ * cubin/compare.c - compare two cubins' code-bearing sections
+ * (see include/ptx/cubin.h for what is compared and how).
+ */
+#include "ptx/cubin.h"
+#include "cubin/elf64.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Small helpers                                                      */
+
+static void say(char *why, size_t whylen, const char *fmt, ...)
+{
+    if (!why || !whylen)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, whylen, fmt, ap);
+    va_end(ap);
+}
+
+static int starts(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* Debug sections: never code-bearing unless include_debug. */
+static int is_debug(const char *nm)
+{
+    if (starts(nm, ".rela."))
+        nm += 5;
+    else if (starts(nm, ".rel."))
+        nm += 4;
+    return starts(nm, ".debug") || starts(nm, ".nv_debug");
+}
+
+static int is_compared(const char *nm, int include_debug)
+{
+    if (is_debug(nm))
+        return include_debug;
+    static const char *const pre[] = {
+        ".text.",     ".nv.info",   ".nv.constant", ".nv.shared",
+        ".nv.global", ".nv.callgraph", ".nv.compat", ".rel",
+    };
+    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+        if (starts(nm, pre[i]))
+            return 1;
+    return 0;
+}
+
+/* Is nm[0..plen) (ending in '.') a prefix that names a per-function section,
+   such as ".text.", ".nv.info.", ".nv.constant0.", ".rela.text."? */
+static int is_func_prefix(const char *nm, size_t plen)
+{
+    const char *p = nm, *end = nm + plen;
+    if ((size_t)(end - p) > 5 && !strncmp(p, ".rela.", 6))
+        p += 5;
+    else if ((size_t)(end - p) > 4 && !strncmp(p, ".rel.", 5))
+        p += 4;
+    size_t len = (size_t)(end - p);
+    static const char *const fixed[] = {".text.", ".nv.info.", ".nv.shared.",
+                                        ".nv.local.", ".nv.global."};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        if (len == strlen(fixed[i]) && !strncmp(p, fixed[i], len))
+            return 1;
+    if (len > 13 && !strncmp(p, ".nv.constant", 12)) {
+        const char *q = p + 12;
+        while (q < end - 1 && *q >= '0' && *q <= '9')
+            q++;
+        return q == end - 1 && q > p + 12;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* One side of the comparison                                          */
+
+typedef struct side {
+    cb_elf e;
+    const char *who;            /* "A" or "B" */
+    size_t nk;                  /* kernels: .text.<k> sections */
+    const char **kname;         /* kernel names (into the file) */
+    char **canon;               /* per section: the name used for pairing */
+    char *matched;              /* per section: already paired */
+} side;
+
+static void side_free(side *s)
+{
+    if (s->canon)
+        for (size_t i = 0; i < s->e.nsec; i++)
+            free(s->canon[i]);
+    free(s->canon);
+    free(s->kname);
+    free(s->matched);
+    cb_elf_free(&s->e);
+}
+
+static int side_kernels(side *s)
+{
+    s->kname = calloc(s->e.nsec ? s->e.nsec : 1, sizeof *s->kname);
+    if (!s->kname)
+        return -1;
+    for (size_t i = 0; i < s->e.nsec; i++) {
+        const char *nm = s->e.sec[i].name;
+        if (starts(nm, ".text.") && nm[6])
+            s->kname[s->nk++] = nm + 6;
+    }
+    return 0;
+}
+
+/* Index of kernel `k` (a NUL-terminated name, or k[0..klen)) or -1. */
+static long find_kernel(const side *s, const char *k, size_t klen)
+{
+    for (size_t i = 0; i < s->nk; i++)
+        if (strlen(s->kname[i]) == klen && !strncmp(s->kname[i], k, klen))
+            return (long)i;
+    return -1;
+}
+
+static const char *rename_a(const ptx_cubin_opts *o, const char *k)
+{
+    for (size_t i = 0; o->renames && i < o->nrenames; i++)
+        if (o->renames[i].a && o->renames[i].b && !strcmp(o->renames[i].a, k))
+            return o->renames[i].b;
+    return k;
+}
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+/* Fill s->canon.  When `by_kernel` is 0, canonical names are the literal
+   names.  Otherwise a per-function section P<k> becomes P "\x01" key, where
+   key is "#<index>" (ORDER) or the B-side kernel name (NAME). */
+static int side_canon(side *s, const ptx_cubin_opts *o, int by_kernel,
+                      int order, int is_a)
+{
+    s->canon = calloc(s->e.nsec ? s->e.nsec : 1, sizeof *s->canon);
+    s->matched = calloc(s->e.nsec ? s->e.nsec : 1, 1);
+    if (!s->canon || !s->matched)
+        return -1;
+    for (size_t i = 0; i < s->e.nsec; i++) {
+        const char *nm = s->e.sec[i].name;
+        const char *dot = strrchr(nm, '.');
+        long ki = -1;
+        if (by_kernel && dot && dot[1] &&
+            is_func_prefix(nm, (size_t)(dot + 1 - nm)))
+            ki = find_kernel(s, dot + 1, strlen(dot + 1));
+        if (ki < 0) {
+            s->canon[i] = dupstr(nm);
+        } else {
+            char key[32];
+            const char *k = s->kname[ki];
+            if (order) {
+                snprintf(key, sizeof key, "#%ld", ki);
+                k = key;
+            } else if (is_a) {
+                k = rename_a(o, k);
+            }
+            size_t plen = (size_t)(dot + 1 - nm);
+            size_t klen = strlen(k);
+            char *c = malloc(plen + 1 + klen + 1);
+            if (c) {
+                memcpy(c, nm, plen);
+                c[plen] = '\x01';
+                memcpy(c + plen + 1, k, klen + 1);
+            }
+            s->canon[i] = c;
+        }
+        if (!s->canon[i])
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Resolving indices                                                   */
+
+typedef struct cmpctx {
+    side *a, *b;
+    int names_may_differ;
+} cmpctx;
+
+/* Do section index ia (in A) and ib (in B) name corresponding sections? */
+static int sec_ref_eq(const cmpctx *c, uint32_t ia, uint32_t ib)
+{
+    int ra = ia == 0 || ia >= CB_SHN_LORESERVE || ia >= c->a->e.nsec;
+    int rb = ib == 0 || ib >= CB_SHN_LORESERVE || ib >= c->b->e.nsec;
+    if (ra || rb)
+        return ra && rb && ia == ib;
+    return strcmp(c->a->canon[ia], c->b->canon[ib]) == 0;
+}
+
+/* Do symbol index ia (in A) and ib (in B) name corresponding symbols?
+   Without names_may_differ the names must be equal too. */
+static int sym_ref_eq(const cmpctx *c, uint64_t ia, uint64_t ib)
+{
+    int oa = ia >= c->a->e.nsym, ob = ib >= c->b->e.nsym;
+    if (oa || ob)
+        return oa && ob && ia == ib;
+    const cb_sym *x = &c->a->e.sym[ia], *y = &c->b->e.sym[ib];
+    if (x->info != y->info || x->other != y->other || x->value != y->value ||
+        x->size != y->size)
+        return 0;
+    if (!sec_ref_eq(c, x->shndx, y->shndx))
+        return 0;
+    return c->names_may_differ || strcmp(x->name, y->name) == 0;
+}
+
+static const char *sym_name(const side *s, uint64_t i)
+{
+    return i < s->e.nsym ? s->e.sym[i].name : "?";
+}
+
+/* ------------------------------------------------------------------ */
+/* Contents                                                            */
+
+/* Display name of a pair: "X" or "X (B: Y)". */
+static void pair_name(char *dst, size_t n, const cb_sec *x, const cb_sec *y)
+{
+    if (!strcmp(x->name, y->name))
+        snprintf(dst, n, "%s", x->name);
+    else
+        snprintf(dst, n, "%s (B: %s)", x->name, y->name);
+}
+
+static int raw_diff(const uint8_t *p, const uint8_t *q, size_t n, size_t *at)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != q[i]) {
+            *at = i;
+            return 1;
+        }
+    return 0;
+}
+
+/* Relocations: entries compared with their symbol resolved. */
+static int cmp_rel(const cmpctx *c, const cb_sec *x, const cb_sec *y,
+                   const char *nm, char *why, size_t whylen)
+{
+    size_t es = x->type == CB_SHT_RELA ? 24 : 16;
+    if (x->entsize && x->entsize != es)
+        es = (size_t)x->entsize;
+    if (es < 16 || x->size % es) {
+        size_t at;
+        if (raw_diff(x->data, y->data, (size_t)x->size, &at)) {
+            say(why, whylen, "section %s differs at offset 0x%zx", nm, at);
+            return 0;
+        }
+        return 1;
+    }
+    for (size_t off = 0; off < x->size; off += es) {
+        const uint8_t *p = x->data + off, *q = y->data + off;
+        uint64_t ia = cb_le64(p + 8), ib = cb_le64(q + 8);
+        uint64_t sa = ia >> 32, sb = ib >> 32;
+        size_t at;
+        if (cb_le64(p) != cb_le64(q) || (uint32_t)ia != (uint32_t)ib ||
+            raw_diff(p + 16, q + 16, es - 16, &at)) {
+            say(why, whylen,
+                "section %s differs at offset 0x%zx (relocation #%zu: "
+                "offset 0x%llx type %u vs offset 0x%llx type %u)",
+                nm, off, off / es, (unsigned long long)cb_le64(p),
+                (unsigned)(uint32_t)ia, (unsigned long long)cb_le64(q),
+                (unsigned)(uint32_t)ib);
+            return 0;
+        }
+        if (!sym_ref_eq(c, sa, sb)) {
+            say(why, whylen,
+                "section %s differs at offset 0x%zx (relocation #%zu against "
+                "symbol '%s' in A, '%s' in B)",
+                nm, off, off / es, sym_name(c->a, sa), sym_name(c->b, sb));
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* EIATTR codes whose SVAL payload starts with a symbol index. */
+static int attr_has_sym(unsigned attr)
+{
+    switch (attr) {
+    case 0x0a: /* EIATTR_PARAM_CBANK */
+    case 0x11: /* EIATTR_FRAME_SIZE */
+    case 0x12: /* EIATTR_MIN_STACK_SIZE */
+    case 0x23: /* EIATTR_MAX_STACK_SIZE */
+    case 0x2f: /* EIATTR_REGCOUNT */
+        return 1;
+    default:
+        return 0;
+    }
+}
+#define EIATTR_EXTERNS 0x0f
+#define EIFMT_SVAL 0x04
+
+/* .nv.info / .nv.info.<k>: a list of attributes.  Each is a 4-byte header
+   (format, attribute, u16); for format SVAL the u16 is the size of the
+   payload that follows.  Symbol-index fields are resolved; the rest is
+   compared raw.  Returns 1 same, 0 different, 2 could not parse (caller
+   falls back to raw). */
+static int cmp_nvinfo(const cmpctx *c, const cb_sec *x, const cb_sec *y,
+                      const char *nm, char *why, size_t whylen)
+{
+    size_t n = (size_t)x->size, off = 0;
+    const uint8_t *p = x->data, *q = y->data;
+    while (off < n) {
+        if (n - off < 4)
+            return 2;
+        size_t at;
+        if (p[off] != q[off] || p[off + 1] != q[off + 1] ||
+            ((p[off] == EIFMT_SVAL) && cb_le16(p + off + 2) !=
+                                           cb_le16(q + off + 2))) {
+            say(why, whylen,
+                "section %s differs at offset 0x%zx (attribute 0x%02x/%u vs "
+                "0x%02x/%u)",
+                nm, off, p[off + 1], p[off], q[off + 1], q[off]);
+            return 0;
+        }
+        unsigned fmt = p[off], attr = p[off + 1];
+        if (fmt != EIFMT_SVAL) {
+            if (raw_diff(p + off + 2, q + off + 2, 2, &at)) {
+                say(why, whylen,
+                    "section %s differs at offset 0x%zx (attribute 0x%02x)", nm,
+                    off + 2 + at, attr);
+                return 0;
+            }
+            off += 4;
+            continue;
+        }
+        size_t len = cb_le16(p + off + 2);
+        off += 4;
+        if (len > n - off)
+            return 2;
+        size_t k = 0;
+        if (attr == EIATTR_EXTERNS || attr_has_sym(attr)) {
+            size_t nsyms = attr == EIATTR_EXTERNS ? len / 4 : (len >= 4);
+            for (; k < nsyms; k++) {
+                uint32_t sa = cb_le32(p + off + 4 * k),
+                         sb = cb_le32(q + off + 4 * k);
+                if (!sym_ref_eq(c, sa, sb)) {
+                    say(why, whylen,
+                        "section %s differs at offset 0x%zx (attribute 0x%02x "
+                        "refers to symbol '%s' in A, '%s' in B)",
+                        nm, off + 4 * k, attr, sym_name(c->a, sa),
+                        sym_name(c->b, sb));
+                    return 0;
+                }
+            }
+            k *= 4;
+        }
+        if (raw_diff(p + off + k, q + off + k, len - k, &at)) {
+            say(why, whylen,
+                "section %s differs at offset 0x%zx (attribute 0x%02x)", nm,
+                off + k + at, attr);
+            return 0;
+        }
+        off += len;
+    }
+    return 1;
+}
+
+/* .nv.callgraph: 32-bit words; those below the symbol count are symbol
+   indices, the rest (sentinels such as 0xffffffff) are compared raw. */
+static int cmp_callgraph(const cmpctx *c, const cb_sec *x, const cb_sec *y,
+                         const char *nm, char *why, size_t whylen)
+{
+    size_t n = (size_t)x->size;
+    size_t off = 0;
+    for (; off + 4 <= n; off += 4) {
+        uint32_t sa = cb_le32(x->data + off), sb = cb_le32(y->data + off);
+        int ok = (sa < c->a->e.nsym && sb < c->b->e.nsym)
+                     ? sym_ref_eq(c, sa, sb)
+                     : sa == sb;
+        if (!ok) {
+            say(why, whylen, "section %s differs at offset 0x%zx", nm, off);
+            return 0;
+        }
+    }
+    size_t at;
+    if (raw_diff(x->data + off, y->data + off, n - off, &at)) {
+        say(why, whylen, "section %s differs at offset 0x%zx", nm, off + at);
+        return 0;
+    }
+    return 1;
+}
+
+static int cmp_pair(const cmpctx *c, size_t ia, size_t ib, char *why,
+                    size_t whylen)
+{
+    const cb_sec *x = &c->a->e.sec[ia], *y = &c->b->e.sec[ib];
+    char nm[600];
+    pair_name(nm, sizeof nm, x, y);
+#define HDR(field, label)                                                     \
+    if (x->field != y->field) {                                               \
+        say(why, whylen, "section %s: %s differs (A 0x%llx, B 0x%llx)", nm,   \
+            label, (unsigned long long)x->field,                              \
+            (unsigned long long)y->field);                                    \
+        return 0;                                                             \
+    }
+    HDR(type, "sh_type")
+    HDR(flags, "sh_flags")
+    HDR(size, "size")
+    HDR(addralign, "sh_addralign")
+    HDR(entsize, "sh_entsize")
+#undef HDR
+    if (!sec_ref_eq(c, x->link, y->link)) {
+        say(why, whylen, "section %s: sh_link names different sections", nm);
+        return 0;
+    }
+    if (x->type == CB_SHT_REL || x->type == CB_SHT_RELA ||
+        (x->flags & CB_SHF_INFO_LINK)) {
+        if (!sec_ref_eq(c, x->info, y->info)) {
+            say(why, whylen, "section %s: sh_info names different sections",
+                nm);
+            return 0;
+        }
+    } else if (starts(x->name, ".text.")) {
+        /* low 24 bits: the function's symbol; high 8 bits: raw */
+        if ((x->info >> 24) != (y->info >> 24) ||
+            !sym_ref_eq(c, x->info & 0xffffffu, y->info & 0xffffffu)) {
+            say(why, whylen, "section %s: sh_info differs (A 0x%x, B 0x%x)",
+                nm, x->info, y->info);
+            return 0;
+        }
+    } else if (x->info != y->info) {
+        say(why, whylen, "section %s: sh_info differs (A 0x%x, B 0x%x)", nm,
+            x->info, y->info);
+        return 0;
+    }
+    if (x->type == CB_SHT_NOBITS || x->size == 0)
+        return 1;
+    if (!x->data || !y->data) /* cannot happen: size > 0 and not NOBITS */
+        return 1;
+    if (c->names_may_differ) {
+        if (x->type == CB_SHT_REL || x->type == CB_SHT_RELA)
+            return cmp_rel(c, x, y, nm, why, whylen);
+        if (starts(x->name, ".nv.info")) {
+            int r = cmp_nvinfo(c, x, y, nm, why, whylen);
+            if (r != 2)
+                return r;
+        } else if (!strcmp(x->name, ".nv.callgraph")) {
+            return cmp_callgraph(c, x, y, nm, why, whylen);
+        }
+    }
+    size_t at;
+    if (raw_diff(x->data, y->data, (size_t)x->size, &at)) {
+        say(why, whylen, "section %s differs at offset 0x%zx (A 0x%llx bytes, "
+                         "B 0x%llx bytes)",
+            nm, at, (unsigned long long)x->size, (unsigned long long)y->size);
+        return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry points                                                        */
+
+static int name_sets_equal(const side *a, const side *b,
+                           const ptx_cubin_opts *o)
+{
+    if (a->nk != b->nk)
+        return 0;
+    for (size_t i = 0; i < a->nk; i++) {
+        const char *k = rename_a(o, a->kname[i]);
+        if (find_kernel(b, k, strlen(k)) < 0)
+            return 0;
+    }
+    return 1;
+}
+
+int ptx_cubin_compare(const void *abuf, size_t na, const void *bbuf, size_t nb,
+                      const ptx_cubin_opts *opts, char *why, size_t whylen)
+{
+    static const ptx_cubin_opts zero;
+    const ptx_cubin_opts *o = opts ? opts : &zero;
+    side A, B;
+    memset(&A, 0, sizeof A);
+    memset(&B, 0, sizeof B);
+    A.who = "A";
+    B.who = "B";
+    say(why, whylen, "%s", "");
+    int r = -1;
+    if (cb_elf_parse(&A.e, abuf, na, "A", why, whylen) ||
+        cb_elf_parse(&B.e, bbuf, nb, "B", why, whylen))
+        goto out;
+    if (side_kernels(&A) || side_kernels(&B)) {
+        say(why, whylen, "out of memory");
+        goto out;
+    }
+    /* Renamings and pairing by order imply that names may differ. */
+    int nmd = o->names_may_differ || o->nrenames ||
+              o->match == PTX_CUBIN_MATCH_ORDER;
+    int by_kernel = nmd;
+    int order = o->match == PTX_CUBIN_MATCH_ORDER ||
+                (o->match == PTX_CUBIN_MATCH_AUTO && nmd &&
+                 !name_sets_equal(&A, &B, o));
+    if (side_canon(&A, o, by_kernel, order, 1) ||
+        side_canon(&B, o, by_kernel, order, 0)) {
+        say(why, whylen, "out of memory");
+        goto out;
+    }
+    r = 0;
+    if (A.e.machine != B.e.machine) {
+        say(why, whylen, "ELF e_machine differs (A %u, B %u)", A.e.machine,
+            B.e.machine);
+        goto out;
+    }
+    if (!o->ignore_elf_flags && A.e.flags != B.e.flags) {
+        say(why, whylen, "ELF e_flags differ (A 0x%x, B 0x%x): different "
+                         "target architecture or ABI",
+            A.e.flags, B.e.flags);
+        goto out;
+    }
+    if (order && A.nk != B.nk) {
+        say(why, whylen, "A has %zu kernels (.text.*), B has %zu", A.nk, B.nk);
+        goto out;
+    }
+    cmpctx c = {&A, &B, nmd};
+    for (size_t i = 0; i < A.e.nsec; i++) {
+        if (!is_compared(A.e.sec[i].name, o->include_debug))
+            continue;
+        size_t j = 0;
+        for (; j < B.e.nsec; j++)
+            if (!B.matched[j] && !strcmp(A.canon[i], B.canon[j]))
+                break;
+        if (j == B.e.nsec) {
+            say(why, whylen, "section %s present in A only", A.e.sec[i].name);
+            goto out;
+        }
+        B.matched[j] = 1;
+        if (!cmp_pair(&c, i, j, why, whylen))
+            goto out;
+    }
+    for (size_t j = 0; j < B.e.nsec; j++)
+        if (!B.matched[j] && is_compared(B.e.sec[j].name, o->include_debug)) {
+            say(why, whylen, "section %s present in B only", B.e.sec[j].name);
+            goto out;
+        }
+    r = 1;
+out:
+    side_free(&A);
+    side_free(&B);
+    return r;
+}
+
+int ptx_cubin_check(const void *buf, size_t n, char *why, size_t whylen)
+{
+    cb_elf e;
+    say(why, whylen, "%s", "");
+    if (cb_elf_parse(&e, buf, n, "cubin", why, whylen))
+        return -1;
+    cb_elf_free(&e);
+    return 0;
+}
+
+int ptx_cubin_kernels(const void *buf, size_t n, const char **names,
+                      size_t max)
+{
+    cb_elf e;
+    if (cb_elf_parse(&e, buf, n, "cubin", NULL, 0))
+        return -1;
+    int k = 0;
+    for (size_t i = 0; i < e.nsec; i++) {
+        const char *nm = e.sec[i].name;
+        if (starts(nm, ".text.") && nm[6]) {
+            if (names && (size_t)k < max)
+                names[k] = nm + 6;
+            k++;
+        }
+    }
+    cb_elf_free(&e);
+    return k;
+}
+
+int ptx_cubin_read_file(const char *path, void **data, size_t *n, char *err,
+                        size_t errlen)
+{
+    *data = NULL;
+    *n = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        say(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 16, len = 0;
+    unsigned char *p = malloc(cap);
+    for (;;) {
+        if (!p) {
+            fclose(f);
+            say(err, errlen, "%s: out of memory", path);
+            return -1;
+        }
+        len += fread(p + len, 1, cap - len, f);
+        if (len < cap)
+            break;
+        unsigned char *q = cap <= SIZE_MAX / 2 ? realloc(p, cap * 2) : NULL;
+        if (!q)
+            free(p);
+        p = q;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(p);
+        say(err, errlen, "%s: read error", path);
+        return -1;
+    }
+    *data = p;
+    *n = len;
+    return 0;
+}

@@ -1,0 +1,61 @@
+/* buf.c - growable output buffer. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ptx/ptx.h"
+
+static void reserve(ptx_buf *b, size_t extra)
+{
+    if (b->cap - b->n >= extra)
+        return;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap - b->n < extra)
+        cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p) {
+        fputs("fatal: out of memory\n", stderr);
+        exit(1);
+    }
+    b->p = p;
+    b->cap = cap;
+}
+
+void ptx_buf_put(ptx_buf *b, const char *s, size_t n)
+{
+    reserve(b, n);
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+}
+
+void ptx_buf_puts(ptx_buf *b, const char *s)
+{
+    ptx_buf_put(b, s, strlen(s));
+}
+
+void ptx_buf_putc(ptx_buf *b, char c)
+{
+    reserve(b, 1);
+    b->p[b->n++] = c;
+}
+
+void ptx_buf_printf(ptx_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    reserve(b, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->n += (size_t)n;
+}
+
+void ptx_buf_free(ptx_buf *b)
+{
+    free(b->p);
+    b->p = NULL;
+    b->n = b->cap = 0;
+}

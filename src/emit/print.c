@@ -1,0 +1,347 @@
+/*
+ * print.c - one walk over the tree serves both printers.
+ *
+ * The walk visits every token a node owns, in source order, and says what
+ * canonical spacing belongs in front of it.  The exact printer ignores that
+ * hint and prints the token's own trivia instead; the canonical printer
+ * ignores the trivia and prints the hint.  Keeping a single walk means the
+ * two outputs cannot disagree about which tokens exist.
+ */
+#include <string.h>
+#include "ptx/ptx.h"
+
+typedef enum space {
+    SP_NONE,  /* glued to the previous token */
+    SP_SPACE, /* one space */
+    SP_TAB,   /* a tab (between opcode and operands) */
+    SP_LINE,  /* a new line, indented by the current depth */
+    SP_LINE0, /* a new line at column 0 (labels, module items) */
+    SP_BLANK  /* an empty line, then column 0 (before functions) */
+} space;
+
+typedef struct printer {
+    const ptx_module *m;
+    ptx_buf *out;
+    int canonical;
+    int depth;
+} printer;
+
+static void spacing(printer *p, ptx_tok t, space sp)
+{
+    if (!p->canonical) {
+        uint32_t lead = ptx_tok_lead(p->m, t);
+        ptx_buf_put(p->out, p->m->src + lead, p->m->toks[t].start - lead);
+        return;
+    }
+    switch (sp) {
+    case SP_NONE: break;
+    case SP_SPACE: ptx_buf_putc(p->out, ' '); break;
+    case SP_TAB: ptx_buf_putc(p->out, '\t'); break;
+    case SP_BLANK:
+        if (p->out->n)
+            ptx_buf_putc(p->out, '\n');
+        /* fall through */
+    case SP_LINE0:
+    case SP_LINE:
+        if (p->out->n)
+            ptx_buf_putc(p->out, '\n');
+        if (sp == SP_LINE)
+            for (int i = 0; i < p->depth; i++)
+                ptx_buf_putc(p->out, '\t');
+        break;
+    }
+}
+
+static void tok(printer *p, ptx_tok t, space sp)
+{
+    if (t == PTX_NOTOK)
+        return;
+    spacing(p, t, sp);
+    ptx_buf_put(p->out, p->m->src + p->m->toks[t].start, p->m->toks[t].len);
+}
+
+/* ---- expressions */
+
+static void expr(printer *p, const ptx_expr *e, space sp);
+
+/* Elements and their separators; juxtaposed elements get a space. */
+static void list(printer *p, const ptx_expr *e, space first)
+{
+    space sp = first;
+    for (; e; e = e->next) {
+        expr(p, e, sp);
+        if (e->sep != PTX_NOTOK) {
+            tok(p, e->sep, SP_NONE);
+            sp = SP_SPACE;
+        } else {
+            sp = SP_SPACE;
+        }
+    }
+}
+
+static space binary_space(const printer *p, ptx_tok op)
+{
+    /* `a%b` would lex as `a` `%b`; = and ?: read better spaced */
+    switch (p->m->toks[op].kind) {
+    case '%': case '=': case '?': case ':': case PTX_T_ANDAND: case PTX_T_OROR:
+        return SP_SPACE;
+    default:
+        return SP_NONE;
+    }
+}
+
+static void expr(printer *p, const ptx_expr *e, space sp)
+{
+    switch (e->kind) {
+    case PTX_E_NAME: case PTX_E_INT: case PTX_E_FLOAT: case PTX_E_STRING:
+    case PTX_E_DOTNAME:
+        tok(p, e->tok, sp);
+        break;
+    case PTX_E_UNARY:
+        tok(p, e->tok, sp);
+        expr(p, e->a, SP_NONE);
+        break;
+    case PTX_E_BINARY: {
+        space s = binary_space(p, e->tok);
+        expr(p, e->a, sp);
+        tok(p, e->tok, s);
+        expr(p, e->b, s);
+        break;
+    }
+    case PTX_E_COND:
+        expr(p, e->a, sp);
+        tok(p, e->tok, SP_SPACE);
+        expr(p, e->b, SP_SPACE);
+        tok(p, e->close, SP_SPACE);
+        expr(p, e->c, SP_SPACE);
+        break;
+    case PTX_E_PAREN: case PTX_E_VECTOR: case PTX_E_ADDRESS:
+        tok(p, e->tok, sp);
+        list(p, e->a, SP_NONE);
+        tok(p, e->close, SP_NONE);
+        break;
+    case PTX_E_CALL:
+        tok(p, e->tok, sp);
+        tok(p, e->open, SP_NONE);
+        list(p, e->a, SP_NONE);
+        tok(p, e->close, SP_NONE);
+        break;
+    case PTX_E_CAST:
+        tok(p, e->tok, sp);
+        tok(p, e->open, SP_NONE);
+        tok(p, e->close, SP_NONE);
+        expr(p, e->a, SP_NONE);
+        break;
+    }
+}
+
+/* ---- declarations */
+
+static void specs(printer *p, const ptx_spec *s, space first)
+{
+    for (space sp = first; s; s = s->next, sp = SP_SPACE) {
+        tok(p, s->tok, sp);
+        if (s->arg)
+            expr(p, s->arg, s->arg->kind == PTX_E_PAREN ? SP_NONE : SP_SPACE);
+    }
+}
+
+static void declarator(printer *p, const ptx_declarator *d, space sp)
+{
+    tok(p, d->name, sp);
+    tok(p, d->lt, SP_NONE);
+    tok(p, d->count, SP_NONE);
+    tok(p, d->gt, SP_NONE);
+    for (const ptx_dim *dim = d->dims; dim; dim = dim->next) {
+        tok(p, dim->lbrack, SP_NONE);
+        if (dim->size)
+            expr(p, dim->size, SP_NONE);
+        tok(p, dim->rbrack, SP_NONE);
+    }
+    if (d->eq != PTX_NOTOK) {
+        tok(p, d->eq, SP_SPACE);
+        expr(p, d->init, SP_SPACE);
+    }
+    tok(p, d->sep, SP_NONE);
+}
+
+static void var(printer *p, const ptx_var *v, space sp)
+{
+    specs(p, v->specs, sp);
+    for (const ptx_declarator *d = v->decls; d; d = d->next)
+        declarator(p, d, SP_SPACE);
+    tok(p, v->semi, SP_NONE);
+}
+
+/* Parameters one per line, as nvcc writes them. */
+static void param_list(printer *p, const ptx_param_list *pl, space sp)
+{
+    if (!pl)
+        return;
+    tok(p, pl->lparen, sp);
+    p->depth++;
+    for (const ptx_param *q = pl->params; q; q = q->next) {
+        specs(p, q->specs, SP_LINE);
+        declarator(p, q->decl, SP_SPACE);
+        tok(p, q->sep, SP_NONE);
+    }
+    p->depth--;
+    tok(p, pl->rparen, pl->params ? SP_LINE : SP_NONE);
+}
+
+static void stmt(printer *p, const ptx_stmt *s, space sp);
+
+static void block(printer *p, const ptx_block *b, space open_sp)
+{
+    tok(p, b->lbrace, open_sp);
+    p->depth++;
+    for (const ptx_stmt *s = b->stmts; s; s = s->next)
+        stmt(p, s, SP_LINE);
+    p->depth--;
+    tok(p, b->rbrace, SP_LINE);
+}
+
+static void func(printer *p, const ptx_func *f, space sp)
+{
+    if (f->label != PTX_NOTOK) {
+        tok(p, f->label, sp);
+        tok(p, f->colon, SP_NONE);
+        tok(p, f->kw, SP_SPACE);
+    } else if (f->specs) {
+        specs(p, f->specs, sp);
+        tok(p, f->kw, SP_SPACE);
+    } else {
+        tok(p, f->kw, sp);
+    }
+    param_list(p, f->ret, SP_SPACE);
+    tok(p, f->name, SP_SPACE);
+    param_list(p, f->params, SP_NONE);
+    for (const ptx_fdir *d = f->dirs; d; d = d->next) {
+        tok(p, d->dir, f->label != PTX_NOTOK ? SP_SPACE : SP_LINE);
+        list(p, d->args, SP_SPACE);
+        tok(p, d->semi, SP_NONE);
+    }
+    if (f->body)
+        block(p, f->body, f->label != PTX_NOTOK ? SP_SPACE : SP_LINE);
+    tok(p, f->semi, SP_NONE);
+}
+
+static void instr(printer *p, const ptx_instr *in, space sp)
+{
+    space opsp = sp;
+    if (in->at != PTX_NOTOK) {
+        tok(p, in->at, sp);
+        tok(p, in->bang, SP_NONE);
+        tok(p, in->pred, SP_NONE);
+        opsp = SP_SPACE;
+    }
+    /* the opcode word is rebuilt from its parsed parts */
+    spacing(p, in->op, opsp);
+    ptx_buf_put(p->out, in->opcode.p, in->opcode.n);
+    for (uint32_t i = 0; i < in->nmods; i++) {
+        ptx_buf_putc(p->out, '.');
+        ptx_buf_put(p->out, in->mods[i].p, in->mods[i].n);
+    }
+    list(p, in->operands, SP_TAB);
+    tok(p, in->semi, SP_NONE);
+}
+
+static void dir(printer *p, const ptx_dir *d, space sp)
+{
+    if (d->label != PTX_NOTOK) {
+        tok(p, d->label, sp);
+        tok(p, d->colon, SP_NONE);
+        sp = SP_SPACE;
+    }
+    tok(p, d->dir, sp);
+    list(p, d->args, SP_SPACE);
+    tok(p, d->semi, SP_NONE);
+}
+
+static void stmt(printer *p, const ptx_stmt *s, space sp)
+{
+    switch (s->kind) {
+    case PTX_S_VERSION: case PTX_S_TARGET: case PTX_S_ADDRESS_SIZE:
+    case PTX_S_FILE: case PTX_S_LOC: case PTX_S_PRAGMA: case PTX_S_ALIAS:
+    case PTX_S_DATA: case PTX_S_CALLTARGETS: case PTX_S_BRANCHTARGETS:
+        dir(p, &s->u.dir, sp);
+        break;
+    case PTX_S_SECTION:
+        tok(p, s->u.section.dir, sp == SP_LINE && p->depth == 0 ? SP_BLANK : sp);
+        tok(p, s->u.section.name, SP_SPACE);
+        block(p, &s->u.section.body, SP_LINE);
+        break;
+    case PTX_S_DWARF: case PTX_S_PREPROC:
+        tok(p, s->u.tok, SP_LINE0);
+        break;
+    case PTX_S_VAR:
+        var(p, &s->u.var, sp);
+        break;
+    case PTX_S_FUNC:
+        func(p, &s->u.func, s->u.func.body ? SP_BLANK : sp);
+        break;
+    case PTX_S_CALLPROTOTYPE:
+        func(p, &s->u.func, sp);
+        break;
+    case PTX_S_LABEL:
+        tok(p, s->u.label.name, SP_LINE0);
+        tok(p, s->u.label.colon, SP_NONE);
+        break;
+    case PTX_S_INSTR:
+        instr(p, &s->u.instr, sp);
+        break;
+    case PTX_S_BLOCK:
+        block(p, &s->u.block, sp);
+        break;
+    }
+}
+
+static void module(const ptx_module *m, ptx_buf *out, int canonical)
+{
+    printer p = { m, out, canonical, 0 };
+    for (const ptx_stmt *s = m->items; s; s = s->next)
+        stmt(&p, s, SP_LINE);
+    ptx_tok eof = m->ntoks - 1;
+    if (canonical) {
+        if (out->n)
+            ptx_buf_putc(out, '\n');
+    } else {
+        uint32_t lead = ptx_tok_lead(m, eof);
+        ptx_buf_put(out, m->src + lead, m->size - lead);
+    }
+}
+
+void ptx_emit_exact(const ptx_module *m, ptx_buf *out)
+{
+    module(m, out, 0);
+}
+
+void ptx_emit_canonical(const ptx_module *m, ptx_buf *out)
+{
+    module(m, out, 1);
+}
+
+void ptx_emit_token(const ptx_module *m, ptx_tok t, ptx_buf *out)
+{
+    ptx_buf_put(out, m->src + m->toks[t].start, m->toks[t].len);
+}
+
+void ptx_emit_expr(const ptx_module *m, const ptx_expr *e, ptx_buf *out)
+{
+    printer p = { m, out, 1, 0 };
+    expr(&p, e, SP_NONE);
+}
+
+void ptx_emit_stmt(const ptx_module *m, const ptx_stmt *s, int depth,
+                   ptx_buf *out)
+{
+    /* a private buffer so that SP_LINE at the start adds no newline */
+    ptx_buf tmp = { 0 };
+    printer p = { m, &tmp, 1, depth };
+    for (int i = 0; i < depth; i++)
+        ptx_buf_putc(&tmp, '\t');
+    stmt(&p, s, SP_NONE);
+    ptx_buf_put(out, tmp.p, tmp.n);
+    ptx_buf_putc(out, '\n');
+    ptx_buf_free(&tmp);
+}

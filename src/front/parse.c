@@ -1,0 +1,149 @@
+/* parse.c - read input, run the parser, turn failures into diagnostics. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "front/parser_state.h"
+
+static void set_diag(ptx_diag *d, const char *file, const char *msg)
+{
+    if (!d)
+        return;
+    memset(d, 0, sizeof *d);
+    snprintf(d->file, sizeof d->file, "%s", file);
+    snprintf(d->msg, sizeof d->msg, "%s", msg);
+}
+
+void ptx_module_free(ptx_module *m)
+{
+    if (!m)
+        return;
+    ptx_arena_free(m->arena);
+    free(m->toks);
+    free((char *)m->src);
+    free((char *)m->filename);
+    free(m);
+}
+
+/* Takes ownership of buf (size bytes plus a NUL at buf[size]). */
+static ptx_module *parse_owned(const char *name, char *buf, size_t size,
+                               ptx_diag *diag)
+{
+    ptx_module *m = calloc(1, sizeof *m);
+    char *fname = strdup(name);
+    if (!m || !fname) {
+        free(m);
+        free(fname);
+        free(buf);
+        set_diag(diag, name, "out of memory");
+        return NULL;
+    }
+    m->filename = fname;
+    m->src = buf;
+    m->size = size;
+    m->arena = ptx_arena_new();
+
+    ptx_parser P = { 0 };
+    P.m = m;
+    P.lx.src = P.lx.cur = (const unsigned char *)buf;
+    P.lx.lim = (const unsigned char *)buf + size;
+    /* a token per ~4 bytes is typical of PTX; grow_tokens doubles if not */
+    P.cap = (uint32_t)(size / 4 + 64);
+    m->toks = malloc((size_t)P.cap * sizeof *m->toks);
+    if (!m->toks) {
+        set_diag(diag, name, "out of memory");
+        ptx_module_free(m);
+        return NULL;
+    }
+    if (ptx_yyparse(&P) != 0 || P.err) {
+        if (diag)
+            ptx_diag_at(m, P.err_offset, P.err ? P.err : "syntax error", diag);
+        ptx_module_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+ptx_module *ptx_parse_buffer(const char *name, const char *data, size_t size,
+                             ptx_diag *diag)
+{
+    if (size > PTX_MAX_INPUT) {
+        set_diag(diag, name, "input larger than 2 GiB is not supported");
+        return NULL;
+    }
+    char *buf = malloc(size + 1);
+    if (!buf) {
+        set_diag(diag, name, "out of memory");
+        return NULL;
+    }
+    memcpy(buf, data, size);
+    buf[size] = 0;
+    return parse_owned(name, buf, size, diag);
+}
+
+/* Reads all of f; refuses more than PTX_MAX_INPUT bytes without reading
+   them all, so that a huge input fails early and within memory. */
+static char *read_all(FILE *f, size_t *size, const char **why)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        *why = "out of memory";
+        return NULL;
+    }
+    for (;;) {
+        if (n == cap) {
+            if (cap > PTX_MAX_INPUT) {
+                free(buf);
+                *why = "input larger than 2 GiB is not supported";
+                return NULL;
+            }
+            cap *= 2;
+            char *nb = realloc(buf, cap + 1);
+            if (!nb) {
+                free(buf);
+                *why = "out of memory";
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    if (ferror(f)) {
+        free(buf);
+        *why = strerror(errno);
+        return NULL;
+    }
+    if (n > PTX_MAX_INPUT) {
+        free(buf);
+        *why = "input larger than 2 GiB is not supported";
+        return NULL;
+    }
+    buf[n] = 0;
+    *size = n;
+    return buf;
+}
+
+ptx_module *ptx_parse_file(const char *path, ptx_diag *diag)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "cannot open: %.150s", strerror(errno));
+        set_diag(diag, path, msg);
+        return NULL;
+    }
+    const char *why = NULL;
+    size_t size = 0;
+    char *buf = read_all(f, &size, &why);
+    if (!is_stdin)
+        fclose(f);
+    if (!buf) {
+        set_diag(diag, is_stdin ? "<stdin>" : path, why);
+        return NULL;
+    }
+    return parse_owned(is_stdin ? "<stdin>" : path, buf, size, diag);
+}

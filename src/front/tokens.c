@@ -1,0 +1,79 @@
+/* tokens.c - compare two texts token by token, trivia ignored. */
+#include <stdlib.h>
+#include <string.h>
+#include "ptx/ptx.h"
+#include "front/lexer.h"
+
+typedef struct cursor {
+    ptx_lexer lx;
+    int kind;
+    uint32_t start, len;
+} cursor;
+
+static int next(cursor *c)
+{
+    c->kind = ptx_lex(&c->lx, &c->start, &c->len);
+    return c->kind;
+}
+
+static void lex_error(const char *name, const char *text, size_t n,
+                      const cursor *c, ptx_diag *diag)
+{
+    if (!diag)
+        return;
+    ptx_module tmp = { 0 };
+    tmp.filename = name;
+    tmp.src = text;
+    tmp.size = n;
+    ptx_diag_at(&tmp, c->start, c->lx.err, diag);
+}
+
+/* The lexer needs a NUL sentinel at text[n]; the texts we compare come from
+   files and buffers that may not have one, so lex private copies. */
+static char *sentinel_copy(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = 0;
+    }
+    return p;
+}
+
+int ptx_same_tokens(const char *a, size_t na, const char *b, size_t nb,
+                    size_t *at_a, size_t *at_b, ptx_diag *diag)
+{
+    char *ca = sentinel_copy(a, na), *cb = sentinel_copy(b, nb);
+    int result = -1;
+    if (!ca || !cb)
+        goto out;
+    cursor x = { { (const unsigned char *)ca, (const unsigned char *)ca,
+                   (const unsigned char *)ca + na, NULL }, 0, 0, 0 };
+    cursor y = { { (const unsigned char *)cb, (const unsigned char *)cb,
+                   (const unsigned char *)cb + nb, NULL }, 0, 0, 0 };
+    for (;;) {
+        if (next(&x) < 0) {
+            lex_error("first text", ca, na, &x, diag);
+            goto out;
+        }
+        if (next(&y) < 0) {
+            lex_error("second text", cb, nb, &y, diag);
+            goto out;
+        }
+        if (x.kind != y.kind || x.len != y.len ||
+            memcmp(ca + x.start, cb + y.start, x.len) != 0) {
+            if (at_a) *at_a = x.start;
+            if (at_b) *at_b = y.start;
+            result = 0;
+            goto out;
+        }
+        if (x.kind == PTX_T_EOF) {
+            result = 1;
+            goto out;
+        }
+    }
+out:
+    free(ca);
+    free(cb);
+    return result;
+}

@@ -1,0 +1,114 @@
+/* paths.c - recursive directory walk for *.ptx files. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "util/paths.h"
+
+static void push(path_list *l, char *s)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 64;
+        char **v = realloc(l->v, l->cap * sizeof *v);
+        if (!v) {
+            fputs("fatal: out of memory\n", stderr);
+            exit(1);
+        }
+        l->v = v;
+    }
+    l->v[l->n++] = s;
+}
+
+static int ends_with_ptx(const char *s)
+{
+    size_t n = strlen(s);
+    return n >= 4 && strcmp(s + n - 4, ".ptx") == 0;
+}
+
+static int walk(path_list *l, const char *dir, int depth)
+{
+    if (depth > 64)
+        return 0; /* symlink loops */
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "%s: error: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *p = malloc(n);
+        if (!p)
+            exit(1);
+        snprintf(p, n, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(p, &st) != 0) {
+            free(p);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            rc |= walk(l, p, depth + 1);
+            free(p);
+        } else if (S_ISREG(st.st_mode) && ends_with_ptx(e->d_name)) {
+            push(l, p);
+        } else {
+            free(p);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+int paths_add(path_list *l, const char *path)
+{
+    struct stat st;
+    if (strcmp(path, "-") != 0 && stat(path, &st) != 0) {
+        fprintf(stderr, "%s: error: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (strcmp(path, "-") != 0 && S_ISDIR(st.st_mode)) {
+        size_t n = strlen(path);
+        char *dir = strdup(path);
+        while (n > 1 && dir[n - 1] == '/')
+            dir[--n] = 0;
+        int rc = walk(l, dir, 0);
+        free(dir);
+        return rc;
+    }
+    push(l, strdup(path));
+    return 0;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void paths_sort(path_list *l)
+{
+    if (!l->n)
+        return;
+    qsort(l->v, l->n, sizeof *l->v, cmp);
+    size_t k = 1;
+    for (size_t i = 1; i < l->n; i++) {
+        if (strcmp(l->v[i], l->v[k - 1]) == 0)
+            free(l->v[i]);
+        else
+            l->v[k++] = l->v[i];
+    }
+    l->n = k;
+}
+
+void paths_free(path_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    l->v = NULL;
+    l->n = l->cap = 0;
+}

@@ -1,0 +1,118 @@
+"""Whitespace- and comment-insensitive PTX tokenizer used by harness.py.
+
+Tokens: strings, numbers, words (identifiers / registers / labels / dotted
+opcodes such as ld.global.v4.u32, %tid.x, cp.async.bulk.tensor.2d.shared::cluster),
+dotted names (.reg, .shared::cta), multi-char operators and single-character
+punctuation.  // and /* */ comments are dropped.  Each token is (text, line).
+"""
+import re
+
+_TOKEN_RE = re.compile(r"""
+  (?P<ws>[ \t\r\f\v]+)
+| (?P<nl>\n)
+| (?P<lc>//[^\n]*)
+| (?P<bc>/\*.*?\*/)
+| (?P<str>"(?:[^"\\\n]|\\.)*")
+| (?P<dwarf>@@DWARF[^\n]*)
+| (?P<pp>\#[^\n]*)
+| (?P<num>0[fF][0-9a-fA-F]{8}(?![\w$])
+        |0[dD][0-9a-fA-F]{16}(?![\w$])
+        |0[xX][0-9a-fA-F]+[uU]?
+        |0[bB][01]+[uU]?
+        |\d+\.\d*(?:[eE][+-]?\d+)?
+        |\.\d+(?:[eE][+-]?\d+)?
+        |\d+[eE][+-]?\d+
+        |\d[\w$]*)
+| (?P<word>[A-Za-z_$%][\w$]*(?:(?:\.|::)[\w$]+)*)
+| (?P<dot>\.[A-Za-z_$][\w$]*(?:(?:\.|::)[\w$]+)*)
+| (?P<op><<|>>|<=|>=|==|!=|&&|\|\|)
+| (?P<punct>[^\s])
+""", re.X | re.S)
+
+
+class TokenizeError(Exception):
+    pass
+
+
+def tokenize(text):
+    """Return a list of (token_text, line_number) for PTX source text."""
+    out = []
+    line = 1
+    pos = 0
+    n = len(text)
+    m = _TOKEN_RE.match
+    while pos < n:
+        mo = m(text, pos)
+        if mo is None:  # unterminated block comment or string
+            if text.startswith("/*", pos):
+                raise TokenizeError("unterminated /* comment at line %d" % line)
+            out.append((text[pos], line))
+            pos += 1
+            continue
+        kind = mo.lastgroup
+        s = mo.group(kind)
+        if kind == "nl":
+            line += 1
+        elif kind in ("ws", "lc"):
+            pass
+        elif kind == "bc":
+            line += s.count("\n")
+        else:
+            out.append((s, line))
+        pos = mo.end()
+    return out
+
+
+def texts(tokens):
+    return [t for t, _ in tokens]
+
+
+def find_entries(tokens):
+    """Find .entry definitions.
+
+    Returns a list of dicts {name, start, end, body_start} where
+    tokens[start] is the `.entry` keyword and tokens[end-1] is the `}` that
+    closes the body (declarations without a body are skipped).  The linking
+    directive in front of `.entry` (.visible/.weak/.extern) is NOT part of the
+    span.
+    """
+    res = []
+    i = 0
+    n = len(tokens)
+    while i < n:
+        if tokens[i][0] != ".entry":
+            i += 1
+            continue
+        start = i
+        name = tokens[i + 1][0] if i + 1 < n else ""
+        j = i + 2
+        depth = 0
+        # skip to the body '{' or a terminating ';' at paren depth 0
+        while j < n:
+            t = tokens[j][0]
+            if t == "(":
+                depth += 1
+            elif t == ")":
+                depth -= 1
+            elif depth == 0 and t in ("{", ";"):
+                break
+            j += 1
+        if j >= n or tokens[j][0] == ";":
+            i = j + 1
+            continue
+        body_start = j
+        depth = 0
+        while j < n:
+            t = tokens[j][0]
+            if t == "{":
+                depth += 1
+            elif t == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        end = min(j + 1, n)
+        res.append({"name": name, "start": start, "end": end,
+                    "body_start": body_start})
+        i = end
+    return res
