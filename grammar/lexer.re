@@ -20,9 +20,9 @@
 
     nl      = "\n";
     ws      = [ \t\r\f\v]+;
-    idstart = [a-zA-Z_$%];
+    idstart = [a-zA-Z_$];
     idchar  = [a-zA-Z0-9_$];
-    ident   = idstart idchar*;
+    ident   = idstart idchar* | "%" idchar+;
     part    = [a-zA-Z0-9_] [a-zA-Z0-9_$]* ("::" [a-zA-Z0-9_]+)*;
     word    = ident ("." part)*;
     dotname = "." [a-zA-Z_] idchar* ("::" [a-zA-Z0-9_]+)*;

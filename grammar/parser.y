@@ -28,12 +28,7 @@ static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg);
 
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                   \
     do {                                                              \
-        if (N) {                                                      \
-            (Cur).first = YYRHSLOC(Rhs, 1).first;                     \
-            (Cur).last = YYRHSLOC(Rhs, N).last;                       \
-        } else {                                                      \
-            (Cur).first = (Cur).last = YYRHSLOC(Rhs, 0).last;         \
-        }                                                             \
+        (Cur) = (N) ? YYRHSLOC(Rhs, 1) : YYRHSLOC(Rhs, 0);            \
     } while (0)
 
 #define NEW(T) ((T *)ptx_arena_alloc(P->m->arena, sizeof(T)))
@@ -52,8 +47,11 @@ static ptx_stmt *stmt(ptx_parser *P, int kind, uint32_t first);
 static ptx_stmt *dir_stmt(ptx_parser *P, int kind, uint32_t dir,
                           ptx_expr *args, uint32_t semi);
 static ptx_expr *leaf(ptx_parser *P, uint32_t tok);
-static void split_opcode(ptx_parser *P, ptx_instr *in);
+static ptx_stmt *instr(ptx_parser *P, uint32_t at, uint32_t bang,
+                       uint32_t pred, uint32_t op, ptx_expr *operands,
+                       uint32_t semi);
 static ptx_expr *last(ptx_expr *e);
+static void split_opcode(ptx_parser *P, ptx_instr *in);
 }
 
 %union {
@@ -108,7 +106,7 @@ static ptx_expr *last(ptx_expr *e);
 %type <stmt> version target address_size file alias section data_line
 %type <elist> exprlist exprlist_opt target_names fdir_args_ne
 %type <elist> data_args name_list strings fdir_args attr_list
-%type <expr> expr primary data_arg loc_attr attr
+%type <expr> expr data_arg loc_attr attr
 %type <spec> spec
 %type <splist> specs
 %type <decl> declarator
@@ -247,9 +245,11 @@ data_args
     | data_args ',' data_arg    { $$ = $1; $$.tail->sep = $2; APPEND($$, $3); }
     ;
 
+/* `.b32 .debug_loc+66`: a section name, optionally plus an offset */
 data_arg
     : expr
     | DOTNAME                   { $$ = leaf(P, $1); }
+    | DOTNAME '+' INT           { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, leaf(P, $1), leaf(P, $3), NULL)); }
     ;
 
 semi_opt
@@ -476,28 +476,15 @@ name_list
     | name_list ',' WORD        { $$ = $1; $$.tail->sep = $2; APPEND($$, leaf(P, $3)); }
     ;
 
+/* Operand-less instructions have their own rule so that the common case
+   needs no empty-list reduction. */
 instr
-    : WORD exprlist_opt ';'     {
-            $$ = stmt(P, PTX_S_INSTR, $1);
-            ptx_instr *in = &$$->u.instr;
-            in->at = in->bang = in->pred = PTX_NOTOK;
-            in->op = $1; in->operands = $2.head; in->semi = $3;
-            split_opcode(P, in);
-        }
-    | '@' WORD WORD exprlist_opt ';' {
-            $$ = stmt(P, PTX_S_INSTR, $1);
-            ptx_instr *in = &$$->u.instr;
-            in->at = $1; in->bang = PTX_NOTOK; in->pred = $2;
-            in->op = $3; in->operands = $4.head; in->semi = $5;
-            split_opcode(P, in);
-        }
-    | '@' '!' WORD WORD exprlist_opt ';' {
-            $$ = stmt(P, PTX_S_INSTR, $1);
-            ptx_instr *in = &$$->u.instr;
-            in->at = $1; in->bang = $2; in->pred = $3;
-            in->op = $4; in->operands = $5.head; in->semi = $6;
-            split_opcode(P, in);
-        }
+    : WORD ';'                  { $$ = instr(P, PTX_NOTOK, PTX_NOTOK, PTX_NOTOK, $1, NULL, $2); }
+    | WORD exprlist ';'         { $$ = instr(P, PTX_NOTOK, PTX_NOTOK, PTX_NOTOK, $1, $2.head, $3); }
+    | '@' WORD WORD ';'         { $$ = instr(P, $1, PTX_NOTOK, $2, $3, NULL, $4); }
+    | '@' WORD WORD exprlist ';' { $$ = instr(P, $1, PTX_NOTOK, $2, $3, $4.head, $5); }
+    | '@' '!' WORD WORD ';'     { $$ = instr(P, $1, $2, $3, $4, NULL, $5); }
+    | '@' '!' WORD WORD exprlist ';' { $$ = instr(P, $1, $2, $3, $4, $5.head, $6); }
     ;
 
 /* ---- expressions */
@@ -512,8 +499,20 @@ exprlist
     | exprlist ',' expr         { $$ = $1; $$.tail->sep = $2; APPEND($$, $3); }
     ;
 
+/* Leaves and brackets are alternatives of expr itself rather than of a
+   separate `primary`: one reduction less per operand. */
 expr
-    : primary
+    : WORD                      { $$ = leaf(P, $1); }
+    | INT                       { $$ = leaf(P, $1); }
+    | FLOAT                     { $$ = leaf(P, $1); }
+    | STRING                    { $$ = leaf(P, $1); }
+    | '{' exprlist_opt '}'      { CHECK($$ = mk_expr(P, PTX_E_VECTOR, $1, $2.head, NULL, NULL)); $$->close = $3; }
+    | '[' exprlist ']'          { CHECK($$ = mk_expr(P, PTX_E_ADDRESS, $1, $2.head, NULL, NULL)); $$->close = $3; }
+    | '(' exprlist_opt ')'      { CHECK($$ = mk_expr(P, PTX_E_PAREN, $1, $2.head, NULL, NULL)); $$->close = $3; }
+    | WORD '(' exprlist_opt ')' {
+            CHECK($$ = mk_expr(P, PTX_E_CALL, $1, $3.head, NULL, NULL));
+            $$->open = $2; $$->close = $4;
+        }
     | '-' expr %prec UNARY      { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
     | '+' expr %prec UNARY      { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
     | '!' expr %prec UNARY      { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
@@ -543,20 +542,6 @@ expr
     | expr '=' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
     | expr '?' expr ':' expr    {
             CHECK($$ = mk_expr(P, PTX_E_COND, $2, $1, $3, $5)); $$->close = $4;
-        }
-    ;
-
-primary
-    : WORD                      { $$ = leaf(P, $1); }
-    | INT                       { $$ = leaf(P, $1); }
-    | FLOAT                     { $$ = leaf(P, $1); }
-    | STRING                    { $$ = leaf(P, $1); }
-    | '{' exprlist_opt '}'      { CHECK($$ = mk_expr(P, PTX_E_VECTOR, $1, $2.head, NULL, NULL)); $$->close = $3; }
-    | '[' exprlist ']'          { CHECK($$ = mk_expr(P, PTX_E_ADDRESS, $1, $2.head, NULL, NULL)); $$->close = $3; }
-    | '(' exprlist_opt ')'      { CHECK($$ = mk_expr(P, PTX_E_PAREN, $1, $2.head, NULL, NULL)); $$->close = $3; }
-    | WORD '(' exprlist_opt ')' {
-            CHECK($$ = mk_expr(P, PTX_E_CALL, $1, $3.head, NULL, NULL));
-            $$->open = $2; $$->close = $4;
         }
     ;
 
@@ -598,7 +583,7 @@ static int ptx_yylex(PTX_YYSTYPE *lval, ptx_loc *lloc, ptx_parser *P)
     uint32_t i = P->m->ntoks++;
     P->m->toks[i] = (ptx_token){ start, len, (uint32_t)kind };
     lval->tok = i;
-    lloc->first = lloc->last = i;
+    *lloc = i;
     switch (kind) {
     case '{': case '(': case '[':
         if (++P->depth > PTX_MAX_DEPTH) {
@@ -718,4 +703,20 @@ static void split_opcode(ptx_parser *P, ptx_instr *in)
         in->mods[i] = (ptx_str){ b, (uint32_t)(e - b) };
         dot = e;
     }
+}
+
+static ptx_stmt *instr(ptx_parser *P, uint32_t at, uint32_t bang,
+                       uint32_t pred, uint32_t op, ptx_expr *operands,
+                       uint32_t semi)
+{
+    ptx_stmt *s = stmt(P, PTX_S_INSTR, at != PTX_NOTOK ? at : op);
+    ptx_instr *in = &s->u.instr;
+    in->at = at;
+    in->bang = bang;
+    in->pred = pred;
+    in->op = op;
+    in->operands = operands;
+    in->semi = semi;
+    split_opcode(P, in);
+    return s;
 }

@@ -24,13 +24,34 @@ typedef struct printer {
     ptx_buf *out;
     int canonical;
     int depth;
+    /* The exact printer's output is a run of adjacent source bytes; it is
+       gathered here and copied in one piece when the run breaks. */
+    const char *run;
+    size_t run_n;
 } printer;
+
+static void flush(printer *p)
+{
+    if (p->run_n)
+        ptx_buf_put(p->out, p->run, p->run_n);
+    p->run_n = 0;
+}
+
+/* Output bytes that lie at s in the source (exact printer). */
+static void source_bytes(printer *p, const char *s, size_t n)
+{
+    if (p->run + p->run_n != s) {
+        flush(p);
+        p->run = s;
+    }
+    p->run_n += n;
+}
 
 static void spacing(printer *p, ptx_tok t, space sp)
 {
     if (!p->canonical) {
         uint32_t lead = ptx_tok_lead(p->m, t);
-        ptx_buf_put(p->out, p->m->src + lead, p->m->toks[t].start - lead);
+        source_bytes(p, p->m->src + lead, p->m->toks[t].start - lead);
         return;
     }
     switch (sp) {
@@ -57,7 +78,11 @@ static void tok(printer *p, ptx_tok t, space sp)
     if (t == PTX_NOTOK)
         return;
     spacing(p, t, sp);
-    ptx_buf_put(p->out, p->m->src + p->m->toks[t].start, p->m->toks[t].len);
+    const char *s = p->m->src + p->m->toks[t].start;
+    if (p->canonical)
+        ptx_buf_put(p->out, s, p->m->toks[t].len);
+    else
+        source_bytes(p, s, p->m->toks[t].len);
 }
 
 /* ---- expressions */
@@ -173,20 +198,24 @@ static void var(printer *p, const ptx_var *v, space sp)
     tok(p, v->semi, SP_NONE);
 }
 
-/* Parameters one per line, as nvcc writes them. */
-static void param_list(printer *p, const ptx_param_list *pl, space sp)
+/* Entry and function parameters one per line, as nvcc writes them; return
+   parameters and prototypes on one line. */
+static void param_list(printer *p, const ptx_param_list *pl, space sp,
+                       int one_per_line)
 {
     if (!pl)
         return;
     tok(p, pl->lparen, sp);
     p->depth++;
+    space first = one_per_line ? SP_LINE : SP_NONE;
     for (const ptx_param *q = pl->params; q; q = q->next) {
-        specs(p, q->specs, SP_LINE);
+        specs(p, q->specs, first);
         declarator(p, q->decl, SP_SPACE);
         tok(p, q->sep, SP_NONE);
+        first = one_per_line ? SP_LINE : SP_SPACE;
     }
     p->depth--;
-    tok(p, pl->rparen, pl->params ? SP_LINE : SP_NONE);
+    tok(p, pl->rparen, pl->params && one_per_line ? SP_LINE : SP_NONE);
 }
 
 static void stmt(printer *p, const ptx_stmt *s, space sp);
@@ -213,9 +242,10 @@ static void func(printer *p, const ptx_func *f, space sp)
     } else {
         tok(p, f->kw, sp);
     }
-    param_list(p, f->ret, SP_SPACE);
+    int is_proto = f->label != PTX_NOTOK;
+    param_list(p, f->ret, SP_SPACE, 0);
     tok(p, f->name, SP_SPACE);
-    param_list(p, f->params, SP_NONE);
+    param_list(p, f->params, is_proto ? SP_SPACE : SP_NONE, !is_proto);
     for (const ptx_fdir *d = f->dirs; d; d = d->next) {
         tok(p, d->dir, f->label != PTX_NOTOK ? SP_SPACE : SP_LINE);
         list(p, d->args, SP_SPACE);
@@ -237,10 +267,16 @@ static void instr(printer *p, const ptx_instr *in, space sp)
     }
     /* the opcode word is rebuilt from its parsed parts */
     spacing(p, in->op, opsp);
-    ptx_buf_put(p->out, in->opcode.p, in->opcode.n);
-    for (uint32_t i = 0; i < in->nmods; i++) {
-        ptx_buf_putc(p->out, '.');
-        ptx_buf_put(p->out, in->mods[i].p, in->mods[i].n);
+    if (p->canonical) {
+        ptx_buf_put(p->out, in->opcode.p, in->opcode.n);
+        for (uint32_t i = 0; i < in->nmods; i++) {
+            ptx_buf_putc(p->out, '.');
+            ptx_buf_put(p->out, in->mods[i].p, in->mods[i].n);
+        }
+    } else {
+        source_bytes(p, in->opcode.p, in->opcode.n);
+        for (uint32_t i = 0; i < in->nmods; i++)  /* the dot, then the name */
+            source_bytes(p, in->mods[i].p - 1, in->mods[i].n + 1);
     }
     list(p, in->operands, SP_TAB);
     tok(p, in->semi, SP_NONE);
@@ -298,7 +334,7 @@ static void stmt(printer *p, const ptx_stmt *s, space sp)
 
 static void module(const ptx_module *m, ptx_buf *out, int canonical)
 {
-    printer p = { m, out, canonical, 0 };
+    printer p = { m, out, canonical, 0, NULL, 0 };
     for (const ptx_stmt *s = m->items; s; s = s->next)
         stmt(&p, s, SP_LINE);
     ptx_tok eof = m->ntoks - 1;
@@ -307,7 +343,8 @@ static void module(const ptx_module *m, ptx_buf *out, int canonical)
             ptx_buf_putc(out, '\n');
     } else {
         uint32_t lead = ptx_tok_lead(m, eof);
-        ptx_buf_put(out, m->src + lead, m->size - lead);
+        source_bytes(&p, m->src + lead, m->size - lead);
+        flush(&p);
     }
 }
 
@@ -328,7 +365,7 @@ void ptx_emit_token(const ptx_module *m, ptx_tok t, ptx_buf *out)
 
 void ptx_emit_expr(const ptx_module *m, const ptx_expr *e, ptx_buf *out)
 {
-    printer p = { m, out, 1, 0 };
+    printer p = { m, out, 1, 0, NULL, 0 };
     expr(&p, e, SP_NONE);
 }
 
@@ -337,7 +374,7 @@ void ptx_emit_stmt(const ptx_module *m, const ptx_stmt *s, int depth,
 {
     /* a private buffer so that SP_LINE at the start adds no newline */
     ptx_buf tmp = { 0 };
-    printer p = { m, &tmp, 1, depth };
+    printer p = { m, &tmp, 1, depth, NULL, 0 };
     for (int i = 0; i < depth; i++)
         ptx_buf_putc(&tmp, '\t');
     stmt(&p, s, SP_NONE);

@@ -16,10 +16,10 @@ typedef struct ptx_parser {
     char errbuf[256];
 } ptx_parser;
 
-/* Token locations: first and last token index of a grammar symbol. */
-typedef struct ptx_loc {
-    uint32_t first, last;
-} ptx_loc;
+/* A grammar symbol's location is the index of its first token; line and
+   column are derived from the token's offset only when needed.  One word
+   keeps bison's location stack cheap. */
+typedef uint32_t ptx_loc;
 
 int ptx_yyparse(ptx_parser *P);
 

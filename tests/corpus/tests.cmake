@@ -1,0 +1,21 @@
+# Corpus tests: byte-exact round trip, canonical printer, and ptxas proof.
+find_program(PTXAS ptxas HINTS /usr/local/cuda/bin)
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+
+# name, directory: the pass line must count every .ptx file found now, so a
+# file that silently disappears from the run fails the test.
+function(ptx_corpus_tests name dir)
+  file(GLOB_RECURSE files ${dir}/*.ptx)
+  list(LENGTH files n)
+  add_test(NAME roundtrip_${name}
+    COMMAND pyptx-roundtrip --canonical --jobs 2 ${dir})
+  set_tests_properties(roundtrip_${name} PROPERTIES
+    PASS_REGULAR_EXPRESSION "(^|\n)${n} passed, 0 failed\n")
+  add_test(NAME ptxas_canonical_${name}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/corpus/ptxas_check.py
+      --roundtrip $<TARGET_FILE:pyptx-roundtrip> --cubin-cmp $<TARGET_FILE:cubin_cmp>
+      --ptxas ${PTXAS} --jobs 2 ${dir})
+endfunction()
+
+ptx_corpus_tests(shared ${PTX_SHARED_CORPUS})
+ptx_corpus_tests(own ${CMAKE_SOURCE_DIR}/tests/corpus)

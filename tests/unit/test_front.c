@@ -1,0 +1,364 @@
+/* test_front.c - lexer, parser, tree and printers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "ptx/ptx.h"
+#include "front/lexer.h"
+
+/* ---- helpers */
+
+static ptx_module *parse(const char *text)
+{
+    ptx_diag d;
+    ptx_module *m = ptx_parse_buffer("t.ptx", text, strlen(text), &d);
+    if (!m)
+        print_error("unexpected parse error: %u:%u: %s\n", d.line, d.col, d.msg);
+    assert_non_null(m);
+    return m;
+}
+
+static int str_eq(ptx_str s, const char *c)
+{
+    return s.n == strlen(c) && memcmp(s.p, c, s.n) == 0;
+}
+
+static char *exact(const ptx_module *m)
+{
+    ptx_buf b = { 0 };
+    ptx_emit_exact(m, &b);
+    ptx_buf_putc(&b, 0);
+    return b.p;
+}
+
+static char *canonical(const ptx_module *m)
+{
+    ptx_buf b = { 0 };
+    ptx_emit_canonical(m, &b);
+    ptx_buf_putc(&b, 0);
+    return b.p;
+}
+
+/* Lexes text and checks the kinds (0-terminated list). */
+static void expect_kinds(const char *text, const int *kinds)
+{
+    size_t n = strlen(text);
+    char *buf = malloc(n + 1);
+    memcpy(buf, text, n + 1);
+    ptx_lexer lx = { (unsigned char *)buf, (unsigned char *)buf,
+                     (unsigned char *)buf + n, NULL };
+    for (int i = 0;; i++) {
+        uint32_t start, len;
+        int k = ptx_lex(&lx, &start, &len);
+        assert_int_equal(k, kinds[i]);
+        if (k == PTX_T_EOF)
+            break;
+    }
+    free(buf);
+}
+
+static const char *lex_error(const char *text, size_t n)
+{
+    static char copy[256];
+    memcpy(copy, text, n);
+    copy[n] = 0;
+    ptx_lexer lx = { (unsigned char *)copy, (unsigned char *)copy,
+                     (unsigned char *)copy + n, NULL };
+    uint32_t start, len;
+    int k;
+    while ((k = ptx_lex(&lx, &start, &len)) > 0)
+        ;
+    return k < 0 ? lx.err : NULL;
+}
+
+/* ---- lexer */
+
+static void lex_instruction(void **state)
+{
+    static const int k[] = { PTX_T_WORD, PTX_T_WORD, ',', '[', PTX_T_WORD, '+',
+                             '-', PTX_T_INT, ']', ';', PTX_T_EOF };
+    expect_kinds("ld.global.u32 %r1, [%rd2+-8]; // done", k);
+}
+
+static void lex_numbers(void **state)
+{
+    static const int k[] = { PTX_T_INT, PTX_T_INT, PTX_T_INT, PTX_T_INT,
+                             PTX_T_INT, PTX_T_FLOAT, PTX_T_FLOAT, PTX_T_FLOAT,
+                             PTX_T_FLOAT, PTX_T_FLOAT, PTX_T_FLOAT, PTX_T_EOF };
+    expect_kinds("12 0x1F 017 0b101 7U 0f3F800000 0D3FF0000000000000 1.5 1e-3 "
+                 "2.5E+4 8.3", k);
+}
+
+static void lex_directives(void **state)
+{
+    static const int k[] = { PTX_T_VERSION, PTX_T_FLOAT, PTX_T_ENTRY, PTX_T_DOTNAME,
+                             PTX_T_DOTNAME, PTX_T_DOTNAME, PTX_T_CALLPROTOTYPE,
+                             PTX_T_SHL, PTX_T_NE, PTX_T_STRING, PTX_T_DWARF,
+                             PTX_T_EOF };
+    expect_kinds(".version 8.3 .entry .reg .shared::cta .entryx .callprototype"
+                 " << != \"a\\\"b\" @@DWARF .byte 0x01, 0x02\n", k);
+}
+
+static void lex_opcode_word(void **state)
+{
+    /* a dotted opcode with :: parts and digit-first parts is one word */
+    static const int k[] = { PTX_T_WORD, PTX_T_WORD, ';', PTX_T_EOF };
+    expect_kinds("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " %tid.x;", k);
+}
+
+static void lex_errors(void **state)
+{
+    assert_string_equal(lex_error("a /* open", 9), "unterminated /* comment");
+    assert_string_equal(lex_error("\"abc\n\"", 6), "unterminated string");
+    assert_string_equal(lex_error("ret\0;", 5), "unexpected NUL byte");
+    assert_string_equal(lex_error("ret `", 5), "unexpected character");
+    /* NUL and non-ASCII bytes inside comments are trivia */
+    assert_null(lex_error("ret; // a\0b \xff\n", 14));
+}
+
+/* ---- parser and tree */
+
+static void parse_instruction(void **state)
+{
+    ptx_module *m = parse(".entry k()\n{\n @!%p1 ld.global.v2.u32 {%r1, _}, [%rd2+8];\n}\n");
+    ptx_stmt *f = m->items;
+    assert_int_equal(f->kind, PTX_S_FUNC);
+    ptx_stmt *s = f->u.func.body->stmts;
+    assert_int_equal(s->kind, PTX_S_INSTR);
+    ptx_instr *in = &s->u.instr;
+    assert_true(str_eq(in->opcode, "ld"));
+    assert_int_equal(in->nmods, 3);
+    assert_true(str_eq(in->mods[0], "global"));
+    assert_true(str_eq(in->mods[2], "u32"));
+    assert_int_not_equal(in->bang, PTX_NOTOK);
+    assert_true(str_eq(ptx_tok_str(m, in->pred), "%p1"));
+    ptx_expr *vec = in->operands, *addr = vec->next;
+    assert_int_equal(vec->kind, PTX_E_VECTOR);
+    assert_int_equal(vec->a->kind, PTX_E_NAME);
+    assert_true(str_eq(ptx_tok_str(m, vec->a->next->tok), "_"));
+    assert_int_equal(addr->kind, PTX_E_ADDRESS);
+    assert_int_equal(addr->a->kind, PTX_E_BINARY);
+    assert_true(str_eq(ptx_tok_str(m, addr->a->b->tok), "8"));
+    assert_null(addr->next);
+    ptx_module_free(m);
+}
+
+static void parse_declarations(void **state)
+{
+    ptx_module *m = parse(".global .align 4 .b8 g[2][3] = {{1,2,3},{4,5,6}};\n"
+                          ".entry k() { .reg .b32 %r<5>, %x; }\n");
+    ptx_var *v = &m->items->u.var;
+    assert_true(str_eq(ptx_tok_str(m, v->specs->next->tok), ".align"));
+    assert_true(str_eq(ptx_tok_str(m, v->specs->next->arg->tok), "4"));
+    assert_non_null(v->decls->dims->next);
+    assert_int_equal(v->decls->init->kind, PTX_E_VECTOR);
+    ptx_stmt *r = m->items->next->u.func.body->stmts;
+    ptx_declarator *d = r->u.var.decls;
+    assert_true(str_eq(ptx_tok_str(m, d->count), "5"));
+    assert_true(str_eq(ptx_tok_str(m, d->next->name), "%x"));
+    ptx_module_free(m);
+}
+
+static void parse_function_header(void **state)
+{
+    ptx_module *m = parse(".visible .func (.param .b32 r) f(.param .u64 .ptr .global"
+                          " .align 16 p, .reg .b32 q) .noreturn;\n"
+                          ".entry k .maxntid 128, 1, 1 .minnctapersm 2 { ret; }\n");
+    ptx_func *f = &m->items->u.func;
+    assert_non_null(f->ret);
+    assert_true(str_eq(ptx_tok_str(m, f->name), "f"));
+    assert_non_null(f->params->params->next);
+    assert_true(str_eq(ptx_tok_str(m, f->dirs->dir), ".noreturn"));
+    assert_null(f->body);
+    ptx_func *k = &m->items->next->u.func;
+    assert_null(k->params);
+    assert_true(str_eq(ptx_tok_str(m, k->dirs->args->next->next->tok), "1"));
+    assert_true(str_eq(ptx_tok_str(m, k->dirs->next->dir), ".minnctapersm"));
+    ptx_module_free(m);
+}
+
+static void parse_line_directives(void **state)
+{
+    ptx_module *m = parse(".version 8.3\n.target sm_90a, debug\n.address_size 64\n"
+                          ".file 1 \"a.cu\", 1700000000, 42\n"
+                          ".entry k() {\n.loc 1 2 3, function_name $L__s0, inlined_at 1 9 4\n"
+                          "ret;\n}\n");
+    ptx_stmt *s = m->items;
+    assert_int_equal(s->kind, PTX_S_VERSION);
+    assert_int_equal((s = s->next)->kind, PTX_S_TARGET);
+    assert_non_null(s->u.dir.args->next);
+    assert_int_equal((s = s->next)->kind, PTX_S_ADDRESS_SIZE);
+    assert_int_equal((s = s->next)->kind, PTX_S_FILE);
+    ptx_stmt *loc = s->next->u.func.body->stmts;
+    assert_int_equal(loc->kind, PTX_S_LOC);
+    int n = 0;
+    for (ptx_expr *e = loc->u.dir.args; e; e = e->next)
+        n++;
+    assert_int_equal(n, 9); /* 1 2 3 function_name $L__s0 inlined_at 1 9 4 */
+    assert_int_equal(loc->next->kind, PTX_S_INSTR);
+    ptx_module_free(m);
+}
+
+static void parse_section_and_calls(void **state)
+{
+    ptx_module *m = parse(".section .debug_info\n{\n$L__a:\n.b32 .debug_abbrev\n"
+                          ".b8 1, 2\n.b64 $L__a+4\n}\n"
+                          ".entry k() {\nproto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+                          "t: .branchtargets L1, L2;\ncall (r), %rd1, (a), proto;\n}\n");
+    ptx_stmt *sec = m->items;
+    assert_int_equal(sec->kind, PTX_S_SECTION);
+    ptx_stmt *it = sec->u.section.body.stmts;
+    assert_int_equal(it->kind, PTX_S_LABEL);
+    assert_int_equal(it->next->kind, PTX_S_DATA);
+    assert_int_equal(it->next->u.dir.args->kind, PTX_E_DOTNAME);
+    ptx_stmt *b = m->items->next->u.func.body->stmts;
+    assert_int_equal(b->kind, PTX_S_CALLPROTOTYPE);
+    assert_int_equal(b->next->kind, PTX_S_BRANCHTARGETS);
+    ptx_expr *ops = b->next->next->u.instr.operands;
+    assert_int_equal(ops->kind, PTX_E_PAREN);
+    assert_int_equal(ops->next->next->kind, PTX_E_PAREN);
+    ptx_module_free(m);
+}
+
+static void parse_expressions(void **state)
+{
+    ptx_module *m = parse(".global .u64 p = generic(x)+4*2;\n.global .u32 q = (1<<4)|1;\n");
+    ptx_expr *e = m->items->u.var.decls->init;
+    assert_int_equal(e->kind, PTX_E_BINARY); /* generic(x) + (4*2) */
+    assert_int_equal(e->a->kind, PTX_E_CALL);
+    assert_int_equal(e->b->kind, PTX_E_BINARY);
+    ptx_expr *q = m->items->next->u.var.decls->init;
+    assert_true(str_eq(ptx_tok_str(m, q->tok), "|"));
+    assert_int_equal(q->a->kind, PTX_E_PAREN);
+    ptx_module_free(m);
+}
+
+/* ---- errors */
+
+static void expect_error(const char *text, size_t n, unsigned line, unsigned col,
+                         const char *msg_part)
+{
+    ptx_diag d;
+    ptx_module *m = ptx_parse_buffer("bad.ptx", text, n, &d);
+    assert_null(m);
+    assert_int_equal(d.line, line);
+    assert_int_equal(d.col, col);
+    if (!strstr(d.msg, msg_part))
+        print_error("message '%s' lacks '%s'\n", d.msg, msg_part);
+    assert_non_null(strstr(d.msg, msg_part));
+}
+
+static void errors_have_locations(void **state)
+{
+    const char *missing_semi = ".entry k() {\n  ret\n}\n";
+    expect_error(missing_semi, strlen(missing_semi), 3, 1, "syntax error");
+    const char *missing_brace = ".entry k() {\n ret;\n";
+    expect_error(missing_brace, strlen(missing_brace), 3, 1, "end of file");
+    expect_error("\x7f\x45LF", 4, 1, 1, "unexpected character");
+    expect_error(".entry k() { ret; }\n/* never closed", 35, 2, 1, "unterminated");
+}
+
+static void errors_nesting(void **state)
+{
+    size_t n = 5000;
+    char *t = malloc(n + 16);
+    memcpy(t, ".entry k()", 10);
+    memset(t + 10, '{', n);
+    ptx_diag d;
+    assert_null(ptx_parse_buffer("deep.ptx", t, n + 10, &d));
+    assert_non_null(strstr(d.msg, "nested deeper"));
+    assert_int_equal(d.col, 10 + PTX_MAX_DEPTH + 1);
+    free(t);
+}
+
+/* ---- printers */
+
+static void exact_keeps_every_byte(void **state)
+{
+    const char *texts[] = {
+        "",
+        "// only a comment",
+        ".version 8.3\r\n.target sm_90\r\n.address_size 64\r\n",
+        ".entry k ( ) { ret ;}",
+        ".entry k() {\n\t@%p1 /* c */ bra \t$L__BB0_1 ; // t\n$L__BB0_1 :\n ret;\n}   ",
+        ".global .b8 g[] = { 1 , 0f3F800000 , -2 };",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        ptx_module *m = parse(texts[i]);
+        char *out = exact(m);
+        assert_string_equal(out, texts[i]);
+        free(out);
+        ptx_module_free(m);
+    }
+}
+
+static void canonical_layout(void **state)
+{
+    ptx_module *m = parse("  .version 8.3 .target sm_90 /*x*/ .address_size 64\n"
+                          ".visible .entry k(.param .u64 a,.param .u32 b) .maxntid 32,1,1\n"
+                          "{ .reg .b32 %r<3>; @%p1 bra L; L: add.s32 %r1,%r2,-1; { ret; } }");
+    char *c = canonical(m);
+    assert_string_equal(c,
+        ".version 8.3\n"
+        ".target sm_90\n"
+        ".address_size 64\n"
+        "\n"
+        ".visible .entry k(\n"
+        "\t.param .u64 a,\n"
+        "\t.param .u32 b\n"
+        ")\n"
+        ".maxntid 32, 1, 1\n"
+        "{\n"
+        "\t.reg .b32 %r<3>;\n"
+        "\t@%p1 bra\tL;\n"
+        "L:\n"
+        "\tadd.s32\t%r1, %r2, -1;\n"
+        "\t{\n"
+        "\t\tret;\n"
+        "\t}\n"
+        "}\n");
+    free(c);
+    ptx_module_free(m);
+}
+
+static void canonical_keeps_tokens(void **state)
+{
+    /* `a % b` must stay two tokens plus operator, not `a` `%b` */
+    ptx_module *m = parse(".global .u32 x = 7 % 3, y = a ? 1 : 2;\n");
+    char *c = canonical(m);
+    assert_string_equal(c, ".global .u32 x = 7 % 3, y = a ? 1 : 2;\n");
+    const char *src = ".global .u32 x = 7 % 3, y = a ? 1 : 2;\n";
+    size_t a, b;
+    assert_int_equal(ptx_same_tokens(src, strlen(src), c, strlen(c), &a, &b, NULL), 1);
+    assert_int_equal(ptx_same_tokens("a b", 3, "a c", 3, &a, &b, NULL), 0);
+    assert_int_equal(b, 2);
+    free(c);
+    ptx_module_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(lex_instruction),
+        cmocka_unit_test(lex_numbers),
+        cmocka_unit_test(lex_directives),
+        cmocka_unit_test(lex_opcode_word),
+        cmocka_unit_test(lex_errors),
+        cmocka_unit_test(parse_instruction),
+        cmocka_unit_test(parse_declarations),
+        cmocka_unit_test(parse_function_header),
+        cmocka_unit_test(parse_line_directives),
+        cmocka_unit_test(parse_section_and_calls),
+        cmocka_unit_test(parse_expressions),
+        cmocka_unit_test(errors_have_locations),
+        cmocka_unit_test(errors_nesting),
+        cmocka_unit_test(exact_keeps_every_byte),
+        cmocka_unit_test(canonical_layout),
+        cmocka_unit_test(canonical_keeps_tokens),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

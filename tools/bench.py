@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Front-end throughput: the C parser+emitter against pyptx 0.1.1, same files, same run.
+
+    python tools/bench.py --build build [--seconds 2] PATH...
+
+Runs build/bench_frontend (single thread, files preloaded, parse + exact
+emit, then parse + canonical emit) and, when `pyptx` imports, the reference
+`pyptx.parser.parse` + `pyptx.emitter.emit` over the same files, and prints
+MB/s for each and the ratio.  Run it with the venv python that has pyptx
+(tools/setup.sh makes build/venv).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+
+def ptx_files(paths):
+    out = []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, _, names in os.walk(p):
+                out += [os.path.join(root, n) for n in names if n.endswith(".ptx")]
+        else:
+            out.append(p)
+    return sorted(out)
+
+
+def c_bench(build, mode, seconds, paths):
+    exe = os.path.join(build, "bench_frontend")
+    res = subprocess.run([exe, "--mode", mode, "--seconds", str(seconds)] + paths,
+                         check=True, capture_output=True, text=True).stdout
+    fields = dict(kv.split("=") for kv in res.split())
+    return float(fields["mbps"])
+
+
+def reference_bench(files, seconds):
+    try:
+        from pyptx.parser import parse
+        from pyptx.emitter import emit
+    except ImportError:
+        return None, 0
+    texts = [open(f, encoding="utf-8", errors="surrogateescape").read() for f in files]
+    size = sum(len(t.encode("utf-8", "surrogateescape")) for t in texts)
+    done, ok, t0 = 0, 0, time.perf_counter()
+    while True:
+        for t in texts:
+            try:
+                emit(parse(t))
+                ok += 1
+            except Exception:  # the reference rejects some inputs; still timed
+                pass
+        done += size
+        dt = time.perf_counter() - t0
+        if dt >= seconds:
+            return done / dt / 1e6, ok // max(1, done // max(1, size))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("paths", nargs="+")
+    a = ap.parse_args()
+    print(f"{'corpus':40} {'files':>5} {'MB':>6} {'C exact':>9} {'C canon':>9} "
+          f"{'pyptx':>8} {'ratio':>7}")
+    for path in a.paths:
+        files = ptx_files([path])
+        mb = sum(os.path.getsize(f) for f in files) / 1e6
+        exact = c_bench(a.build, "exact", a.seconds, [path])
+        canon = c_bench(a.build, "canonical", a.seconds, [path])
+        ref, _ = reference_bench(files, a.seconds)
+        ref_s = f"{ref:8.2f}" if ref else "     n/a"
+        ratio = f"{exact / ref:6.0f}x" if ref else "    n/a"
+        print(f"{path[-40:]:40} {len(files):5} {mb:6.2f} {exact:9.1f} {canon:9.1f} "
+              f"{ref_s} {ratio}")
+    print("MB/s, single thread, parse + emit; ratio = C exact / pyptx")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

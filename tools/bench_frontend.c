@@ -1,0 +1,90 @@
+/*
+ * bench_frontend - parse+emit throughput of the C front end, single thread.
+ *
+ *   bench_frontend [--mode exact|canonical] [--seconds S] PATH...
+ *
+ * Loads every .ptx file under PATH into memory first (disk is not timed),
+ * then repeats parse + emit over the whole set until S seconds (default 2)
+ * have passed, and prints one line:  "bytes=N seconds=T mbps=X".
+ * tools/bench.py runs it beside the reference implementation.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "ptx/ptx.h"
+#include "util/paths.h"
+
+typedef struct input {
+    char *name, *data;
+    size_t n;
+} input;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int load(const char *path, input *in)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    in->data = malloc((size_t)n + 1);
+    in->n = fread(in->data, 1, (size_t)n, f);
+    fclose(f);
+    in->name = strdup(path);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int canonical = 0;
+    double seconds = 2.0;
+    path_list files = { 0 };
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--mode") && i + 1 < argc)
+            canonical = !strcmp(argv[++i], "canonical");
+        else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
+            seconds = atof(argv[++i]);
+        else if (paths_add(&files, argv[i]) != 0)
+            return 2;
+    }
+    paths_sort(&files);
+    input *in = calloc(files.n + 1, sizeof *in);
+    size_t total = 0;
+    for (size_t i = 0; i < files.n; i++) {
+        if (load(files.v[i], &in[i]) != 0)
+            return 2;
+        total += in[i].n;
+    }
+    ptx_buf out = { 0 };
+    size_t bytes = 0;
+    double t0 = now(), t;
+    do {
+        for (size_t i = 0; i < files.n; i++) {
+            ptx_diag d;
+            ptx_module *m = ptx_parse_buffer(in[i].name, in[i].data, in[i].n, &d);
+            if (!m) {
+                ptx_diag_print(stderr, &d);
+                return 1;
+            }
+            out.n = 0;
+            if (canonical)
+                ptx_emit_canonical(m, &out);
+            else
+                ptx_emit_exact(m, &out);
+            ptx_module_free(m);
+        }
+        bytes += total;
+        t = now() - t0;
+    } while (t < seconds);
+    printf("files=%zu bytes=%zu seconds=%.3f mbps=%.1f\n", files.n, bytes, t,
+           bytes / t / 1e6);
+    ptx_buf_free(&out);
+    return 0;
+}

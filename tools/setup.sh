@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# setup.sh - everything a fresh Debian machine needs, then the build.
+#
+#   tools/setup.sh [BUILD_DIR]      (default: build)
+#
+# Installs the Debian packages the build and tests use (only those missing),
+# makes BUILD_DIR/venv with pyptx pinned to 0.1.1 for the tests and the
+# generated code, and builds everything.  Safe to run again: each step is
+# skipped when already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=${1:-build}
+PYPTX_VERSION=0.1.1
+
+packages=(cmake make gcc re2c bison libcmocka-dev libiberty-dev pkg-config python3 python3-venv)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >/dev/null
+    apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ ! -x /usr/local/cuda/bin/ptxas ] && ! command -v ptxas >/dev/null; then
+    echo "setup: warning: the CUDA toolkit (nvcc, ptxas, cuda.h) is not installed;" \
+         "the ptxas and nvcc tests will fail" >&2
+fi
+
+# Python with pyptx for the tests and for running generated code.
+if ! "$BUILD/venv/bin/python" -c "import pyptx, importlib.metadata as m; \
+        assert m.version('pyptx') == '$PYPTX_VERSION'" 2>/dev/null; then
+    echo "setup: making $BUILD/venv with pyptx==$PYPTX_VERSION"
+    mkdir -p "$BUILD"
+    rm -rf "$BUILD/venv"
+    py=python3
+    $py -m venv "$BUILD/venv" 2>/dev/null || { py=/usr/bin/python3; $py -m venv "$BUILD/venv"; }
+    "$BUILD/venv/bin/pip" install -q --disable-pip-version-check "pyptx==$PYPTX_VERSION"
+fi
+
+cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
+      -DPTX_VENV_PYTHON="$PWD/$BUILD/venv/bin/python" >/dev/null
+cmake --build "$BUILD" -j "$(nproc)"
