@@ -51,6 +51,7 @@ int ptx_lex(ptx_lexer *lx, uint32_t *start, uint32_t *len)
         /*!re2c
             $           { kind = PTX_T_EOF; goto done; }
             ws | nl     { continue; }
+            "\xEF\xBB\xBF" { continue; }  /* a UTF-8 byte order mark is trivia */
             lcomment    { continue; }
             bcomment    { continue; }
             "/*"        { lx->err = "unterminated /* comment"; goto fail; }

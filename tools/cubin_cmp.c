@@ -52,7 +52,8 @@ int main(int argc, char **argv)
             free(ren);
             return 0;
         } else if (!strcmp(a, "--rename") || !strncmp(a, "--rename=", 9)) {
-            const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
+            char *v = a[8] == '=' ? argv[i] + 9
+                                  : (i + 1 < argc ? argv[++i] : NULL);
             char *eq = v ? strchr(v, '=') : NULL;
             if (!eq || eq == v || !eq[1]) {
                 fprintf(stderr, "cubin_cmp: --rename wants A_NAME=B_NAME\n");

@@ -20,7 +20,8 @@
  * sh_addralign, sh_entsize and the sections/symbols named by sh_link and
  * sh_info must agree, and then the contents, byte for byte.  The ELF
  * header's e_machine and e_flags (which hold the SM architecture) must
- * agree as well.
+ * agree as well.  The first difference is reported, looking at the .text.*
+ * sections first and then at the others, in section-header order.
  *
  * What ptxas (CUDA 13.0) was seen to do: assembling the same PTX twice gives
  * byte-identical cubins, and so does PTX that differs only in whitespace,
@@ -34,7 +35,10 @@
  * reference to a symbol (relocation entries; symbol-index fields of
  * .nv.info attributes; .nv.callgraph; .text sh_info) is resolved to
  * (binding, type, other, size, value, section) on each side and those must
- * agree, and per-kernel sections (.text.<k>, .nv.info.<k>, .nv.shared.<k>,
+ * agree; the entries of relocation sections, of the shared .nv.info and of
+ * .nv.callgraph are compared as unordered collections (their order follows
+ * the order of the functions in the file), those of .nv.info.<k> in order;
+ * and per-kernel sections (.text.<k>, .nv.info.<k>, .nv.shared.<k>,
  * .nv.constant<N>.<k>, .rel[a].text.<k>, ...) are paired by kernel through
  * `match` and `renames` rather than by literal name.
  *
@@ -84,7 +88,7 @@ typedef struct ptx_cubin_opts {
    Returns 1 same, 0 different, -1 malformed; `why` (if non-NULL, whylen > 0)
    receives a one-line, NUL-terminated explanation for 0 and -1 ("" for 1),
    e.g.
-       section .text.add_one differs at offset 0x1d0 (A 0x300 bytes, B 0x300 bytes)
+       section .text.add_one differs at offset 0x1d4 (A 0x300 bytes, B ...)
        section .nv.info.scale present in A only
        B: section header table outside the file                               */
 int ptx_cubin_compare(const void *a, size_t na, const void *b, size_t nb,

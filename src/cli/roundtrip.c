@@ -7,16 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "ptx/jitverify.h"
 #include "ptx/ptx.h"
 #include "util/paths.h"
 #include "util/json.h"
 
 typedef struct opts {
     int canonical, json, jobs, emit;
+    ptx_jit *jit;      /* --jit: the driver, opened once */
+    const char *arch;  /* --arch, or NULL for the device's own */
 } opts;
 
 typedef struct result {
     int ok;
+    int verdict;    /* ptx_jit_verdict with --jit, else -1 */
     ptx_buf report; /* why it failed, human-readable */
 } result;
 
@@ -38,11 +42,16 @@ static const char usage[] =
     "               and printing its own output again gives the same text\n"
     "  --emit       print the re-emitted (or, with --canonical, canonical) text\n"
     "               of FILE to standard output\n"
+    "  --jit        also JIT the original and the re-emitted (and, with\n"
+    "               --canonical, the canonical) text with the CUDA driver and\n"
+    "               compare the cubins' code sections\n"
+    "  --arch sm_XX JIT target (default: the GPU present)\n"
     "  --jobs N     verify N files at a time (default 1)\n"
     "  --json       print a machine-readable report instead of text\n"
     "  --help       show this help;  --version  show the version\n"
     "\n"
-    "Exit status: 0 all files pass, 1 some file fails, 2 usage error.\n";
+    "Exit status: 0 all files pass, 1 some file fails, 2 usage error,\n"
+    "77 --jit without a usable CUDA driver or GPU (nothing was checked).\n";
 
 /* Line and column (1-based) of byte `off`, and the line's extent. */
 static void locate(const char *s, size_t n, size_t off, size_t *line,
@@ -87,7 +96,8 @@ static void report_diff(ptx_buf *r, const char *path, const char *label,
     show_line(r, "emitted ", b, nb, i);
 }
 
-static int check_canonical(const ptx_module *m, result *res)
+/* On success leaves the canonical text in *c1 (the caller frees it). */
+static int check_canonical(const ptx_module *m, result *res, ptx_buf *c1_out)
 {
     ptx_buf c1 = { 0 }, c2 = { 0 };
     ptx_diag d;
@@ -110,16 +120,29 @@ static int check_canonical(const ptx_module *m, result *res)
     }
     ptx_emit_canonical(m2, &c2);
     ptx_module_free(m2);
-    if (c1.n != c2.n || memcmp(c1.p, c2.p, c1.n) != 0) {
+    if (c1.n != c2.n || (c1.n && memcmp(c1.p, c2.p, c1.n) != 0)) {
         report_diff(&res->report, m->filename, "canonical text is not a fixed point;",
                     c1.p, c1.n, c2.p, c2.n);
         goto out;
     }
     ok = 1;
+    *c1_out = c1;
+    c1 = (ptx_buf){ 0 };
 out:
     ptx_buf_free(&c1);
     ptx_buf_free(&c2);
     return ok;
+}
+
+static void check_jit(const ptx_module *m, const opts *o, const ptx_buf *out,
+                      const ptx_buf *canon, result *res)
+{
+    ptx_jit_text texts[2] = { { "re-emitted text", out->p, out->n },
+                              { "canonical text", canon->p, canon->n } };
+    res->verdict = (int)ptx_jit_verify(o->jit, o->arch, m->filename, m->src,
+                                       m->size, texts, o->canonical ? 2 : 1, 0,
+                                       &res->report);
+    res->ok = res->verdict == PTX_JIT_IDENTICAL || res->verdict == PTX_JIT_REJECTED;
 }
 
 static void check_file(const char *path, const opts *o, result *res)
@@ -131,14 +154,17 @@ static void check_file(const char *path, const opts *o, result *res)
                        d.col, d.msg);
         return;
     }
-    ptx_buf out = { 0 };
+    ptx_buf out = { 0 }, canon = { 0 };
     ptx_emit_exact(m, &out);
-    if (out.n != m->size || memcmp(out.p, m->src, out.n) != 0)
+    if (out.n != m->size || (out.n && memcmp(out.p, m->src, out.n) != 0))
         report_diff(&res->report, path, "re-emitted text", m->src, m->size,
                     out.p, out.n);
     else
-        res->ok = !o->canonical || check_canonical(m, res);
+        res->ok = !o->canonical || check_canonical(m, res, &canon);
+    if (res->ok && o->jit)
+        check_jit(m, o, &out, &canon, res);
     ptx_buf_free(&out);
+    ptx_buf_free(&canon);
     ptx_module_free(m);
 }
 
@@ -189,7 +215,11 @@ static void print_json(const path_list *files, const result *res,
         ptx_buf_puts(&b, i ? ",\n  {\"path\": " : "\n  {\"path\": ");
         json_string(&b, files->v[i]);
         ptx_buf_printf(&b, ", \"ok\": %s", res[i].ok ? "true" : "false");
-        if (!res[i].ok) {
+        static const char *const names[] = { "identical", "different", "rejected",
+                                             "driver-error" };
+        if (res[i].verdict >= 0)
+            ptx_buf_printf(&b, ", \"jit\": \"%s\"", names[res[i].verdict]);
+        if (res[i].report.n) {
             ptx_buf_puts(&b, ", \"error\": ");
             json_string_n(&b, res[i].report.p, res[i].report.n);
         }
@@ -203,21 +233,30 @@ static void print_json(const path_list *files, const result *res,
 static int verify(path_list *files, const opts *o)
 {
     result *res = calloc(files->n ? files->n : 1, sizeof *res);
+    for (size_t i = 0; i < files->n; i++)
+        res[i].verdict = -1;
     job j = { o, files, res, 0, 0 };
     run_jobs(&j);
-    size_t passed = 0, failed = 0;
+    size_t passed = 0, failed = 0, verdicts[4] = { 0 };
     for (size_t i = 0; i < files->n; i++) {
         if (res[i].ok)
             passed++;
         else
             failed++;
+        if (res[i].verdict >= 0)
+            verdicts[res[i].verdict]++;
     }
     if (o->json) {
         print_json(files, res, passed, failed);
     } else {
         for (size_t i = 0; i < files->n; i++)
-            if (!res[i].ok)
+            if (res[i].report.n)  /* failures, and the driver's log for rejects */
                 fwrite(res[i].report.p, 1, res[i].report.n, stdout);
+        if (o->jit)
+            printf("jit: %zu identical, %zu different, %zu rejected by the driver, "
+                   "%zu driver errors\n", verdicts[PTX_JIT_IDENTICAL],
+                   verdicts[PTX_JIT_DIFFERENT], verdicts[PTX_JIT_REJECTED],
+                   verdicts[PTX_JIT_ERROR]);
         printf("%zu passed, %zu failed\n", passed, failed);
     }
     for (size_t i = 0; i < files->n; i++)
@@ -253,9 +292,11 @@ int main(int argc, char **argv)
         { "canonical", no_argument, 0, 'c' }, { "emit", no_argument, 0, 'e' },
         { "jobs", required_argument, 0, 'j' }, { "json", no_argument, 0, 'J' },
         { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' },
+        { "jit", no_argument, 0, 'G' }, { "arch", required_argument, 0, 'A' },
         { 0, 0, 0, 0 }
     };
-    opts o = { 0, 0, 1, 0 };
+    opts o = { 0, 0, 1, 0, NULL, NULL };
+    int jit = 0;
     int c;
     while ((c = getopt_long(argc, argv, "cej:h", longs, NULL)) != -1) {
         switch (c) {
@@ -269,6 +310,8 @@ int main(int argc, char **argv)
             }
             break;
         case 'J': o.json = 1; break;
+        case 'G': jit = 1; break;
+        case 'A': o.arch = optarg; break;
         case 'h': fputs(usage, stdout); return 0;
         case 'V': printf("pyptx-roundtrip %s\n", PTX_VERSION_STRING); return 0;
         default: fputs(usage, stderr); return 2;
@@ -285,6 +328,13 @@ int main(int argc, char **argv)
         }
         return emit(argv[optind], &o);
     }
+    if (jit) {
+        char err[512];
+        if (!(o.jit = ptx_jit_open(err, sizeof err))) {
+            printf("pyptx-roundtrip: skipped: %s\n", err);
+            return PTX_EXIT_SKIP;
+        }
+    }
     path_list files = { 0 };
     int bad = 0;
     for (int i = optind; i < argc; i++)
@@ -292,5 +342,7 @@ int main(int argc, char **argv)
     paths_sort(&files);
     int rc = verify(&files, &o);
     paths_free(&files);
+    if (o.jit)
+        ptx_jit_close(o.jit);
     return bad ? 1 : rc;
 }

@@ -245,43 +245,36 @@ static int raw_diff(const uint8_t *p, const uint8_t *q, size_t n, size_t *at)
     return 0;
 }
 
-/* Relocations: entries compared with their symbol resolved. */
-static int cmp_rel(const cmpctx *c, const cb_sec *x, const cb_sec *y,
-                   const char *nm, char *why, size_t whylen)
+/* Sections made of entries (relocations, .nv.info attributes, call-graph
+   edges) are compared entry by entry with symbol indices resolved.  An
+   entry is a byte range of the section. */
+typedef struct ent {
+    size_t off, len;
+} ent;
+
+typedef int (*ent_eq_fn)(const cmpctx *c, const uint8_t *p, const uint8_t *q,
+                         size_t len, char *detail, size_t dlen);
+
+/* Relocation entry: r_offset, r_info (symbol << 32 | type), [r_addend]. */
+static int rel_eq(const cmpctx *c, const uint8_t *p, const uint8_t *q,
+                  size_t len, char *detail, size_t dlen)
 {
-    size_t es = x->type == CB_SHT_RELA ? 24 : 16;
-    if (x->entsize && x->entsize != es)
-        es = (size_t)x->entsize;
-    if (es < 16 || x->size % es) {
-        size_t at;
-        if (raw_diff(x->data, y->data, (size_t)x->size, &at)) {
-            say(why, whylen, "section %s differs at offset 0x%zx", nm, at);
-            return 0;
-        }
-        return 1;
+    uint64_t ia = cb_le64(p + 8), ib = cb_le64(q + 8);
+    size_t at;
+    if (cb_le64(p) != cb_le64(q) || (uint32_t)ia != (uint32_t)ib ||
+        raw_diff(p + 16, q + 16, len - 16, &at)) {
+        say(detail, dlen,
+            "relocation at 0x%llx type %u vs relocation at 0x%llx type %u",
+            (unsigned long long)cb_le64(p), (unsigned)(uint32_t)ia,
+            (unsigned long long)cb_le64(q), (unsigned)(uint32_t)ib);
+        return 0;
     }
-    for (size_t off = 0; off < x->size; off += es) {
-        const uint8_t *p = x->data + off, *q = y->data + off;
-        uint64_t ia = cb_le64(p + 8), ib = cb_le64(q + 8);
-        uint64_t sa = ia >> 32, sb = ib >> 32;
-        size_t at;
-        if (cb_le64(p) != cb_le64(q) || (uint32_t)ia != (uint32_t)ib ||
-            raw_diff(p + 16, q + 16, es - 16, &at)) {
-            say(why, whylen,
-                "section %s differs at offset 0x%zx (relocation #%zu: "
-                "offset 0x%llx type %u vs offset 0x%llx type %u)",
-                nm, off, off / es, (unsigned long long)cb_le64(p),
-                (unsigned)(uint32_t)ia, (unsigned long long)cb_le64(q),
-                (unsigned)(uint32_t)ib);
-            return 0;
-        }
-        if (!sym_ref_eq(c, sa, sb)) {
-            say(why, whylen,
-                "section %s differs at offset 0x%zx (relocation #%zu against "
-                "symbol '%s' in A, '%s' in B)",
-                nm, off, off / es, sym_name(c->a, sa), sym_name(c->b, sb));
-            return 0;
-        }
+    if (!sym_ref_eq(c, ia >> 32, ib >> 32)) {
+        say(detail, dlen, "relocation at 0x%llx against symbol '%s' in A, "
+                          "'%s' in B",
+            (unsigned long long)cb_le64(p), sym_name(c->a, ia >> 32),
+            sym_name(c->b, ib >> 32));
+        return 0;
     }
     return 1;
 }
@@ -303,95 +296,163 @@ static int attr_has_sym(unsigned attr)
 #define EIATTR_EXTERNS 0x0f
 #define EIFMT_SVAL 0x04
 
-/* .nv.info / .nv.info.<k>: a list of attributes.  Each is a 4-byte header
-   (format, attribute, u16); for format SVAL the u16 is the size of the
-   payload that follows.  Symbol-index fields are resolved; the rest is
-   compared raw.  Returns 1 same, 0 different, 2 could not parse (caller
-   falls back to raw). */
-static int cmp_nvinfo(const cmpctx *c, const cb_sec *x, const cb_sec *y,
-                      const char *nm, char *why, size_t whylen)
+/* .nv.info attribute: a 4-byte header (format, attribute, u16); for format
+   SVAL the u16 is the size of the payload that follows.  Symbol-index
+   fields are resolved; the rest is compared raw. */
+static int attr_eq(const cmpctx *c, const uint8_t *p, const uint8_t *q,
+                   size_t len, char *detail, size_t dlen)
 {
-    size_t n = (size_t)x->size, off = 0;
-    const uint8_t *p = x->data, *q = y->data;
-    while (off < n) {
-        if (n - off < 4)
-            return 2;
-        size_t at;
-        if (p[off] != q[off] || p[off + 1] != q[off + 1] ||
-            ((p[off] == EIFMT_SVAL) && cb_le16(p + off + 2) !=
-                                           cb_le16(q + off + 2))) {
-            say(why, whylen,
-                "section %s differs at offset 0x%zx (attribute 0x%02x/%u vs "
-                "0x%02x/%u)",
-                nm, off, p[off + 1], p[off], q[off + 1], q[off]);
-            return 0;
-        }
-        unsigned fmt = p[off], attr = p[off + 1];
-        if (fmt != EIFMT_SVAL) {
-            if (raw_diff(p + off + 2, q + off + 2, 2, &at)) {
-                say(why, whylen,
-                    "section %s differs at offset 0x%zx (attribute 0x%02x)", nm,
-                    off + 2 + at, attr);
+    unsigned attr = p[1];
+    size_t at, k = 0;
+    if (memcmp(p, q, 4) != 0) {
+        say(detail, dlen, "attribute 0x%02x (format %u) vs 0x%02x (format %u)",
+            p[1], p[0], q[1], q[0]);
+        return 0;
+    }
+    if (p[0] == EIFMT_SVAL &&
+        (attr == EIATTR_EXTERNS || attr_has_sym(attr))) {
+        size_t nsyms = attr == EIATTR_EXTERNS ? (len - 4) / 4 : (len >= 8);
+        for (; k < nsyms; k++) {
+            uint32_t sa = cb_le32(p + 4 + 4 * k), sb = cb_le32(q + 4 + 4 * k);
+            if (!sym_ref_eq(c, sa, sb)) {
+                say(detail, dlen,
+                    "attribute 0x%02x refers to symbol '%s' in A, '%s' in B",
+                    attr, sym_name(c->a, sa), sym_name(c->b, sb));
                 return 0;
             }
-            off += 4;
-            continue;
         }
-        size_t len = cb_le16(p + off + 2);
-        off += 4;
-        if (len > n - off)
-            return 2;
-        size_t k = 0;
-        if (attr == EIATTR_EXTERNS || attr_has_sym(attr)) {
-            size_t nsyms = attr == EIATTR_EXTERNS ? len / 4 : (len >= 4);
-            for (; k < nsyms; k++) {
-                uint32_t sa = cb_le32(p + off + 4 * k),
-                         sb = cb_le32(q + off + 4 * k);
-                if (!sym_ref_eq(c, sa, sb)) {
-                    say(why, whylen,
-                        "section %s differs at offset 0x%zx (attribute 0x%02x "
-                        "refers to symbol '%s' in A, '%s' in B)",
-                        nm, off + 4 * k, attr, sym_name(c->a, sa),
-                        sym_name(c->b, sb));
-                    return 0;
-                }
-            }
-            k *= 4;
-        }
-        if (raw_diff(p + off + k, q + off + k, len - k, &at)) {
-            say(why, whylen,
-                "section %s differs at offset 0x%zx (attribute 0x%02x)", nm,
-                off + k + at, attr);
-            return 0;
-        }
-        off += len;
+    }
+    if (raw_diff(p + 4 + 4 * k, q + 4 + 4 * k, len - 4 - 4 * k, &at)) {
+        say(detail, dlen, "attribute 0x%02x, payload byte %zu", attr,
+            4 * k + at);
+        return 0;
     }
     return 1;
 }
 
-/* .nv.callgraph: 32-bit words; those below the symbol count are symbol
-   indices, the rest (sentinels such as 0xffffffff) are compared raw. */
-static int cmp_callgraph(const cmpctx *c, const cb_sec *x, const cb_sec *y,
-                         const char *nm, char *why, size_t whylen)
+/* Call-graph edge: two 32-bit words; those below the symbol count are
+   symbol indices, the rest (sentinels such as 0xffffffff) are raw. */
+static int edge_eq(const cmpctx *c, const uint8_t *p, const uint8_t *q,
+                   size_t len, char *detail, size_t dlen)
 {
-    size_t n = (size_t)x->size;
-    size_t off = 0;
-    for (; off + 4 <= n; off += 4) {
-        uint32_t sa = cb_le32(x->data + off), sb = cb_le32(y->data + off);
+    for (size_t off = 0; off + 4 <= len; off += 4) {
+        uint32_t sa = cb_le32(p + off), sb = cb_le32(q + off);
         int ok = (sa < c->a->e.nsym && sb < c->b->e.nsym)
                      ? sym_ref_eq(c, sa, sb)
                      : sa == sb;
         if (!ok) {
-            say(why, whylen, "section %s differs at offset 0x%zx", nm, off);
+            say(detail, dlen, "edge word %zu", off / 4);
             return 0;
         }
     }
-    size_t at;
-    if (raw_diff(x->data + off, y->data + off, n - off, &at)) {
-        say(why, whylen, "section %s differs at offset 0x%zx", nm, off + at);
+    size_t at, whole = len & ~(size_t)3;
+    if (raw_diff(p + whole, q + whole, len - whole, &at)) {
+        say(detail, dlen, "trailing bytes");
         return 0;
     }
     return 1;
+}
+
+/* Split a section into entries: fixed size `es`, or (es == 0) .nv.info
+   attributes.  Returns the count, or -1 if the data does not split. */
+static long split(const cb_sec *s, size_t es, ent **out)
+{
+    size_t n = (size_t)s->size, cap = es ? n / es + 1 : n / 4 + 1, k = 0;
+    ent *v = malloc(cap * sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t off = 0; off < n;) {
+        size_t len = es;
+        if (!es) {
+            if (n - off < 4)
+                break;
+            len = 4;
+            if (s->data[off] == EIFMT_SVAL)
+                len += cb_le16(s->data + off + 2);
+        }
+        if (len > n - off || k == cap)
+            break;
+        v[k].off = off;
+        v[k].len = len;
+        k++;
+        off += len;
+        if (off == n) {
+            *out = v;
+            return (long)k;
+        }
+    }
+    if (n == 0) {
+        *out = v;
+        return 0;
+    }
+    free(v);
+    return -1;
+}
+
+/* Compare two sections of entries.  Ordered: entry i with entry i.
+   Unordered: each entry of A with a distinct equal entry of B (a multiset
+   match).  Returns 1 same, 0 different, 2 could not split. */
+static int cmp_entries(const cmpctx *c, const cb_sec *x, const cb_sec *y,
+                       size_t es, ent_eq_fn eq, int ordered, const char *nm,
+                       char *why, size_t whylen)
+{
+    ent *ea = NULL, *eb = NULL;
+    long ka = split(x, es, &ea), kb = split(y, es, &eb);
+    int r = 2;
+    char detail[400];
+    if (ka < 0 || kb < 0)
+        goto out;
+    r = 0;
+    if (ka != kb) {
+        say(why, whylen, "section %s: %ld entries in A, %ld in B", nm, ka, kb);
+        goto out;
+    }
+    char *used = ordered ? NULL : calloc((size_t)kb + 1, 1);
+    if (!ordered && !used) {
+        say(why, whylen, "out of memory");
+        goto out;
+    }
+    for (long i = 0; i < ka; i++) {
+        const uint8_t *p = x->data + ea[i].off;
+        if (ordered) {
+            if (ea[i].len != eb[i].len ||
+                !eq(c, p, y->data + eb[i].off, ea[i].len, detail,
+                    sizeof detail)) {
+                if (ea[i].len != eb[i].len)
+                    say(detail, sizeof detail, "entry sizes %zu and %zu",
+                        ea[i].len, eb[i].len);
+                say(why, whylen, "section %s differs at offset 0x%zx (%s)", nm,
+                    ea[i].off, detail);
+                goto out;
+            }
+            continue;
+        }
+        long j = 0;
+        for (; j < kb; j++)
+            if (!used[j] && ea[i].len == eb[j].len &&
+                eq(c, p, y->data + eb[j].off, ea[i].len, NULL, 0))
+                break;
+        if (j == kb) {
+            /* explain against the entry at the same position */
+            detail[0] = '\0';
+            if (i < kb && ea[i].len == eb[i].len)
+                eq(c, p, y->data + eb[i].off, ea[i].len, detail, sizeof detail);
+            say(why, whylen,
+                "section %s differs: entry at offset 0x%zx has no "
+                "counterpart in B%s%s%s",
+                nm, ea[i].off, detail[0] ? " (same position: " : "", detail,
+                detail[0] ? ")" : "");
+            free(used);
+            goto out;
+        }
+        used[j] = 1;
+    }
+    free(used);
+    r = 1;
+out:
+    free(ea);
+    free(eb);
+    return r;
 }
 
 static int cmp_pair(const cmpctx *c, size_t ia, size_t ib, char *why,
@@ -442,15 +503,20 @@ static int cmp_pair(const cmpctx *c, size_t ia, size_t ib, char *why,
     if (!x->data || !y->data) /* cannot happen: size > 0 and not NOBITS */
         return 1;
     if (c->names_may_differ) {
-        if (x->type == CB_SHT_REL || x->type == CB_SHT_RELA)
-            return cmp_rel(c, x, y, nm, why, whylen);
-        if (starts(x->name, ".nv.info")) {
-            int r = cmp_nvinfo(c, x, y, nm, why, whylen);
-            if (r != 2)
-                return r;
+        int r = 2;
+        if (x->type == CB_SHT_REL || x->type == CB_SHT_RELA) {
+            size_t es = x->type == CB_SHT_RELA ? 24 : 16;
+            if (!x->entsize || x->entsize == es)
+                r = cmp_entries(c, x, y, es, rel_eq, 0, nm, why, whylen);
+        } else if (starts(x->name, ".nv.info")) {
+            /* the shared .nv.info lists functions in file order */
+            int ordered = strcmp(x->name, ".nv.info") != 0;
+            r = cmp_entries(c, x, y, 0, attr_eq, ordered, nm, why, whylen);
         } else if (!strcmp(x->name, ".nv.callgraph")) {
-            return cmp_callgraph(c, x, y, nm, why, whylen);
+            r = cmp_entries(c, x, y, 8, edge_eq, 0, nm, why, whylen);
         }
+        if (r != 2)
+            return r;
     }
     size_t at;
     if (raw_diff(x->data, y->data, (size_t)x->size, &at)) {
@@ -526,8 +592,14 @@ int ptx_cubin_compare(const void *abuf, size_t na, const void *bbuf, size_t nb,
         goto out;
     }
     cmpctx c = {&A, &B, nmd};
-    for (size_t i = 0; i < A.e.nsec; i++) {
-        if (!is_compared(A.e.sec[i].name, o->include_debug))
+    /* Code first (.text.*), so that a change of code is reported as such
+       rather than through a consequence of it elsewhere; then the rest, in
+       section-header order. */
+    for (size_t k = 0; k < 2 * A.e.nsec; k++) {
+        size_t i = k % A.e.nsec;
+        int text = starts(A.e.sec[i].name, ".text.");
+        if ((k < A.e.nsec) != text ||
+            !is_compared(A.e.sec[i].name, o->include_debug))
             continue;
         size_t j = 0;
         for (; j < B.e.nsec; j++)

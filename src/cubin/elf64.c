@@ -55,6 +55,13 @@ void cb_elf_free(cb_elf *e)
     memset(e, 0, sizeof *e);
 }
 
+/* Free e and pass r on (the message is written before e is freed). */
+static int bad(cb_elf *e, int r)
+{
+    cb_elf_free(e);
+    return r;
+}
+
 int cb_elf_parse(cb_elf *e, const void *buf, size_t n, const char *who,
                  char *why, size_t whylen)
 {
@@ -101,7 +108,7 @@ int cb_elf_parse(cb_elf *e, const void *buf, size_t n, const char *who,
     e->nsec = (size_t)shnum;
     e->sec = calloc(e->nsec, sizeof *e->sec);
     if (!e->sec)
-        return fail(why, whylen, who, "out of memory");
+        return bad(e, fail(why, whylen, who, "out of memory"));
     for (size_t i = 0; i < e->nsec; i++) {
         const uint8_t *h = b + shoff + i * (uint64_t)shentsize;
         cb_sec *s = &e->sec[i];
@@ -114,30 +121,25 @@ int cb_elf_parse(cb_elf *e, const void *buf, size_t n, const char *who,
         s->addralign = cb_le64(h + 48);
         s->entsize = cb_le64(h + 56);
         if (s->type != CB_SHT_NOBITS && s->type != CB_SHT_NULL && s->size) {
-            if (!in_bounds(s->offset, s->size, n)) {
-                int r = fail(why, whylen, who,
-                             "section %zu data [0x%llx, +0x%llx) outside the "
-                             "file (%zu bytes)",
-                             i, (unsigned long long)s->offset,
-                             (unsigned long long)s->size, n);
-                cb_elf_free(e);
-                return r;
-            }
+            if (!in_bounds(s->offset, s->size, n))
+                return bad(e, fail(why, whylen, who,
+                                   "section %zu data [0x%llx, +0x%llx) outside "
+                                   "the file (%zu bytes)",
+                                   i, (unsigned long long)s->offset,
+                                   (unsigned long long)s->size, n));
             s->data = b + s->offset;
         }
     }
     const cb_sec *shstr = &e->sec[shstrndx];
-    if (shstr->type != CB_SHT_STRTAB || !shstr->data) {
-        cb_elf_free(e);
-        return fail(why, whylen, who, "section name table is not a string table");
-    }
+    if (shstr->type != CB_SHT_STRTAB || !shstr->data)
+        return bad(e, fail(why, whylen, who,
+                           "section name table is not a string table"));
     for (size_t i = 0; i < e->nsec; i++) {
         const uint8_t *h = b + shoff + i * (uint64_t)shentsize;
         const char *nm = str_at(shstr, cb_le32(h));
-        if (!nm) {
-            cb_elf_free(e);
-            return fail(why, whylen, who, "section %zu: bad name offset", i);
-        }
+        if (!nm)
+            return bad(e, fail(why, whylen, who,
+                               "section %zu: bad name offset", i));
         e->sec[i].name = nm;
     }
 
@@ -147,33 +149,28 @@ int cb_elf_parse(cb_elf *e, const void *buf, size_t n, const char *who,
         if (s->type != CB_SHT_SYMTAB)
             continue;
         uint64_t es = s->entsize ? s->entsize : 24;
-        if (es < 24 || s->size % es) {
-            cb_elf_free(e);
-            return fail(why, whylen, who, "%s: bad symbol entry size %llu",
-                        s->name, (unsigned long long)s->entsize);
-        }
-        if (s->link >= e->nsec || e->sec[s->link].type != CB_SHT_STRTAB) {
-            cb_elf_free(e);
-            return fail(why, whylen, who, "%s: bad string table link %u",
-                        s->name, s->link);
-        }
+        if (es < 24 || s->size % es)
+            return bad(e, fail(why, whylen, who,
+                               "%s: bad symbol entry size %llu", s->name,
+                               (unsigned long long)s->entsize));
+        if (s->link >= e->nsec || e->sec[s->link].type != CB_SHT_STRTAB)
+            return bad(e, fail(why, whylen, who,
+                               "%s: bad string table link %u", s->name,
+                               s->link));
         const cb_sec *st = &e->sec[s->link];
         e->nsym = s->data ? (size_t)(s->size / es) : 0;
         if (e->nsym) {
             e->sym = calloc(e->nsym, sizeof *e->sym);
-            if (!e->sym) {
-                cb_elf_free(e);
-                return fail(why, whylen, who, "out of memory");
-            }
+            if (!e->sym)
+                return bad(e, fail(why, whylen, who, "out of memory"));
         }
         for (size_t k = 0; k < e->nsym; k++) {
             const uint8_t *p = s->data + k * es;
             cb_sym *y = &e->sym[k];
             y->name = str_at(st, cb_le32(p));
-            if (!y->name) {
-                cb_elf_free(e);
-                return fail(why, whylen, who, "symbol %zu: bad name offset", k);
-            }
+            if (!y->name)
+                return bad(e, fail(why, whylen, who,
+                                   "symbol %zu: bad name offset", k));
             y->info = p[4];
             y->other = p[5];
             y->shndx = cb_le16(p + 6);

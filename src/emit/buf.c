@@ -22,6 +22,8 @@ static void reserve(ptx_buf *b, size_t extra)
 
 void ptx_buf_put(ptx_buf *b, const char *s, size_t n)
 {
+    if (!n)
+        return; /* b->p and s may be NULL: memcpy(NULL, NULL, 0) is UB */
     reserve(b, n);
     memcpy(b->p + b->n, s, n);
     b->n += n;

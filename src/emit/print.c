@@ -40,7 +40,8 @@ static void flush(printer *p)
 /* Output bytes that lie at s in the source (exact printer). */
 static void source_bytes(printer *p, const char *s, size_t n)
 {
-    if (p->run + p->run_n != s) {
+    /* (run_n == 0 first: run may still be NULL, and NULL + 0 is UB) */
+    if (!p->run_n || p->run + p->run_n != s) {
         flush(p);
         p->run = s;
     }

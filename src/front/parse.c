@@ -75,7 +75,8 @@ ptx_module *ptx_parse_buffer(const char *name, const char *data, size_t size,
         set_diag(diag, name, "out of memory");
         return NULL;
     }
-    memcpy(buf, data, size);
+    if (size) /* data may be NULL for an empty buffer */
+        memcpy(buf, data, size);
     buf[size] = 0;
     return parse_owned(name, buf, size, diag);
 }

@@ -34,7 +34,8 @@ static char *sentinel_copy(const char *s, size_t n)
 {
     char *p = malloc(n + 1);
     if (p) {
-        memcpy(p, s, n);
+        if (n) /* s may be NULL for an empty text */
+            memcpy(p, s, n);
         p[n] = 0;
     }
     return p;

@@ -19,3 +19,10 @@ endfunction()
 
 ptx_corpus_tests(shared ${PTX_SHARED_CORPUS})
 ptx_corpus_tests(own ${CMAKE_SOURCE_DIR}/tests/corpus)
+
+# Driver JIT of original, re-emitted and canonical text; needs a GPU, so it
+# reports "skipped" (exit 77) where libcuda.so.1 or a device is missing.
+add_test(NAME roundtrip_jit_gpu
+  COMMAND pyptx-roundtrip --jit --canonical --jobs 2
+    ${CMAKE_SOURCE_DIR}/tests/corpus ${PTX_SHARED_CORPUS})
+set_tests_properties(roundtrip_jit_gpu PROPERTIES SKIP_RETURN_CODE 77)

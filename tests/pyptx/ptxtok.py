@@ -34,8 +34,9 @@ class TokenizeError(Exception):
     pass
 
 
-def tokenize(text):
-    """Return a list of (token_text, line_number) for PTX source text."""
+def tokenize(text, spans=False):
+    """Return a list of (token_text, line_number) for PTX source text;
+    with spans=True, (token_text, line_number, start, end) byte offsets."""
     out = []
     line = 1
     pos = 0
@@ -46,7 +47,7 @@ def tokenize(text):
         if mo is None:  # unterminated block comment or string
             if text.startswith("/*", pos):
                 raise TokenizeError("unterminated /* comment at line %d" % line)
-            out.append((text[pos], line))
+            out.append((text[pos], line, pos, pos + 1) if spans else (text[pos], line))
             pos += 1
             continue
         kind = mo.lastgroup
@@ -58,13 +59,13 @@ def tokenize(text):
         elif kind == "bc":
             line += s.count("\n")
         else:
-            out.append((s, line))
+            out.append((s, line, pos, mo.end()) if spans else (s, line))
         pos = mo.end()
     return out
 
 
 def texts(tokens):
-    return [t for t, _ in tokens]
+    return [t[0] for t in tokens]
 
 
 def find_entries(tokens):

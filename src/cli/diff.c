@@ -1,0 +1,177 @@
+/*
+ * pyptx-diff - compare two PTX modules through their syntax trees.
+ */
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ptx/ptx.h"
+#include "ptx/diff.h"
+
+static const char usage[] =
+    "usage: pyptx-diff [options] A.ptx B.ptx\n"
+    "\n"
+    "Compares two PTX modules statement by statement and prints the\n"
+    "differences as a unified diff of canonical statements.  Formatting and\n"
+    "comments never count.  \"-\" reads standard input.\n"
+    "\n"
+    "  --ignore-debug     drop .loc, .file, @@DWARF, .section .debug_* and the\n"
+    "                     labels only debug data refers to\n"
+    "  --ignore-labels    labels compare up to a consistent renaming\n"
+    "  --ignore-regs      registers compare up to a consistent renaming per\n"
+    "                     function and type; %r<N> counts do not count\n"
+    "  --ignore-names     every declared name compares up to a consistent\n"
+    "                     renaming; functions pair by position\n"
+    "  --function NAME    only this function (repeatable)\n"
+    "  -U N, --unified N  lines of context (default 3)\n"
+    "  --stat             per function: statements added, removed, changed\n"
+    "  --json             the report as JSON\n"
+    "  -q, --brief        print nothing, only set the exit status\n"
+    "  --help             show this help;  --version  show the version\n"
+    "\n"
+    "Exit status: 0 same, 1 different, 2 trouble.\n";
+
+enum { O_DEBUG = 256, O_LABELS, O_REGS, O_NAMES, O_FUNCTION, O_STAT, O_JSON,
+       O_HELP, O_VERSION };
+
+typedef struct cli {
+    ptx_diff_opts o;
+    int stat, json, brief;
+    const char **funcs;
+    size_t nfuncs;
+} cli;
+
+static int parse_args(int argc, char **argv, cli *c)
+{
+    static const struct option longs[] = {
+        { "ignore-debug", no_argument, 0, O_DEBUG },
+        { "ignore-labels", no_argument, 0, O_LABELS },
+        { "ignore-regs", no_argument, 0, O_REGS },
+        { "ignore-names", no_argument, 0, O_NAMES },
+        { "function", required_argument, 0, O_FUNCTION },
+        { "unified", required_argument, 0, 'U' },
+        { "stat", no_argument, 0, O_STAT },
+        { "json", no_argument, 0, O_JSON },
+        { "brief", no_argument, 0, 'q' },
+        { "help", no_argument, 0, O_HELP },
+        { "version", no_argument, 0, O_VERSION },
+        { 0, 0, 0, 0 }
+    };
+    int ch;
+    char *end;
+    while ((ch = getopt_long(argc, argv, "U:q", longs, NULL)) != -1) {
+        switch (ch) {
+        case O_DEBUG: c->o.flags |= PTX_DIFF_IGNORE_DEBUG; break;
+        case O_LABELS: c->o.flags |= PTX_DIFF_IGNORE_LABELS; break;
+        case O_REGS: c->o.flags |= PTX_DIFF_IGNORE_REGS; break;
+        case O_NAMES: c->o.flags |= PTX_DIFF_IGNORE_NAMES; break;
+        case O_FUNCTION:
+            c->funcs = realloc(c->funcs, (c->nfuncs + 1) * sizeof *c->funcs);
+            if (!c->funcs)
+                return -1;
+            c->funcs[c->nfuncs++] = optarg;
+            break;
+        case 'U':
+            c->o.context = (int)strtol(optarg, &end, 10);
+            if (*end || c->o.context < 0 || end == optarg) {
+                fprintf(stderr, "pyptx-diff: bad context '%s'\n", optarg);
+                return -1;
+            }
+            break;
+        case O_STAT: c->stat = 1; break;
+        case O_JSON: c->json = 1; break;
+        case 'q': c->brief = 1; break;
+        case O_HELP: fputs(usage, stdout); exit(0);
+        case O_VERSION: puts("pyptx-diff " PTX_VERSION_STRING); exit(0);
+        default: return -1;
+        }
+    }
+    if (argc - optind != 2) {
+        fputs("pyptx-diff: expected two files\n", stderr);
+        return -1;
+    }
+    c->o.functions = c->funcs;
+    c->o.nfunctions = c->nfuncs;
+    return 0;
+}
+
+typedef struct load {
+    const char *path;
+    ptx_module *m;
+    ptx_diag diag;
+} load;
+
+static void *load_one(void *arg)
+{
+    load *l = arg;
+    l->m = ptx_parse_file(l->path, &l->diag);
+    return NULL;
+}
+
+/* Parses both files, the second on another thread: parsing is most of the
+   work, and modules are independent.  Standard input is read by one. */
+static int load_both(load *la, load *lb)
+{
+    pthread_t t;
+    int threaded = strcmp(la->path, "-") && strcmp(lb->path, "-")
+                && pthread_create(&t, NULL, load_one, lb) == 0;
+    load_one(la);
+    if (threaded)
+        pthread_join(t, NULL);
+    else
+        load_one(lb);
+    for (load *l = la; l; l = l == la ? lb : NULL)
+        if (!l->m)
+            ptx_diag_print(stderr, &l->diag);
+    return la->m && lb->m ? 0 : -1;
+}
+
+static int write_all(const ptx_buf *b)
+{
+    if (b->n && fwrite(b->p, 1, b->n, stdout) != b->n)
+        return -1;
+    return fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    cli c = { .o = { .context = 3 } };
+    if (parse_args(argc, argv, &c) < 0) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    load la = { .path = argv[optind] }, lb = { .path = argv[optind + 1] };
+    if (load_both(&la, &lb) < 0) {
+        ptx_module_free(la.m);
+        ptx_module_free(lb.m);
+        free(c.funcs);
+        return 2;
+    }
+    ptx_module *a = la.m, *b = lb.m;
+    char err[512];
+    ptx_diff *d = ptx_diff_run(a, b, &c.o, err, sizeof err);
+    int rc = 2;
+    if (!d) {
+        fprintf(stderr, "pyptx-diff: %s\n", err);
+    } else {
+        ptx_buf out = { 0 };
+        if (c.json)
+            ptx_diff_print_json(d, &out);
+        else if (c.stat)
+            ptx_diff_print_stat(d, &out);
+        else if (!c.brief)
+            ptx_diff_print_unified(d, &out);
+        rc = ptx_diff_same(d) ? 0 : 1;
+        if (!c.brief && write_all(&out) != 0) {
+            perror("pyptx-diff: stdout");
+            rc = 2;
+        }
+        ptx_buf_free(&out);
+        ptx_diff_free(d);
+    }
+    ptx_module_free(a);
+    ptx_module_free(b);
+    free(c.funcs);
+    return rc;
+}

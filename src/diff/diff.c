@@ -1,0 +1,279 @@
+/*
+ * diff.c - pair the units of two modules and align each pair.
+ *
+ * Functions pair by name (the k-th definition of a name in a with the k-th
+ * in b), or by position under --ignore-names, where names do not count.
+ * The work is linear in the input plus, per pair, Myers' O((N+M)D) on the
+ * lines left after the common prefix and suffix are cut off, so two large
+ * files that are mostly equal cost little more than reading them.  The two
+ * modules' lines are built on two threads, each with its own interner;
+ * b's ids are then mapped into a's.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "diff/internal.h"
+
+static char *strndup_x(const char *p, size_t n)
+{
+    char *s = xrealloc(NULL, n + 1);
+    memcpy(s, p, n);
+    s[n] = 0;
+    return s;
+}
+
+static pair *add_pair(ptx_diff *d, int ua, int ub)
+{
+    pair *p = &d->pairs[d->n++];
+    memset(p, 0, sizeof *p);
+    p->ua = ua, p->ub = ub;
+    const unit *u = ua >= 0 ? &d->a.units[ua] : &d->b.units[ub];
+    p->info.name = (ua == 0 || ub == 0) ? strndup_x("(module)", 8)
+                                        : strndup_x(u->name.p, u->name.n);
+    return p;
+}
+
+static void push_run(pair *p, size_t *cap, char op, uint32_t i, uint32_t j)
+{
+    if (p->nruns && p->runs[p->nruns - 1].op == op) {
+        p->runs[p->nruns - 1].len++;
+        return;
+    }
+    if (p->nruns == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        p->runs = xrealloc(p->runs, *cap * sizeof *p->runs);
+    }
+    p->runs[p->nruns++] = (run){ op, i, j, 1 };
+}
+
+/* In each stretch of edits between kept lines, min(removed, added)
+   statements count as changed. */
+static void count(pair *p)
+{
+    uint32_t del = 0, ins = 0;
+    for (size_t r = 0; r <= p->nruns; r++) {
+        if (r == p->nruns || p->runs[r].op == ' ') {
+            uint32_t c = del < ins ? del : ins;
+            p->info.changed += c;
+            p->info.removed += del - c;
+            p->info.added += ins - c;
+            del = ins = 0;
+        } else if (p->runs[r].op == '-') {
+            del += p->runs[r].len;
+        } else {
+            ins += p->runs[r].len;
+        }
+    }
+}
+
+static void align(ptx_diff *d, pair *p)
+{
+    static const unit none = { { "", 0 }, NULL, 0, 0 };
+    const unit *a = p->ua >= 0 ? &d->a.units[p->ua] : &none;
+    const unit *b = p->ub >= 0 ? &d->b.units[p->ub] : &none;
+    uint32_t *ia = xrealloc(NULL, (a->n + 1) * sizeof *ia);
+    uint32_t *ib = xrealloc(NULL, (b->n + 1) * sizeof *ib);
+    for (uint32_t i = 0; i < a->n; i++)
+        ia[i] = a->v[i].id;
+    for (uint32_t j = 0; j < b->n; j++)
+        ib[j] = b->v[j].id;
+    uint8_t *del = xcalloc(a->n + 1, 1), *ins = xcalloc(b->n + 1, 1);
+    ptx_diff_seq(ia, a->n, ib, b->n, del, ins);
+    size_t cap = 0;
+    uint32_t i = 0, j = 0;
+    while (i < a->n || j < b->n) {
+        if (i < a->n && del[i])
+            push_run(p, &cap, '-', i, j), i++;
+        else if (j < b->n && ins[j])
+            push_run(p, &cap, '+', i, j), j++;
+        else
+            push_run(p, &cap, ' ', i, j), i++, j++;
+    }
+    free(ia), free(ib), free(del), free(ins);
+    count(p);
+    int edits = p->info.added || p->info.removed || p->info.changed;
+    p->info.status = p->ua < 0 ? PTX_DIFF_ADDED : p->ub < 0 ? PTX_DIFF_REMOVED
+                   : edits ? PTX_DIFF_CHANGED : PTX_DIFF_SAME;
+    if (p->info.status != PTX_DIFF_SAME)
+        d->same = 0;
+}
+
+static int wanted(const ptx_diff_opts *o, ptx_str name)
+{
+    for (size_t k = 0; k < o->nfunctions; k++)
+        if (strlen(o->functions[k]) == name.n
+            && memcmp(o->functions[k], name.p, name.n) == 0)
+            return 1;
+    return 0;
+}
+
+static int unit_wanted(const ptx_diff *d, const ptx_diff_opts *o, int ua,
+                       int ub)
+{
+    if (!o->nfunctions)
+        return 1;
+    if (ua == 0 || ub == 0)
+        return 0;
+    return (ua > 0 && wanted(o, d->a.units[ua].name))
+        || (ub > 0 && wanted(o, d->b.units[ub].name));
+}
+
+/* Pairs a's functions with b's: (ua, ub) into out, -1 where unmatched. */
+static size_t pair_units(const ptx_diff *d, unsigned flags, int (*out)[2])
+{
+    size_t na = d->a.n, nb = d->b.n, n = 0;
+    char *taken = xcalloc(nb, 1);
+    if (flags & PTX_DIFF_IGNORE_NAMES) {
+        for (size_t i = 1; i < na; i++) {
+            int j = i < nb ? (int)i : -1;
+            if (j > 0)
+                taken[j] = 1;
+            out[n][0] = (int)i, out[n++][1] = j;
+        }
+    } else {
+        /* chains of b's units by name, first definition first */
+        smap names = { 0 };
+        int *next = xcalloc(nb, sizeof *next);
+        for (size_t j = nb; j-- > 1;) {
+            ptx_str s = d->b.units[j].name;
+            int fresh;
+            smap_ent *e = smap_put(&names, s.p, s.n, dh_hash(s.p, s.n), &fresh);
+            next[j] = fresh ? -1 : (int)e->val;
+            e->val = (uint32_t)j;
+        }
+        for (size_t i = 1; i < na; i++) {
+            ptx_str s = d->a.units[i].name;
+            smap_ent *e = smap_get(&names, s.p, s.n, dh_hash(s.p, s.n));
+            int j = e ? (int)e->val : -1;
+            if (e)
+                e->val = next[j] < 0 ? e->val : (uint32_t)next[j];
+            if (j > 0 && taken[j])
+                j = -1;
+            if (j > 0)
+                taken[j] = 1;
+            out[n][0] = (int)i, out[n++][1] = j;
+        }
+        smap_free(&names);
+        free(next);
+    }
+    for (size_t j = 1; j < nb; j++)
+        if (!taken[j])
+            out[n][0] = -1, out[n++][1] = (int)j;
+    free(taken);
+    return n;
+}
+
+/* Every --function name must name a function in a or b. */
+static int check_names(const ptx_diff *d, const ptx_diff_opts *o, char *err,
+                       size_t errn)
+{
+    for (size_t k = 0; k < o->nfunctions; k++) {
+        int found = 0;
+        size_t len = strlen(o->functions[k]);
+        for (int s = 0; s < 2 && !found; s++) {
+            const side *sd = s ? &d->b : &d->a;
+            for (size_t i = 1; i < sd->n && !found; i++)
+                found = sd->units[i].name.n == len
+                     && memcmp(sd->units[i].name.p, o->functions[k], len) == 0;
+        }
+        if (!found) {
+            snprintf(err, errn, "no function '%s' in either file",
+                     o->functions[k]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+typedef struct build_job {
+    side *sd;
+    const ptx_module *m;
+    unsigned flags;
+    interner in;
+} build_job;
+
+static void *build(void *arg)
+{
+    build_job *j = arg;
+    side_build(j->sd, j->m, j->flags, &j->in);
+    return NULL;
+}
+
+/* Builds both sides, b on another thread, and gives b's lines a's ids. */
+static void build_sides(ptx_diff *d, const ptx_module *a, const ptx_module *b,
+                        unsigned flags)
+{
+    build_job jb = { &d->b, b, flags, { { 0 }, { 0 }, 0 } };
+    pthread_t t;
+    int threaded = pthread_create(&t, NULL, build, &jb) == 0;
+    side_build(&d->a, a, flags, &d->in);
+    if (threaded)
+        pthread_join(t, NULL);
+    else
+        build(&jb);
+    uint32_t *remap = xrealloc(NULL, ((size_t)jb.in.next + 1) * sizeof *remap);
+    for (size_t k = 0; k < jb.in.map.cap; k++) {
+        const smap_ent *e = &jb.in.map.v[k];
+        if (e->epoch == jb.in.map.epoch)
+            remap[e->val] = intern(&d->in, e->p, e->n);
+    }
+    for (size_t u = 0; u < d->b.n; u++)
+        for (uint32_t i = 0; i < d->b.units[u].n; i++)
+            d->b.units[u].v[i].id = remap[d->b.units[u].v[i].id];
+    free(remap);
+    interner_free(&jb.in);
+}
+
+ptx_diff *ptx_diff_run(const ptx_module *a, const ptx_module *b,
+                       const ptx_diff_opts *o, char *err, size_t errn)
+{
+    ptx_diff *d = xcalloc(1, sizeof *d);
+    d->context = o->context >= 0 ? o->context : 3;
+    d->same = 1;
+    build_sides(d, a, b, o->flags);
+    if (check_names(d, o, err, errn) < 0) {
+        ptx_diff_free(d);
+        return NULL;
+    }
+    int (*pu)[2] = xcalloc(d->a.n + d->b.n + 1, sizeof *pu);
+    size_t np = pair_units(d, o->flags, pu);
+    d->pairs = xcalloc(np + 1, sizeof *d->pairs);
+    if (unit_wanted(d, o, 0, 0))
+        align(d, add_pair(d, 0, 0));
+    for (size_t k = 0; k < np; k++)
+        if (unit_wanted(d, o, pu[k][0], pu[k][1]))
+            align(d, add_pair(d, pu[k][0], pu[k][1]));
+    free(pu);
+    return d;
+}
+
+int ptx_diff_same(const ptx_diff *d)
+{
+    return d->same;
+}
+
+size_t ptx_diff_nunits(const ptx_diff *d)
+{
+    return d->n;
+}
+
+const ptx_diff_unit *ptx_diff_unit_at(const ptx_diff *d, size_t i)
+{
+    return i < d->n ? &d->pairs[i].info : NULL;
+}
+
+void ptx_diff_free(ptx_diff *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->n; i++) {
+        free(d->pairs[i].runs);
+        free((char *)d->pairs[i].info.name);
+    }
+    free(d->pairs);
+    side_free(&d->a);
+    side_free(&d->b);
+    interner_free(&d->in);
+    free(d);
+}

@@ -1,0 +1,161 @@
+/* map.c - hash maps, stable storage and interning for pyptx-diff. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "diff/internal.h"
+
+void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) {
+        fputs("pyptx-diff: out of memory\n", stderr);
+        exit(2);
+    }
+    return q;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *q = calloc(n ? n : 1, size ? size : 1);
+    if (!q) {
+        fputs("pyptx-diff: out of memory\n", stderr);
+        exit(2);
+    }
+    return q;
+}
+
+/* FNV-1a over 8-byte words, then a final mix: fast on the short lines
+   that PTX statements are, and good enough for open addressing. */
+uint64_t dh_hash(const char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
+    h ^= h >> 32;
+    h *= 0xd6e8feb86659fd93ull;
+    h ^= h >> 32;
+    return h;
+}
+
+static int live(const smap *m, const smap_ent *e)
+{
+    return e->epoch == m->epoch;
+}
+
+smap_ent *smap_get(const smap *m, const char *p, uint32_t n, uint64_t h)
+{
+    if (!m->cap)
+        return NULL;
+    for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        smap_ent *e = &m->v[i];
+        if (!live(m, e))
+            return NULL;
+        if (e->h == h && e->n == n && memcmp(e->p, p, n) == 0)
+            return e;
+    }
+}
+
+static void grow(smap *m)
+{
+    size_t ncap = m->cap ? m->cap * 2 : 64;
+    smap_ent *nv = xcalloc(ncap, sizeof *nv);
+    for (size_t k = 0; k < m->cap; k++) {
+        if (!live(m, &m->v[k]))
+            continue;
+        size_t i = m->v[k].h & (ncap - 1);
+        while (nv[i].epoch == m->epoch)
+            i = (i + 1) & (ncap - 1);
+        nv[i] = m->v[k];
+    }
+    free(m->v);
+    m->v = nv;
+    m->cap = ncap;
+}
+
+smap_ent *smap_put(smap *m, const char *p, uint32_t n, uint64_t h, int *fresh)
+{
+    if (!m->epoch)
+        m->epoch = 1;
+    if ((m->count + 1) * 2 > m->cap)
+        grow(m);
+    for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        smap_ent *e = &m->v[i];
+        if (!live(m, e)) {
+            e->p = p, e->n = n, e->h = h, e->epoch = m->epoch, e->val = 0;
+            m->count++;
+            *fresh = 1;
+            return e;
+        }
+        if (e->h == h && e->n == n && memcmp(e->p, p, n) == 0) {
+            *fresh = 0;
+            return e;
+        }
+    }
+}
+
+void smap_clear(smap *m)
+{
+    m->count = 0;
+    if (++m->epoch == 0) {      /* wrapped: really empty the table */
+        memset(m->v, 0, m->cap * sizeof *m->v);
+        m->epoch = 1;
+    }
+}
+
+void smap_free(smap *m)
+{
+    free(m->v);
+    memset(m, 0, sizeof *m);
+}
+
+const char *chunks_copy(chunks *c, const char *p, size_t n)
+{
+    if (!c->n || c->used + n > c->size) {
+        size_t size = n > (1u << 20) ? n : (1u << 20);
+        if (c->n == c->cap) {
+            c->cap = c->cap ? c->cap * 2 : 16;
+            c->v = xrealloc(c->v, c->cap * sizeof *c->v);
+        }
+        c->v[c->n++] = xrealloc(NULL, size);
+        c->size = size;
+        c->used = 0;
+    }
+    char *dst = c->v[c->n - 1] + c->used;
+    memcpy(dst, p, n);
+    c->used += n;
+    return dst;
+}
+
+void chunks_free(chunks *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        free(c->v[i]);
+    free(c->v);
+    memset(c, 0, sizeof *c);
+}
+
+uint32_t intern(interner *in, const char *p, size_t n)
+{
+    uint64_t h = dh_hash(p, n);
+    smap_ent *e = smap_get(&in->map, p, (uint32_t)n, h);
+    if (e)
+        return e->val;
+    int fresh;
+    e = smap_put(&in->map, chunks_copy(&in->store, p, n), (uint32_t)n, h,
+                 &fresh);
+    e->val = in->next++;
+    return e->val;
+}
+
+void interner_free(interner *in)
+{
+    smap_free(&in->map);
+    chunks_free(&in->store);
+}

@@ -1,0 +1,585 @@
+/*
+ * units.c - cut a module into units of comparable lines.
+ *
+ * A line's key is the sequence of its tokens (so formatting and comments
+ * never count), with declared names replaced by placeholders where an
+ * option asks for it.  Placeholders are numbered in order of first
+ * appearance: per function for labels, parameters, variables and registers
+ * (registers per declared type), per module for functions and globals.  Two
+ * units that differ only by a consistent renaming therefore get the same
+ * keys.  Placeholders start with byte 0x02, which no PTX token contains.
+ *
+ * Each unit is built in three steps: walk the statements (collecting the
+ * declarations and the lines), with --ignore-debug drop the labels that no
+ * code refers to, then build and intern the keys in order.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "diff/internal.h"
+
+/* Kinds of declared names. */
+enum { N_LABEL, N_REG, N_RANGE, N_VAR, N_GLOBAL, N_MLABEL, N_FLABEL };
+
+typedef struct nent {
+    uint8_t cat, used;
+    int32_t num;        /* placeholder number, -1 until first appearance */
+    uint32_t count;     /* N_RANGE: the N of name<N> */
+    ptx_str ph;         /* N_REG/N_RANGE: type; N_FLABEL: placeholder */
+} nent;
+
+typedef struct norm {
+    side *sd;
+    const ptx_module *m;
+    unsigned flags;
+    interner *in;
+    smap local, global, flabels, types;
+    nent *ents;         /* module names, then the current function's */
+    size_t nents, cap, nglobal;
+    nent *fl;           /* N_FLABEL entries, for the whole module */
+    size_t nfl, flcap;
+    uint32_t nlabel, nvar, nglob, nmlabel;
+    int in_module;      /* building the module unit's keys */
+    ptx_str fkey;       /* current function, as its labels' owner */
+    chunks store;
+    ptx_buf key, tmp;
+} norm;
+
+#define RENAME_LABELS (PTX_DIFF_IGNORE_LABELS | PTX_DIFF_IGNORE_NAMES)
+#define RENAME_REGS (PTX_DIFF_IGNORE_REGS | PTX_DIFF_IGNORE_NAMES)
+
+static ptx_str spell(const norm *z, ptx_tok t)
+{
+    return ptx_tok_str(z->m, t);
+}
+
+static int spelled(const norm *z, ptx_tok t, const char *s)
+{
+    ptx_str v = spell(z, t);
+    return v.n == strlen(s) && memcmp(v.p, s, v.n) == 0;
+}
+
+/* ---- declarations */
+
+static nent *declare(norm *z, smap *map, ptx_str name, int cat)
+{
+    int fresh;
+    smap_ent *e = smap_put(map, name.p, name.n, dh_hash(name.p, name.n),
+                           &fresh);
+    if (!fresh)
+        return NULL;    /* first declaration wins */
+    if (z->nents == z->cap) {
+        z->cap = z->cap ? z->cap * 2 : 256;
+        z->ents = xrealloc(z->ents, z->cap * sizeof *z->ents);
+    }
+    e->val = (uint32_t)z->nents;
+    nent *n = &z->ents[z->nents++];
+    memset(n, 0, sizeof *n);
+    n->cat = (uint8_t)cat;
+    n->num = -1;
+    return n;
+}
+
+static void declare_global(norm *z, ptx_tok name)
+{
+    nent *n = declare(z, &z->global, spell(z, name), N_GLOBAL);
+    if (n)
+        n->num = (int32_t)z->nglob++;
+}
+
+static int is_reg_var(const norm *z, const ptx_var *v)
+{
+    for (const ptx_spec *s = v->specs; s; s = s->next)
+        if (spelled(z, s->tok, ".reg"))
+            return 1;
+    return 0;
+}
+
+/* The register type: every specifier but .reg, e.g. ".v2.f32". */
+static ptx_str reg_type(norm *z, const ptx_var *v)
+{
+    z->tmp.n = 0;
+    for (const ptx_spec *s = v->specs; s; s = s->next)
+        if (!spelled(z, s->tok, ".reg")) {
+            ptx_str t = spell(z, s->tok);
+            ptx_buf_put(&z->tmp, t.p, t.n);
+        }
+    ptx_str r = { chunks_copy(&z->store, z->tmp.p ? z->tmp.p : "", z->tmp.n),
+                  (uint32_t)z->tmp.n };
+    return r;
+}
+
+static void declare_var(norm *z, const ptx_var *v)
+{
+    int reg = is_reg_var(z, v);
+    ptx_str type = { "", 0 };
+    if (reg && !z->in_module)
+        type = reg_type(z, v);
+    for (const ptx_declarator *d = v->decls; d; d = d->next) {
+        if (z->in_module) {
+            declare_global(z, d->name);
+            continue;
+        }
+        int cat = !reg ? N_VAR : d->count != PTX_NOTOK ? N_RANGE : N_REG;
+        nent *n = declare(z, &z->local, spell(z, d->name), cat);
+        if (!n)
+            continue;
+        n->ph = type;
+        if (cat == N_RANGE)
+            n->count = (uint32_t)strtoul(spell(z, d->count).p, NULL, 0);
+    }
+}
+
+static void declare_label(norm *z, ptx_tok name)
+{
+    if (z->in_module) {
+        nent *n = declare(z, &z->global, spell(z, name), N_MLABEL);
+        if (n)
+            n->num = (int32_t)z->nmlabel++;
+    } else {
+        declare(z, &z->local, spell(z, name), N_LABEL);
+    }
+}
+
+static void declare_params(norm *z, const ptx_param_list *pl)
+{
+    if (!pl)
+        return;
+    for (const ptx_param *q = pl->params; q; q = q->next)
+        declare(z, &z->local, spell(z, q->decl->name), N_VAR);
+}
+
+/* ---- walking statements into lines */
+
+static void push(unit *u, const ptx_stmt *s, int what, ptx_tok t0, ptx_tok t1,
+                 int depth, int flags)
+{
+    if (u->n == u->cap) {
+        u->cap = u->cap ? u->cap * 2 : 64;
+        u->v = xrealloc(u->v, u->cap * sizeof *u->v);
+    }
+    dline *l = &u->v[u->n++];
+    l->s = s, l->t0 = t0, l->t1 = t1, l->id = 0;
+    l->depth = (uint16_t)(depth > 60000 ? 60000 : depth);
+    l->what = (uint8_t)what, l->flags = (uint8_t)flags;
+}
+
+static int is_debug(const norm *z, const ptx_stmt *s)
+{
+    switch (s->kind) {
+    case PTX_S_LOC: case PTX_S_FILE: case PTX_S_DWARF:
+        return 1;
+    case PTX_S_SECTION: {
+        ptx_str n = spell(z, s->u.section.name);
+        return n.n >= 7 && memcmp(n.p, ".debug_", 7) == 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+static void walk(norm *z, unit *u, const ptx_stmt *s, ptx_tok end, int depth);
+
+static void walk_one(norm *z, unit *u, const ptx_stmt *s, ptx_tok stop,
+                     int depth)
+{
+    if ((z->flags & PTX_DIFF_IGNORE_DEBUG) && is_debug(z, s))
+        return;
+    int flags = 0;
+    switch (s->kind) {
+    case PTX_S_BLOCK:
+        push(u, s, DL_OPEN, s->u.block.lbrace, 0, depth, 0);
+        walk(z, u, s->u.block.stmts, s->u.block.rbrace, depth + 1);
+        push(u, s, DL_CLOSE, s->u.block.rbrace, 0, depth, 0);
+        return;
+    case PTX_S_SECTION: {
+        const ptx_block *b = &s->u.section.body;
+        push(u, s, DL_HEAD, s->first, b->lbrace, depth, 0);
+        push(u, s, DL_OPEN, b->lbrace, 0, depth, 0);
+        walk(z, u, b->stmts, b->rbrace, depth + 1);
+        push(u, s, DL_CLOSE, b->rbrace, 0, depth, 0);
+        return;
+    }
+    case PTX_S_LABEL:
+        declare_label(z, s->u.label.name);
+        flags = DF_LABEL | DF_LINE0;
+        break;
+    case PTX_S_DWARF: case PTX_S_PREPROC:
+        flags = DF_LINE0;
+        break;
+    case PTX_S_VAR:
+        declare_var(z, &s->u.var);
+        if (!z->in_module && is_reg_var(z, &s->u.var))
+            flags = DF_REG;
+        break;
+    case PTX_S_FUNC:
+        if (z->in_module)
+            declare_global(z, s->u.func.name);
+        break;
+    case PTX_S_CALLPROTOTYPE:
+        if (z->in_module)
+            declare_global(z, s->u.func.label);
+        else
+            declare_label(z, s->u.func.label);
+        break;
+    case PTX_S_CALLTARGETS: case PTX_S_BRANCHTARGETS:
+        declare_label(z, s->u.dir.label);
+        break;
+    case PTX_S_INSTR:
+        flags = DF_INSTR;
+        break;
+    }
+    push(u, s, DL_STMT, s->first, stop, depth, flags);
+}
+
+static void walk(norm *z, unit *u, const ptx_stmt *s, ptx_tok end, int depth)
+{
+    for (; s; s = s->next)
+        walk_one(z, u, s, s->next ? s->next->first : end, depth);
+}
+
+/* ---- names in keys */
+
+/* The entry for a register, variable or label name, or NULL.  A name that
+   only a range declares (%r12 from %r<20>) is added as a register of the
+   range's type on first sight. */
+static nent *lookup(norm *z, const char *p, uint32_t n)
+{
+    uint64_t h = dh_hash(p, n);
+    smap_ent *e = smap_get(&z->local, p, n, h);
+    if (!e)
+        e = smap_get(&z->global, p, n, h);
+    if (e)
+        return &z->ents[e->val];
+    if (z->in_module && (e = smap_get(&z->flabels, p, n, h)) != NULL)
+        return &z->fl[e->val];
+    uint32_t k = n;
+    while (k > 0 && p[k - 1] >= '0' && p[k - 1] <= '9')
+        k--;
+    for (; k > 0 && k < n; k++) {   /* %f16x<4> declares %f16x0..3 */
+        smap_ent *r = smap_get(&z->local, p, k, dh_hash(p, k));
+        if (r && z->ents[r->val].cat == N_RANGE) {
+            ptx_str type = z->ents[r->val].ph;
+            ptx_str name = { p, n };
+            nent *reg = declare(z, &z->local, name, N_REG);
+            reg->ph = type;
+            return reg;
+        }
+    }
+    return NULL;
+}
+
+static int renamed(const norm *z, int cat)
+{
+    switch (cat) {
+    case N_LABEL: case N_MLABEL: case N_FLABEL:
+        return !!(z->flags & RENAME_LABELS);
+    case N_REG:
+        return !!(z->flags & RENAME_REGS);
+    case N_VAR: case N_GLOBAL:
+        return !!(z->flags & PTX_DIFF_IGNORE_NAMES);
+    default:
+        return 0;
+    }
+}
+
+/* Remembers where a function's label went, for the debug sections that
+   refer to it from module level: "F<function>/<number>". */
+static void note_flabel(norm *z, const char *p, uint32_t n, int32_t num)
+{
+    int fresh;
+    smap_ent *e = smap_put(&z->flabels, p, n, dh_hash(p, n), &fresh);
+    if (!fresh)
+        return;
+    if (z->nfl == z->flcap) {
+        z->flcap = z->flcap ? z->flcap * 2 : 256;
+        z->fl = xrealloc(z->fl, z->flcap * sizeof *z->fl);
+    }
+    z->tmp.n = 0;
+    ptx_buf_printf(&z->tmp, "\x02""F%.*s/%d", (int)z->fkey.n, z->fkey.p, num);
+    nent *x = &z->fl[z->nfl];
+    memset(x, 0, sizeof *x);
+    x->cat = N_FLABEL;
+    x->ph.p = chunks_copy(&z->store, z->tmp.p, z->tmp.n);
+    x->ph.n = (uint32_t)z->tmp.n;
+    e->val = (uint32_t)z->nfl++;
+}
+
+/* Appends "\x02" cat extra [#] num: printf is too slow for every name. */
+static void put_ph(ptx_buf *k, char cat, ptx_str extra, int32_t num)
+{
+    char d[16];
+    int n = 0;
+    uint32_t v = (uint32_t)num;
+    do
+        d[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    ptx_buf_putc(k, '\x02');
+    ptx_buf_putc(k, cat);
+    if (extra.n) {
+        ptx_buf_put(k, extra.p, extra.n);
+        ptx_buf_putc(k, '#');
+    }
+    while (n)
+        ptx_buf_putc(k, d[--n]);
+}
+
+static void put_placeholder(norm *z, nent *e, const char *p, uint32_t n)
+{
+    static const ptx_str none = { "", 0 };
+    switch (e->cat) {
+    case N_FLABEL:
+        ptx_buf_put(&z->key, e->ph.p, e->ph.n);
+        return;
+    case N_REG:
+        if (e->num < 0) {
+            int fresh;
+            smap_ent *t = smap_put(&z->types, e->ph.p, e->ph.n,
+                                   dh_hash(e->ph.p, e->ph.n), &fresh);
+            e->num = (int32_t)t->val++;
+        }
+        /* the type is part of the name: "\x02R.b32#7" */
+        put_ph(&z->key, 'R', e->ph.n ? e->ph : (ptx_str){ "?", 1 }, e->num);
+        return;
+    case N_LABEL:
+        if (e->num < 0) {
+            e->num = (int32_t)z->nlabel++;
+            if (z->flags & RENAME_LABELS)
+                note_flabel(z, p, n, e->num);
+        }
+        put_ph(&z->key, 'L', none, e->num);
+        return;
+    case N_VAR:
+        if (e->num < 0)
+            e->num = (int32_t)z->nvar++;
+        put_ph(&z->key, 'V', none, e->num);
+        return;
+    default:
+        put_ph(&z->key, e->cat == N_GLOBAL ? 'G' : 'M', none, e->num);
+        return;
+    }
+}
+
+/* A name token: its placeholder, or its spelling.  `%v.x` (a vector
+   register's element) renames the part before the dot. */
+static void put_name(norm *z, ptx_tok t)
+{
+    ptx_str s = spell(z, t);
+    const char *dot = memchr(s.p, '.', s.n);
+    uint32_t n = dot && dot != s.p ? (uint32_t)(dot - s.p) : s.n;
+    nent *e = lookup(z, s.p, n);
+    if (!e || !renamed(z, e->cat)) {
+        ptx_buf_put(&z->key, s.p, s.n);
+        return;
+    }
+    put_placeholder(z, e, s.p, n);
+    ptx_buf_put(&z->key, s.p + n, s.n - n);
+}
+
+static void put_tokens(norm *z, ptx_tok t0, ptx_tok t1, ptx_tok skip)
+{
+    int any = (z->flags & (RENAME_LABELS | RENAME_REGS)) != 0;
+    for (ptx_tok t = t0; t < t1; t++) {
+        if (any && t != skip && z->m->toks[t].kind == PTX_T_WORD) {
+            put_name(z, t);
+        } else {
+            ptx_str s = spell(z, t);
+            ptx_buf_put(&z->key, s.p, s.n);
+        }
+        ptx_buf_putc(&z->key, '\n');
+    }
+}
+
+static void make_key(norm *z, dline *l)
+{
+    z->key.n = 0;
+    if (l->what == DL_OPEN || l->what == DL_CLOSE) {
+        ptx_buf_putc(&z->key, l->what == DL_OPEN ? '{' : '}');
+    } else if ((l->flags & DF_REG) && (z->flags & RENAME_REGS)) {
+        /* names and counts of registers do not count, only their types */
+        put_tokens(z, l->t0, l->s->u.var.decls->name, PTX_NOTOK);
+        ptx_buf_puts(&z->key, "\x02R*");
+    } else {
+        ptx_tok skip = (l->flags & DF_INSTR) ? l->s->u.instr.op : PTX_NOTOK;
+        put_tokens(z, l->t0, l->t1, skip);
+    }
+    l->id = intern(z->in, z->key.p ? z->key.p : "", z->key.n);
+}
+
+/* --ignore-debug: a label stays only if some kept line other than a label
+   refers to it. */
+static void drop_debug_labels(norm *z, unit *u)
+{
+    for (uint32_t i = 0; i < u->n; i++) {
+        const dline *l = &u->v[i];
+        if (l->what != DL_STMT || (l->flags & DF_LABEL))
+            continue;
+        for (ptx_tok t = l->t0; t < l->t1; t++) {
+            if (z->m->toks[t].kind != PTX_T_WORD)
+                continue;
+            ptx_str s = spell(z, t);
+            smap_ent *e = smap_get(&z->local, s.p, s.n, dh_hash(s.p, s.n));
+            if (e && z->ents[e->val].cat == N_LABEL)
+                z->ents[e->val].used = 1;
+        }
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < u->n; i++) {
+        const dline *l = &u->v[i];
+        if (l->flags & DF_LABEL) {
+            ptx_str s = spell(z, l->s->u.label.name);
+            smap_ent *e = smap_get(&z->local, s.p, s.n, dh_hash(s.p, s.n));
+            if (e && z->ents[e->val].cat == N_LABEL && !z->ents[e->val].used)
+                continue;
+        }
+        u->v[k++] = *l;
+    }
+    u->n = k;
+}
+
+static unit *new_unit(side *sd, ptx_str name)
+{
+    if (sd->n == sd->cap) {
+        sd->cap = sd->cap ? sd->cap * 2 : 16;
+        sd->units = xrealloc(sd->units, sd->cap * sizeof *sd->units);
+    }
+    unit *u = &sd->units[sd->n++];
+    memset(u, 0, sizeof *u);
+    u->name = name;
+    return u;
+}
+
+static void function_unit(norm *z, const ptx_stmt *s)
+{
+    const ptx_func *f = &s->u.func;
+    unit *u = new_unit(z->sd, spell(z, f->name));
+    smap_clear(&z->local);
+    smap_clear(&z->types);
+    z->nents = z->nglobal;
+    z->nlabel = z->nvar = 0;
+    /* labels belong to the function's name, or its placeholder */
+    z->key.n = 0;
+    put_name(z, f->name);
+    z->fkey.p = chunks_copy(&z->store, z->key.p, z->key.n);
+    z->fkey.n = (uint32_t)z->key.n;
+    declare_params(z, f->ret);
+    declare_params(z, f->params);
+    push(u, s, DL_HEAD, s->first, f->body->lbrace, 0, 0);
+    push(u, s, DL_OPEN, f->body->lbrace, 0, 0, 0);
+    walk(z, u, f->body->stmts, f->body->rbrace, 1);
+    push(u, s, DL_CLOSE, f->body->rbrace, 0, 0, 0);
+    if (z->flags & PTX_DIFF_IGNORE_DEBUG)
+        drop_debug_labels(z, u);
+    for (uint32_t i = 0; i < u->n; i++)
+        make_key(z, &u->v[i]);
+}
+
+static void line_starts(side *sd)
+{
+    const ptx_module *m = sd->m;
+    size_t cap = 1024, n = 0;
+    uint32_t *v = xrealloc(NULL, cap * sizeof *v);
+    v[n++] = 0;
+    for (const char *p = m->src, *e = m->src + m->size;
+         (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++) {
+        if (n == cap)
+            v = xrealloc(v, (cap *= 2) * sizeof *v);
+        v[n++] = (uint32_t)(p + 1 - m->src);
+    }
+    sd->lines = v;
+    sd->nlines = n;
+}
+
+void side_build(side *sd, const ptx_module *m, unsigned flags, interner *in)
+{
+    memset(sd, 0, sizeof *sd);
+    sd->m = m;
+    line_starts(sd);
+    norm z = { .sd = sd, .m = m, .flags = flags, .in = in, .in_module = 1 };
+    new_unit(sd, (ptx_str){ "", 0 });
+    /* module level first: every global is declared before any function's
+       keys are made, and the module unit's keys come last, once the
+       functions' labels have their placeholders */
+    for (const ptx_stmt *s = m->items; s; s = s->next) {
+        ptx_tok stop = s->next ? s->next->first : m->ntoks - 1;
+        if (s->kind == PTX_S_FUNC && s->u.func.body)
+            declare_global(&z, s->u.func.name);
+        else
+            walk_one(&z, &sd->units[0], s, stop, 0);
+    }
+    z.nglobal = z.nents;
+    z.in_module = 0;
+    for (const ptx_stmt *s = m->items; s; s = s->next)
+        if (s->kind == PTX_S_FUNC && s->u.func.body)
+            function_unit(&z, s);
+    smap_clear(&z.local);
+    z.in_module = 1;
+    for (uint32_t i = 0; i < sd->units[0].n; i++)
+        make_key(&z, &sd->units[0].v[i]);
+    smap_free(&z.local);
+    smap_free(&z.global);
+    smap_free(&z.flabels);
+    smap_free(&z.types);
+    free(z.ents);
+    free(z.fl);
+    chunks_free(&z.store);
+    ptx_buf_free(&z.key);
+    ptx_buf_free(&z.tmp);
+}
+
+void side_free(side *sd)
+{
+    for (size_t i = 0; i < sd->n; i++)
+        free(sd->units[i].v);
+    free(sd->units);
+    free(sd->lines);
+    memset(sd, 0, sizeof *sd);
+}
+
+uint32_t side_line(const side *sd, const dline *l)
+{
+    uint32_t off = sd->m->toks[l->t0].start;
+    size_t lo = 0, hi = sd->nlines;     /* last start <= off */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sd->lines[mid] <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (uint32_t)lo + 1;
+}
+
+static void indent(ptx_buf *out, int depth)
+{
+    for (int i = 0; i < depth; i++)
+        ptx_buf_putc(out, '\t');
+}
+
+void dline_text(const side *sd, const dline *l, ptx_buf *out)
+{
+    const ptx_module *m = sd->m;
+    switch (l->what) {
+    case DL_OPEN: case DL_CLOSE:
+        indent(out, l->depth);
+        ptx_buf_puts(out, l->what == DL_OPEN ? "{\n" : "}\n");
+        break;
+    case DL_HEAD:
+        if (l->s->kind == PTX_S_SECTION) {
+            indent(out, l->depth);
+            ptx_emit_token(m, l->s->u.section.dir, out);
+            ptx_buf_putc(out, ' ');
+            ptx_emit_token(m, l->s->u.section.name, out);
+            ptx_buf_putc(out, '\n');
+        } else {
+            /* the header alone: the same statement without its body */
+            ptx_stmt head = *l->s;
+            head.u.func.body = NULL;
+            ptx_emit_stmt(m, &head, l->depth, out);
+        }
+        break;
+    default:
+        ptx_emit_stmt(m, l->s, (l->flags & DF_LINE0) ? 0 : l->depth, out);
+        break;
+    }
+}

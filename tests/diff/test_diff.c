@@ -1,0 +1,274 @@
+/*
+ * test_diff.c - the alignment core (against a dynamic-programming LCS) and
+ * the ptx_diff API on small modules written here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "ptx/diff.h"
+
+/* Length of the longest common subsequence, the slow and sure way. */
+static size_t lcs(const uint32_t *a, size_t n, const uint32_t *b, size_t m)
+{
+    size_t *row = calloc((m + 1) * 2, sizeof *row);
+    size_t *prev = row, *cur = row + m + 1;
+    for (size_t i = 1; i <= n; i++) {
+        for (size_t j = 1; j <= m; j++)
+            cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1
+                   : prev[j] > cur[j - 1] ? prev[j] : cur[j - 1];
+        size_t *t = prev;
+        prev = cur, cur = t;
+    }
+    size_t r = prev[m];
+    free(row);
+    return r;
+}
+
+/* The kept elements of both sides must be the same sequence. */
+static void assert_valid(const uint32_t *a, size_t n, const uint32_t *b,
+                         size_t m, const uint8_t *del, const uint8_t *ins)
+{
+    size_t i = 0, j = 0;
+    for (;;) {
+        while (i < n && del[i])
+            i++;
+        while (j < m && ins[j])
+            j++;
+        if (i == n || j == m)
+            break;
+        assert_int_equal(a[i], b[j]);
+        i++, j++;
+    }
+    assert_true(i == n && j == m);
+}
+
+static size_t check_seq(const uint32_t *a, size_t n, const uint32_t *b,
+                        size_t m)
+{
+    uint8_t *del = calloc(n + 1, 1), *ins = calloc(m + 1, 1);
+    size_t e = ptx_diff_seq(a, n, b, m, del, ins);
+    assert_valid(a, n, b, m, del, ins);
+    size_t nd = 0;
+    for (size_t i = 0; i < n; i++)
+        nd += del[i];
+    for (size_t j = 0; j < m; j++)
+        nd += ins[j];
+    assert_int_equal(e, nd);
+    free(del), free(ins);
+    return e;
+}
+
+static void seq_is_minimal(void **state)
+{
+    (void)state;
+    srand(12345);
+    uint32_t a[80], b[80];
+    for (int round = 0; round < 3000; round++) {
+        size_t n = (size_t)rand() % 80, m = (size_t)rand() % 80;
+        uint32_t alpha = 1 + (uint32_t)rand() % 6;
+        for (size_t i = 0; i < n; i++)
+            a[i] = (uint32_t)rand() % alpha;
+        for (size_t j = 0; j < m; j++)    /* often a copy of a, edited */
+            b[j] = j < n && rand() % 4 ? a[j] : (uint32_t)rand() % alpha;
+        size_t e = check_seq(a, n, b, m);
+        assert_int_equal(e, n + m - 2 * lcs(a, n, b, m));
+    }
+}
+
+/* Large and completely different: the cost limit must keep it fast and
+   the script valid. */
+static void seq_large_different(void **state)
+{
+    (void)state;
+    size_t n = 200000;
+    uint32_t *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    srand(7);
+    for (size_t i = 0; i < n; i++)
+        a[i] = (uint32_t)rand() % 5000, b[i] = (uint32_t)rand() % 5000;
+    check_seq(a, n, b, n);
+    for (size_t i = 0; i < n; i++)     /* mostly equal: exactly minimal */
+        b[i] = i % 1000 == 0 ? a[i] + 7000 : a[i];
+    assert_int_equal(check_seq(a, n, b, n), 2 * (n / 1000));
+    free(a), free(b);
+}
+
+/* ---- the API */
+
+static ptx_module *parse(const char *name, const char *text)
+{
+    ptx_diag d;
+    ptx_module *m = ptx_parse_buffer(name, text, strlen(text), &d);
+    if (!m)
+        ptx_diag_print(stderr, &d);
+    assert_non_null(m);
+    return m;
+}
+
+/* Runs a diff of two texts; returns the unified report (caller frees) and
+   the result through *out_d (caller frees). */
+static char *run(const char *ta, const char *tb, unsigned flags,
+                 ptx_diff **out_d, ptx_module **ma, ptx_module **mb)
+{
+    *ma = parse("a.ptx", ta);
+    *mb = parse("b.ptx", tb);
+    ptx_diff_opts o = { .flags = flags, .context = 3 };
+    char err[256];
+    *out_d = ptx_diff_run(*ma, *mb, &o, err, sizeof err);
+    assert_non_null(*out_d);
+    ptx_buf out = { 0 };
+    ptx_diff_print_unified(*out_d, &out);
+    ptx_buf_putc(&out, 0);
+    return out.p;
+}
+
+static int same(const char *ta, const char *tb, unsigned flags)
+{
+    ptx_diff *d;
+    ptx_module *ma, *mb;
+    free(run(ta, tb, flags, &d, &ma, &mb));
+    int r = ptx_diff_same(d);
+    ptx_diff_free(d);
+    ptx_module_free(ma);
+    ptx_module_free(mb);
+    return r;
+}
+
+#define HEAD ".version 8.0\n.target sm_90\n.address_size 64\n"
+
+static const char kern_a[] = HEAD
+    ".visible .entry k(.param .u64 p)\n{\n"
+    "\t.reg .b32 %r<4>;\n\t.reg .pred %p<2>;\n"
+    "\tmov.u32 %r1, %tid.x;\n\tsetp.eq.u32 %p1, %r1, 0;\n"
+    "\t@%p1 bra $L__BB0_2;\n\tadd.s32 %r2, %r1, 1;\n"
+    "$L__BB0_2:\n\tret;\n}\n";
+
+/* kern_a renumbered, with other formatting and a larger %r count */
+static const char kern_regs[] = HEAD "// renumbered\n"
+    ".visible .entry k(.param .u64 p)\n{\n"
+    ".reg .b32 %r<9>; .reg .pred %p<5>;\n"
+    "mov.u32 %r7, %tid.x; setp.eq.u32 %p4, %r7, 0;\n"
+    "@%p4 bra $L__BB0_2; add.s32 %r3, %r7, 1;\n"
+    "$L__BB0_2: ret;\n}\n";
+
+/* kern_a with its label renamed */
+static const char kern_labels[] = HEAD
+    ".visible .entry k(.param .u64 p)\n{\n"
+    "\t.reg .b32 %r<4>;\n\t.reg .pred %p<2>;\n"
+    "\tmov.u32 %r1, %tid.x;\n\tsetp.eq.u32 %p1, %r1, 0;\n"
+    "\t@%p1 bra DONE;\n\tadd.s32 %r2, %r1, 1;\n"
+    "DONE:\n\tret;\n}\n";
+
+static void options(void **state)
+{
+    (void)state;
+    assert_true(same(kern_a, kern_a, 0));
+    assert_false(same(kern_a, kern_regs, 0));
+    assert_true(same(kern_a, kern_regs, PTX_DIFF_IGNORE_REGS));
+    assert_false(same(kern_a, kern_regs, PTX_DIFF_IGNORE_LABELS));
+    assert_false(same(kern_a, kern_labels, 0));
+    assert_true(same(kern_a, kern_labels, PTX_DIFF_IGNORE_LABELS));
+    assert_false(same(kern_a, kern_labels, PTX_DIFF_IGNORE_REGS));
+    assert_true(same(kern_labels, kern_regs, PTX_DIFF_IGNORE_NAMES));
+    /* a swapped pair of registers is not a renaming of the same code */
+    char *swapped = strdup(kern_a);
+    char *p = strstr(swapped, "add.s32 %r2, %r1");
+    memcpy(p, "add.s32 %r1, %r2", 16);
+    assert_false(same(kern_a, swapped, PTX_DIFF_IGNORE_REGS));
+    free(swapped);
+}
+
+static const char debug_a[] = HEAD
+    ".visible .entry k()\n{\n"
+    "\t.loc 1 3 0\n$L__func_begin0:\n\t.loc 1 4 2\n\tbra $L__BB0_1;\n"
+    "$L__BB0_1:\n$L__tmp0:\n\tret;\n$L__func_end0:\n}\n"
+    "\t.file 1 \"k.cu\"\n"
+    "\t.section .debug_info\n\t{\n\t.b64 $L__func_begin0\n"
+    "\t.b64 $L__func_end0\n\t}\n";
+
+static const char debug_b[] = HEAD
+    ".visible .entry k()\n{\n\tbra $L__BB0_1;\n$L__BB0_1:\n\tret;\n}\n";
+
+static void debug(void **state)
+{
+    (void)state;
+    assert_false(same(debug_a, debug_b, 0));
+    assert_true(same(debug_a, debug_b, PTX_DIFF_IGNORE_DEBUG));
+    /* the label a branch uses is not debug data */
+    static const char nolabel[] = HEAD
+        ".visible .entry k()\n{\n\tbra $L__BB0_1;\n\tret;\n}\n";
+    assert_false(same(debug_a, nolabel, PTX_DIFF_IGNORE_DEBUG));
+}
+
+static void report(void **state)
+{
+    (void)state;
+    static const char b[] = HEAD
+        ".visible .entry k(.param .u64 p)\n{\n"
+        "\t.reg .b32 %r<4>;\n\t.reg .pred %p<2>;\n"
+        "\tmov.u32 %r1, %tid.x;\n\tsetp.eq.u32 %p1, %r1, 0;\n"
+        "\t@%p1 bra $L__BB0_2;\n\tadd.s32 %r2, %r1, 1;\n"
+        "$L__BB0_2:\n\tadd.s32 %r3, %r1, 2;\n\tret;\n}\n"
+        ".visible .entry extra()\n{\n\tret;\n}\n";
+    ptx_diff *d;
+    ptx_module *ma, *mb;
+    char *text = run(kern_a, b, 0, &d, &ma, &mb);
+    assert_string_equal(text,
+        "--- a.ptx\n+++ b.ptx\n"
+        "@@ -10,5 +10,6 @@ k ($L__BB0_2)\n"
+        " \t@%p1 bra\t$L__BB0_2;\n"
+        " \tadd.s32\t%r2, %r1, 1;\n"
+        " $L__BB0_2:\n"
+        "+\tadd.s32\t%r3, %r1, 2;\n"
+        " \tret;\n"
+        " }\n"
+        "@@ -0,0 +16,4 @@ extra: function added\n"
+        "+.visible .entry extra()\n+{\n+\tret;\n+}\n");
+    free(text);
+    assert_int_equal(ptx_diff_nunits(d), 3);
+    const ptx_diff_unit *u = ptx_diff_unit_at(d, 1);
+    assert_string_equal(u->name, "k");
+    assert_int_equal(u->status, PTX_DIFF_CHANGED);
+    assert_int_equal(u->added, 1);
+    u = ptx_diff_unit_at(d, 2);
+    assert_int_equal(u->status, PTX_DIFF_ADDED);
+    assert_int_equal(u->added, 4);
+    ptx_diff_free(d);
+    ptx_module_free(ma);
+    ptx_module_free(mb);
+}
+
+static void pairing(void **state)
+{
+    (void)state;
+    static const char fg[] = HEAD
+        ".func f()\n{\n\tret;\n}\n.func g()\n{\n\texit;\n}\n";
+    static const char gf[] = HEAD
+        ".func g()\n{\n\texit;\n}\n.func f()\n{\n\tret;\n}\n";
+    assert_true(same(fg, gf, 0));                    /* by name */
+    assert_false(same(fg, gf, PTX_DIFF_IGNORE_NAMES)); /* by position */
+    ptx_module *a = parse("a.ptx", fg);
+    ptx_diff_opts o = { .context = 3 };
+    const char *names[] = { "nope" };
+    o.functions = names, o.nfunctions = 1;
+    char err[256];
+    assert_null(ptx_diff_run(a, a, &o, err, sizeof err));
+    assert_non_null(strstr(err, "nope"));
+    ptx_module_free(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(seq_is_minimal),
+        cmocka_unit_test(seq_large_different),
+        cmocka_unit_test(options),
+        cmocka_unit_test(debug),
+        cmocka_unit_test(report),
+        cmocka_unit_test(pairing),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

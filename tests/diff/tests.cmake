@@ -1,0 +1,34 @@
+# tests/diff: pyptx-diff.  run_tests.py makes every pair at test time (nvcc
+# over kernels.cu, renumber.py over shared corpus files) and runs one case
+# per test; test_diff.c checks the alignment core and the library API.
+find_program(NVCC nvcc HINTS /usr/local/cuda/bin)
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+find_library(CMOCKA_LIB cmocka REQUIRED)
+
+# Without nvcc the nvcc cases must fail, not pass: run_tests.py reports
+# "nvcc not found" for an empty --nvcc.
+set(DIFF_NVCC "${NVCC}")
+if(NOT NVCC)
+  set(DIFF_NVCC "")
+endif()
+
+set(DIFF_CASES lineinfo source_change functions canonical labels regs names
+    modifier stat json errors speed)
+foreach(case ${DIFF_CASES})
+  add_test(NAME diff_${case}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/run_tests.py
+      --diff $<TARGET_FILE:pyptx-diff>
+      --roundtrip $<TARGET_FILE:pyptx-roundtrip>
+      --nvcc "${DIFF_NVCC}"
+      --corpus ${PTX_SHARED_CORPUS}/pyptx
+      --bench ${CMAKE_SOURCE_DIR}/tools/diff_bench.py
+      --work ${CMAKE_CURRENT_BINARY_DIR}/diff_work
+      ${case})
+endforeach()
+# timed: keep other tests off the cores meanwhile
+set_tests_properties(diff_speed PROPERTIES RUN_SERIAL TRUE TIMEOUT 120)
+
+add_executable(diff_unit ${CMAKE_CURRENT_LIST_DIR}/test_diff.c)
+target_include_directories(diff_unit PRIVATE ${CMAKE_SOURCE_DIR}/src)
+target_link_libraries(diff_unit PRIVATE ptx ${CMOCKA_LIB})
+add_test(NAME diff_unit COMMAND diff_unit)

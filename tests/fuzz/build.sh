@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# build.sh - compile the libFuzzer harnesses with clang, outside CMake.
+#
+#   tests/fuzz/build.sh [OUTDIR]        (default: build-fuzz)
+#
+# Generates the lexer (re2c) and parser (bison) into OUTDIR/gen and links
+# OUTDIR/fuzz_front (and OUTDIR/fuzz_codegen when include/ptx/codegen.h and
+# src/codegen/*.c exist) with -fsanitize=fuzzer,address,undefined.  Fails
+# (exit 1) when clang, re2c or bison is missing: a fuzz test must never pass
+# by not running.  CLANG=... picks another clang.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:-$root/build-fuzz}
+cc=${CLANG:-clang}
+for tool in "$cc" re2c bison; do
+    command -v "$tool" >/dev/null ||
+        { echo "fuzz/build.sh: error: $tool not found (apt-get install clang re2c bison)" >&2; exit 1; }
+done
+"$cc" --version | grep -q clang ||
+    { echo "fuzz/build.sh: error: $cc is not clang (libFuzzer needs clang)" >&2; exit 1; }
+mkdir -p "$out/gen"
+out=$(cd "$out" && pwd)
+
+# generated sources, redone only when the grammar is newer
+if [ ! -s "$out/gen/lexer.c" ] || [ "$root/grammar/lexer.re" -nt "$out/gen/lexer.c" ]; then
+    re2c -W --no-generation-date -o "$out/gen/lexer.c" "$root/grammar/lexer.re"
+fi
+if [ ! -s "$out/gen/parser.c" ] || [ "$root/grammar/parser.y" -nt "$out/gen/parser.c" ]; then
+    bison -Wall -Wno-yacc --defines="$out/gen/parser.h" -o "$out/gen/parser.c" "$root/grammar/parser.y"
+fi
+
+flags=(-std=gnu11 -g -O1 -fno-omit-frame-pointer
+       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+       -I"$root/include" -I"$root/src" -I"$out/gen")
+front=("$root"/src/front/*.c "$root"/src/emit/*.c "$out/gen/lexer.c" "$out/gen/parser.c")
+
+link() { # name sources...
+    local name=$1; shift
+    local tmp="$out/$name.tmp.$$"
+    "$cc" "${flags[@]}" "$@" -o "$tmp" -lm
+    mv -f "$tmp" "$out/$name"
+    echo "fuzz/build.sh: built $out/$name"
+}
+
+# rebuild a fuzzer only when one of its inputs is newer than it
+stale() { # target sources...
+    local t=$1; shift
+    [ -x "$t" ] || return 0
+    local f
+    for f in "$@" "$root"/include/ptx/*.h "$root"/src/front/*.h "$0"; do
+        [ "$f" -nt "$t" ] && return 0
+    done
+    return 1
+}
+
+srcs=("$root/tests/fuzz/fuzz_front.c" "${front[@]}")
+stale "$out/fuzz_front" "${srcs[@]}" && link fuzz_front "${srcs[@]}"
+
+# The codegen fuzzer, once the code generator exists.
+if [ -f "$root/include/ptx/codegen.h" ] && [ -f "$root/tests/fuzz/fuzz_codegen.c" ] &&
+   compgen -G "$root/src/codegen/*.c" >/dev/null; then
+    srcs=("$root/tests/fuzz/fuzz_codegen.c" "${front[@]}" "$root"/src/codegen/*.c)
+    [ -d "$root/src/util" ] && srcs+=("$root"/src/util/*.c)
+    stale "$out/fuzz_codegen" "${srcs[@]}" && link fuzz_codegen "${srcs[@]}"
+fi
+exit 0

@@ -1,0 +1,25 @@
+# cmake -DEXPECT=<status> [-DMATCH=<regex>] -P expect.cmake -- <command...>
+# Runs the command; passes iff it exits with EXPECT and (if MATCH is set and
+# not empty) its stdout+stderr matches MATCH.
+set(cmd)
+set(seen FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE 1 ${last})
+  if(seen)
+    list(APPEND cmd "${CMAKE_ARGV${i}}")
+  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
+    set(seen TRUE)
+  endif()
+endforeach()
+if(NOT cmd)
+  message(FATAL_ERROR "expect.cmake: no command after --")
+endif()
+execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                ERROR_VARIABLE out)
+message("${out}")
+if(NOT "${rc}" STREQUAL "${EXPECT}")
+  message(FATAL_ERROR "exit status ${rc}, expected ${EXPECT}")
+endif()
+if(DEFINED MATCH AND NOT "${MATCH}" STREQUAL "" AND NOT "${out}" MATCHES "${MATCH}")
+  message(FATAL_ERROR "output does not match '${MATCH}'")
+endif()

@@ -1,0 +1,427 @@
+#!/usr/bin/env python3
+"""Round-trip harness for pyptx-codegen (PTX -> pyptx 0.1.1 Python).
+
+    harness.py [--python PY] [--mode plain|sugar] [--jobs N] [--timeout S]
+               [--keep DIR] [--quiet] CODEGEN PATH...
+
+For every .ptx file under PATH... (files or directories, searched
+recursively) the harness
+
+  0. runs `CODEGEN FILE` (mode plain) or `CODEGEN --sugar FILE` (mode sugar)
+     and stores its stdout as a Python file;
+  1. imports that file under PY (a python with pyptx 0.1.1) in a subprocess
+     with a timeout: it must compile, execute, and define KERNELS (a dict
+     PTX entry name -> pyptx Kernel) and module_ptx() (see
+     src/codegen/DESIGN.md, "Contract of the generated file");
+  2. for every .entry definition of the input, KERNELS[name].ptx() must
+     contain an .entry of the same name whose token sequence (from `.entry`
+     to the closing `}`) equals the input entry's;
+  3. `PY GENERATED.py` must exit 0 and print a module whose token sequence
+     equals the whole input file's.
+
+Tokens ignore whitespace and comments (see ptxtok.py).  In sugar mode checks
+2 and 3 accept a consistent renaming (a bijection built while walking both
+token streams) of labels, parameters, registers and other function-local
+names; entry names, opcodes, directives, numbers and global names must stay
+equal.  Byte-identical modules (stdout == input bytes) are counted and
+reported as a figure, not a gate.
+
+A file passes when all checks pass.  The last line printed is exactly
+`N passed, N failed`; the exit status is 0 only if nothing failed.  There is
+deliberately no skip list.
+"""
+import argparse
+import json
+import multiprocessing
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ptxtok  # noqa: E402
+
+# Runs under --python.  argv: GENERATED.py.  Prints one JSON object.
+RUNNER = r'''
+import sys, json, traceback, importlib.util
+res = {}
+try:
+    import pyptx
+    res["pyptx_version"] = getattr(pyptx, "__version__", "?")
+except Exception:
+    res["error"] = "cannot import pyptx:\n" + traceback.format_exc(limit=3)
+    print(json.dumps(res)); sys.exit(0)
+path = sys.argv[1]
+try:
+    src = open(path, encoding="utf-8").read()
+    code = compile(src, path, "exec")
+except SyntaxError:
+    res["error"] = "does not compile:\n" + traceback.format_exc(limit=0)
+    print(json.dumps(res)); sys.exit(0)
+spec = importlib.util.spec_from_file_location("pyptx_generated", path)
+mod = importlib.util.module_from_spec(spec)
+sys.modules["pyptx_generated"] = mod
+try:
+    exec(code, mod.__dict__)
+except BaseException:
+    res["error"] = "import raised:\n" + traceback.format_exc(limit=-4)
+    print(json.dumps(res)); sys.exit(0)
+K = getattr(mod, "KERNELS", None)
+if not isinstance(K, dict):
+    res["error"] = "generated module defines no KERNELS dict"
+    print(json.dumps(res)); sys.exit(0)
+from pyptx.kernel import Kernel
+kern = {}
+for name, k in K.items():
+    if not isinstance(k, Kernel):
+        kern[str(name)] = {"error": "KERNELS[%r] is not a pyptx Kernel but %s" % (name, type(k).__name__)}
+        continue
+    try:
+        kern[str(name)] = {"ptx": k.ptx()}
+    except BaseException:
+        kern[str(name)] = {"error": "tracing raised:\n" + traceback.format_exc(limit=-4)}
+res["kernels"] = kern
+mp = getattr(mod, "module_ptx", None)
+if not callable(mp):
+    res["module_error"] = "generated module defines no module_ptx()"
+else:
+    try:
+        t = mp()
+        if not isinstance(t, str):
+            raise TypeError("module_ptx() returned %s, not str" % type(t).__name__)
+        res["module"] = t
+    except BaseException:
+        res["module_error"] = "module_ptx() raised:\n" + traceback.format_exc(limit=-4)
+print(json.dumps(res))
+'''
+
+# Non-dotted special registers: never renamed in sugar mode.
+_SPECIAL_RE = re.compile(
+    r"%(laneid|warpid|nwarpid|smid|nsmid|gridid|clock|clock64|clock_hi|"
+    r"globaltimer|globaltimer_lo|globaltimer_hi|lanemask_(eq|le|lt|ge|gt)|"
+    r"pm[0-7](_64)?|envreg\d+|total_smem_size|aggr_smem_size|"
+    r"dynamic_smem_size|current_graph_exec|cluster_ctarank|cluster_nctarank|"
+    r"is_explicit_cluster|reserved_smem_offset_\w+|tid|ntid|ctaid|nctaid|"
+    r"clusterid|nclusterid|cluster_ctaid|cluster_nctaid)$")
+_WORD_RE = re.compile(r"[A-Za-z_$%][\w$]*$")
+_DECL_DIRS = {".reg", ".shared", ".local", ".param", ".const", ".global",
+              ".shared::cta", ".shared::cluster"}
+
+
+def _is_word(t):
+    return bool(_WORD_RE.match(t)) and t != "_"
+
+
+def local_names(toks):
+    """Names a sugar-mode generator may rename: labels, parameters,
+    registers and names declared inside function bodies."""
+    names = set()
+    texts = [t for t, _ in toks]
+    n = len(texts)
+    depth = 0
+    i = 0
+    while i < n:
+        t = texts[i]
+        if t == "{":
+            depth += 1
+        elif t == "}":
+            depth -= 1
+        elif t.startswith("%") and _is_word(t) and not _SPECIAL_RE.match(t):
+            names.add(t)
+        elif (_is_word(t) and i + 1 < n and texts[i + 1] == ":"
+              and (i == 0 or texts[i - 1] in (";", "{", "}", ":"))):
+            names.add(t)                         # label definition
+        elif t in (".entry", ".func"):
+            # parameter lists: (...) [name] (...)
+            j = i + 1
+            while j < n and texts[j] not in ("{", ";"):
+                if texts[j] == "(":
+                    k = j + 1
+                    last = None
+                    bdepth = 0
+                    while k < n and texts[k] != ")":
+                        x = texts[k]
+                        if x == "[":
+                            bdepth += 1
+                        elif x == "]":
+                            bdepth -= 1
+                        elif x == "," and bdepth == 0:
+                            if last:
+                                names.add(last)
+                            last = None
+                        elif bdepth == 0 and _is_word(x):
+                            last = x
+                        k += 1
+                    if last:
+                        names.add(last)
+                    j = k
+                j += 1
+            i = j
+            continue
+        elif depth > 0 and t in _DECL_DIRS and (i == 0 or texts[i - 1] in (";", "{", "}")):
+            # declaration statement inside a body: first word of each declarator
+            j = i + 1
+            want = True
+            bdepth = 0
+            while j < n and texts[j] != ";":
+                x = texts[j]
+                if x in ("[", "<", "{", "("):
+                    bdepth += 1
+                elif x in ("]", ">", "}", ")"):
+                    bdepth -= 1
+                elif x == "," and bdepth == 0:
+                    want = True
+                elif x == "=":
+                    want = False
+                elif want and bdepth == 0 and _is_word(x):
+                    names.add(x)
+                    want = False
+                j += 1
+            i = j
+            continue
+        i += 1
+    return names
+
+
+def compare(a, b, rename=False, a_local=(), b_local=(), fixed=()):
+    """Compare token lists a (input) and b (output).
+
+    Returns None when equal, else (index, message).  With rename=True a
+    token pair (x, y) with x in a_local and y in b_local is accepted when it
+    is consistent with the bijection built so far; names in `fixed` must be
+    equal.  All other tokens must be equal."""
+    fwd, bwd = {}, {}
+    n = min(len(a), len(b))
+    for i in range(n):
+        x, y = a[i][0], b[i][0]
+        if (rename and x in a_local and y in b_local
+                and x not in fixed and y not in fixed):
+            fx, by = fwd.get(x), bwd.get(y)
+            if fx is None and by is None:
+                fwd[x], bwd[y] = y, x
+                continue
+            if fx == y and by == x:
+                continue
+            why = ("inconsistent renaming: %r was mapped to %r" % (x, fx)
+                   if fx is not None and fx != y else
+                   "inconsistent renaming: %r is already the image of %r" % (y, by))
+            return i, why
+        if x != y:
+            return i, "token differs"
+    if len(a) != len(b):
+        return n, "input has more tokens" if len(a) > len(b) else "output has more tokens"
+    return None
+
+
+def _fmt_diff(a, b, where, what_out):
+    i, why = where
+    ta = "line %d: %r" % (a[i][1], a[i][0]) if i < len(a) else "end of input"
+    tb = "line %d: %r" % (b[i][1], b[i][0]) if i < len(b) else "end of output"
+    ctx_a = " ".join(t for t, _ in a[max(0, i - 3):i + 3])
+    ctx_b = " ".join(t for t, _ in b[max(0, i - 3):i + 3])
+    return ("first difference at token %d (%s): input %s vs %s %s\n"
+            "      input : ... %s ...\n      output: ... %s ..."
+            % (i, why, ta, what_out, tb, ctx_a, ctx_b))
+
+
+def _tail(s, n=1500):
+    s = s or ""
+    return s if len(s) <= n else "..." + s[-n:]
+
+
+def check_file(job):
+    """Run all checks on one PTX file; return (path, ok, reasons, byte_identical)."""
+    path, opts = job
+    reasons = []
+    work = tempfile.mkdtemp(prefix="pyptx-harness-", dir=opts["tmp"])
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+        src = raw.decode("utf-8", errors="replace")
+        try:
+            in_toks = ptxtok.tokenize(src)
+        except ptxtok.TokenizeError as e:
+            return path, False, ["cannot tokenize input: %s" % e], False
+
+        cmd = [opts["codegen"]] + (["--sugar"] if opts["mode"] == "sugar" else []) + [path]
+        try:
+            p = subprocess.run(cmd, capture_output=True, timeout=opts["timeout"])
+        except subprocess.TimeoutExpired:
+            return path, False, ["codegen timed out after %ss" % opts["timeout"]], False
+        except OSError as e:
+            return path, False, ["cannot run codegen: %s" % e], False
+        if p.returncode != 0:
+            return path, False, ["codegen exited with status %d: %s" % (
+                p.returncode, _tail(p.stderr.decode("utf-8", "replace"), 600))], False
+        gen = os.path.join(work, "k_generated.py")
+        with open(gen, "wb") as f:
+            f.write(p.stdout)
+        if opts["keep"]:
+            rel = os.path.basename(path)[:-4] if path.endswith(".ptx") else os.path.basename(path)
+            shutil.copy(gen, os.path.join(opts["keep"], rel + (".sugar" if opts["mode"] == "sugar" else "") + ".py"))
+
+        env = dict(os.environ)
+        env.pop("PYTHONPATH", None)
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env["PYTHONWARNINGS"] = "ignore"
+        # (1) import + trace in a subprocess
+        try:
+            r = subprocess.run([opts["python"], "-c", RUNNER, gen], capture_output=True,
+                               timeout=opts["timeout"], cwd=work, env=env)
+        except subprocess.TimeoutExpired:
+            return path, False, ["(1) importing/tracing the generated file timed out after %ss"
+                                 % opts["timeout"]], False
+        out = r.stdout.decode("utf-8", "replace").strip().splitlines()
+        try:
+            res = json.loads(out[-1])
+        except (IndexError, ValueError):
+            return path, False, ["(1) runner crashed (status %d): %s" % (
+                r.returncode, _tail(r.stderr.decode("utf-8", "replace")))], False
+        if res.get("pyptx_version") not in (None, "0.1.1"):
+            reasons.append("(1) %s has pyptx %s, not 0.1.1" % (opts["python"], res["pyptx_version"]))
+        if "error" in res:
+            return path, False, reasons + ["(1) " + res["error"].rstrip()], False
+
+        rename = opts["mode"] == "sugar"
+        entries = ptxtok.find_entries(in_toks)
+        fixed = {e["name"] for e in entries}
+        in_local = local_names(in_toks) if rename else set()
+
+        # (2) every input entry against KERNELS[name]
+        kernels = res.get("kernels", {})
+        for e in entries:
+            name = e["name"]
+            a = in_toks[e["start"]:e["end"]]
+            k = kernels.get(name)
+            if k is None:
+                reasons.append("(2) entry %s (line %d): no KERNELS[%r]" % (name, in_toks[e["start"]][1], name))
+                continue
+            if "error" in k:
+                reasons.append("(2) entry %s: %s" % (name, k["error"].rstrip()))
+                continue
+            try:
+                kt = ptxtok.tokenize(k["ptx"])
+            except ptxtok.TokenizeError as ex:
+                reasons.append("(2) entry %s: traced PTX does not tokenize: %s" % (name, ex))
+                continue
+            ke = [x for x in ptxtok.find_entries(kt) if x["name"] == name]
+            if len(ke) != 1:
+                reasons.append("(2) entry %s: KERNELS[%r].ptx() has %d entries named %r"
+                               % (name, name, len(ke), name))
+                continue
+            b = kt[ke[0]["start"]:ke[0]["end"]]
+            d = compare(a, b, rename, in_local, local_names(kt) if rename else (), fixed)
+            if d is not None:
+                reasons.append("(2) entry %s differs from KERNELS[%r].ptx(): %s"
+                               % (name, name, _fmt_diff(a, b, d, "traced")))
+        for name in kernels:
+            if name not in fixed:
+                reasons.append("(2) KERNELS[%r] matches no .entry of the input" % name)
+        if "module_error" in res:
+            reasons.append("(3) " + res["module_error"].rstrip())
+
+        # (3) python GENERATED.py prints the module
+        identical = False
+        try:
+            s = subprocess.run([opts["python"], gen], capture_output=True,
+                               timeout=opts["timeout"], cwd=work, env=env)
+        except subprocess.TimeoutExpired:
+            reasons.append("(3) running the generated file as a script timed out")
+            return path, False, reasons, False
+        if s.returncode != 0:
+            reasons.append("(3) running the generated file as a script exited %d: %s"
+                           % (s.returncode, _tail(s.stderr.decode("utf-8", "replace"))))
+        else:
+            identical = s.stdout == raw
+            text = s.stdout.decode("utf-8", "replace")
+            try:
+                mt = ptxtok.tokenize(text)
+                d = compare(in_toks, mt, rename, in_local,
+                            local_names(mt) if rename else (), fixed)
+                if d is not None:
+                    reasons.append("(3) printed module differs from the input: %s"
+                                   % _fmt_diff(in_toks, mt, d, "printed"))
+            except ptxtok.TokenizeError as ex:
+                reasons.append("(3) printed module does not tokenize: %s" % ex)
+        return path, not reasons, reasons, identical
+    except Exception as e:  # harness bug: report, do not hide
+        return path, False, ["harness error: %r" % (e,)], False
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def collect(paths):
+    files = []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, dirs, names in os.walk(p):
+                dirs.sort()
+                for n in sorted(names):
+                    if n.endswith(".ptx"):
+                        files.append(os.path.join(root, n))
+        elif os.path.isfile(p):
+            files.append(p)
+        else:
+            sys.stderr.write("harness: no such file or directory: %s\n" % p)
+            sys.exit(2)
+    return files
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("codegen", help="path of the pyptx-codegen binary")
+    ap.add_argument("paths", nargs="+", help="PTX files or directories")
+    ap.add_argument("--python", default=sys.executable,
+                    help="python with pyptx 0.1.1 installed (default: this python)")
+    ap.add_argument("--mode", choices=("plain", "sugar"), default="plain")
+    ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--timeout", type=float, default=120.0,
+                    help="seconds allowed to each subprocess (default 120)")
+    ap.add_argument("--keep", metavar="DIR", help="copy the generated files into DIR")
+    ap.add_argument("--quiet", "-q", action="store_true", help="do not list passing files")
+    args = ap.parse_args(argv)
+
+    files = collect(args.paths)
+    if not files:
+        sys.stderr.write("harness: no .ptx files found\n")
+        return 2
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="pyptx-harness-")
+    opts = {"codegen": os.path.abspath(args.codegen), "python": args.python,
+            "mode": args.mode, "timeout": args.timeout, "keep": args.keep, "tmp": tmp}
+    jobs = [(f, opts) for f in files]
+    passed = failed = identical = 0
+    try:
+        if args.jobs > 1 and len(files) > 1:
+            pool = multiprocessing.Pool(min(args.jobs, len(files)))
+            results = pool.imap(check_file, jobs)
+        else:
+            pool = None
+            results = map(check_file, jobs)
+        for path, ok, reasons, ident in results:
+            identical += bool(ident)
+            if ok:
+                passed += 1
+                if not args.quiet:
+                    print("PASS %s%s" % (path, " (byte-identical)" if ident else ""))
+            else:
+                failed += 1
+                print("FAIL %s" % path)
+                for r in reasons:
+                    print("  " + r.replace("\n", "\n    "))
+            sys.stdout.flush()
+        if pool is not None:
+            pool.close()
+            pool.join()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("byte-identical modules: %d of %d (%s mode)" % (identical, len(files), args.mode))
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
