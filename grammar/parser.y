@@ -683,26 +683,25 @@ static ptx_stmt *dir_stmt(ptx_parser *P, int kind, uint32_t dir,
 static void split_opcode(ptx_parser *P, ptx_instr *in)
 {
     ptx_str w = ptx_tok_str(P->m, in->op);
-    const char *dot = memchr(w.p, '.', w.n);
-    if (!dot) {
-        in->opcode = w;
+    uint32_t n = 0, first = w.n;
+    for (uint32_t i = 0; i < w.n; i++)
+        if (w.p[i] == '.') {
+            if (!n)
+                first = i;
+            n++;
+        }
+    in->opcode = (ptx_str){ w.p, first };
+    if (!n)
         return;
-    }
-    in->opcode = (ptx_str){ w.p, (uint32_t)(dot - w.p) };
-    uint32_t n = 0;
-    for (const char *q = dot; q < w.p + w.n; q++)
-        n += *q == '.';
-    in->mods = ptx_arena_alloc(P->m->arena, n * sizeof *in->mods);
+    ptx_str *mods = ptx_arena_alloc(P->m->arena, n * sizeof *mods);
+    uint32_t k = 0, start = first + 1;
+    for (uint32_t i = start; i <= w.n; i++)
+        if (i == w.n || w.p[i] == '.') {
+            mods[k++] = (ptx_str){ w.p + start, i - start };
+            start = i + 1;
+        }
+    in->mods = mods;
     in->nmods = n;
-    const char *end = w.p + w.n;
-    for (uint32_t i = 0; i < n; i++) {
-        const char *b = dot + 1;
-        const char *e = memchr(b, '.', (size_t)(end - b));
-        if (!e)
-            e = end;
-        in->mods[i] = (ptx_str){ b, (uint32_t)(e - b) };
-        dot = e;
-    }
 }
 
 static ptx_stmt *instr(ptx_parser *P, uint32_t at, uint32_t bang,

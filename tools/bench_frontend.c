@@ -1,7 +1,7 @@
 /*
  * bench_frontend - parse+emit throughput of the C front end, single thread.
  *
- *   bench_frontend [--mode exact|canonical] [--seconds S] PATH...
+ *   bench_frontend [--mode exact|canonical] [--seconds S | --repeat N] PATH...
  *
  * Loads every .ptx file under PATH into memory first (disk is not timed),
  * then repeats parse + emit over the whole set until S seconds (default 2)
@@ -45,10 +45,13 @@ int main(int argc, char **argv)
 {
     int canonical = 0;
     double seconds = 2.0;
+    long repeat = 0; /* --repeat N: exactly N passes (for callgrind) */
     path_list files = { 0 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--mode") && i + 1 < argc)
             canonical = !strcmp(argv[++i], "canonical");
+        else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
+            repeat = atol(argv[++i]);
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
             seconds = atof(argv[++i]);
         else if (paths_add(&files, argv[i]) != 0)
@@ -82,7 +85,7 @@ int main(int argc, char **argv)
         }
         bytes += total;
         t = now() - t0;
-    } while (t < seconds);
+    } while (repeat ? --repeat > 0 : t < seconds);
     printf("files=%zu bytes=%zu seconds=%.3f mbps=%.1f\n", files.n, bytes, t,
            bytes / t / 1e6);
     ptx_buf_free(&out);

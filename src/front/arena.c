@@ -4,63 +4,44 @@
 #include <string.h>
 #include "front/arena.h"
 
-typedef struct chunk {
-    struct chunk *prev;
-    size_t used, cap;
-    max_align_t data[];
-} chunk;
-
-struct ptx_arena {
-    chunk *top;
-};
-
-enum { CHUNK_MIN = 64 * 1024 };
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) {
-        fputs("fatal: out of memory\n", stderr);
-        exit(1);
-    }
-    return p;
-}
+enum { CHUNK_MIN = 64 * 1024, CHUNK_MAX = 64 * 1024 * 1024 };
 
 ptx_arena *ptx_arena_new(void)
 {
-    ptx_arena *a = xmalloc(sizeof *a);
-    a->top = NULL;
+    ptx_arena *a = calloc(1, sizeof *a);
+    if (!a) {
+        fputs("fatal: out of memory\n", stderr);
+        exit(1);
+    }
     return a;
 }
 
-void *ptx_arena_alloc(ptx_arena *a, size_t n)
+void *ptx_arena_alloc_chunk(ptx_arena *a, size_t n)
 {
-    n = (n + 7) & ~(size_t)7;
-    chunk *c = a->top;
-    if (!c || c->cap - c->used < n) {
-        /* chunks double with the arena so that big files need few mallocs */
-        size_t cap = c ? c->cap * 2 : CHUNK_MIN;
-        if (cap > 64u * 1024 * 1024)
-            cap = 64u * 1024 * 1024;
-        if (cap < n)
-            cap = n;
-        chunk *nc = xmalloc(sizeof *nc + cap);
-        nc->prev = c;
-        nc->used = 0;
-        nc->cap = cap;
-        a->top = c = nc;
+    /* chunks double with the arena so that big files need few mallocs */
+    size_t cap = a->top ? a->top->cap * 2 : CHUNK_MIN;
+    if (cap > CHUNK_MAX)
+        cap = CHUNK_MAX;
+    if (cap < n)
+        cap = n;
+    ptx_arena_chunk *c = malloc(sizeof *c + cap);
+    if (!c) {
+        fputs("fatal: out of memory\n", stderr);
+        exit(1);
     }
-    void *p = (char *)c->data + c->used;
-    c->used += n;
-    memset(p, 0, n);
-    return p;
+    c->prev = a->top;
+    c->cap = cap;
+    c->used = n;
+    a->top = c;
+    memset(c->data, 0, n);
+    return c->data;
 }
 
 void ptx_arena_free(ptx_arena *a)
 {
     if (!a)
         return;
-    for (chunk *c = a->top, *prev; c; c = prev) {
+    for (ptx_arena_chunk *c = a->top, *prev; c; c = prev) {
         prev = c->prev;
         free(c);
     }
