@@ -75,6 +75,10 @@ void ptx_emit_exact(const ptx_module *m, ptx_buf *out);
 /* One deterministic nvcc-like layout; comments dropped; same tokens. */
 void ptx_emit_canonical(const ptx_module *m, ptx_buf *out);
 
+/* Print the exact (canonical = 0) or canonical (canonical = 1) text to f.
+   Returns 0, or -1 if writing failed. */
+int ptx_write(const ptx_module *m, int canonical, FILE *f);
+
 /* Append the spelling of a single token (no trivia). */
 void ptx_emit_token(const ptx_module *m, ptx_tok t, ptx_buf *out);
 /* Canonical text of one expression / statement (no trailing newline for

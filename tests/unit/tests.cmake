@@ -1,11 +1,12 @@
 # cmocka unit tests: tests/unit/test_<name>.c -> unit_<name>
 find_library(CMOCKA_LIB cmocka REQUIRED)
+find_package(Threads REQUIRED)
 file(GLOB PTX_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/test_*.c)
 foreach(src ${PTX_UNIT_TESTS})
   get_filename_component(name ${src} NAME_WE)
   string(REPLACE "test_" "unit_" target ${name})
   add_executable(${target} ${src})
   target_include_directories(${target} PRIVATE ${CMAKE_SOURCE_DIR}/src)
-  target_link_libraries(${target} PRIVATE ptx ${CMOCKA_LIB})
+  target_link_libraries(${target} PRIVATE ptx ${CMOCKA_LIB} Threads::Threads)
   add_test(NAME ${target} COMMAND ${target})
 endforeach()
