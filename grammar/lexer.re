@@ -4,7 +4,7 @@
  * Whitespace and comments are trivia: they are skipped here and recovered
  * later as the gap between two tokens, so the tree stays lossless without
  * storing them.  The input must end with a NUL sentinel at src[size]; a NUL
- * inside the input is an error except inside comments and strings.
+ * inside the input is an error except inside comments.
  */
 #include "front/lexer.h"
 
@@ -75,6 +75,10 @@ int ptx_lex(ptx_lexer *lx, uint32_t *start, uint32_t *len)
             int               { kind = PTX_T_INT; goto done; }
             word              { kind = PTX_T_WORD; goto done; }
             string            { kind = PTX_T_STRING; goto done; }
+            "\"" ([^"\\\n\x00] | "\\" [^\n\x00])* "\\"? [\x00] {
+                /* (the sentinel at the end cannot match [\x00]: re2c checks
+                   the limit there, so this is a NUL byte inside the input) */
+                tok = cur - 1; lx->err = "NUL byte in a string"; goto fail; }
             "\""              { lx->err = "unterminated string"; goto fail; }
             "@@" [dD][wW][aA][rR][fF] [^\n\x00]* { kind = PTX_T_DWARF; goto done; }
             "#" [^\n\x00]*    { kind = PTX_T_PREPROC; goto done; }

@@ -150,8 +150,11 @@ static void check_file(const char *path, const opts *o, result *res)
     ptx_diag d;
     ptx_module *m = ptx_parse_file(path, &d);
     if (!m) {
-        ptx_buf_printf(&res->report, "%s:%u:%u: error: %s\n", d.file, d.line,
-                       d.col, d.msg);
+        if (d.line) /* 0: no position (cannot open, too big) */
+            ptx_buf_printf(&res->report, "%s:%u:%u: error: %s\n", d.file,
+                           d.line, d.col, d.msg);
+        else
+            ptx_buf_printf(&res->report, "%s: error: %s\n", d.file, d.msg);
         return;
     }
     ptx_buf out = { 0 }, canon = { 0 };

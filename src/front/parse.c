@@ -2,7 +2,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "front/parser_state.h"
+
+#define TOO_BIG "input of 2 GiB or more is not supported"
 
 static void set_diag(ptx_diag *d, const char *file, const char *msg)
 {
@@ -67,7 +70,7 @@ ptx_module *ptx_parse_buffer(const char *name, const char *data, size_t size,
                              ptx_diag *diag)
 {
     if (size > PTX_MAX_INPUT) {
-        set_diag(diag, name, "input larger than 2 GiB is not supported");
+        set_diag(diag, name, TOO_BIG);
         return NULL;
     }
     char *buf = malloc(size + 1);
@@ -95,7 +98,7 @@ static char *read_all(FILE *f, size_t *size, const char **why)
         if (n == cap) {
             if (cap > PTX_MAX_INPUT) {
                 free(buf);
-                *why = "input larger than 2 GiB is not supported";
+                *why = TOO_BIG;
                 return NULL;
             }
             cap *= 2;
@@ -119,7 +122,7 @@ static char *read_all(FILE *f, size_t *size, const char **why)
     }
     if (n > PTX_MAX_INPUT) {
         free(buf);
-        *why = "input larger than 2 GiB is not supported";
+        *why = TOO_BIG;
         return NULL;
     }
     buf[n] = 0;
@@ -135,6 +138,18 @@ ptx_module *ptx_parse_file(const char *path, ptx_diag *diag)
         char msg[200];
         snprintf(msg, sizeof msg, "cannot open: %.150s", strerror(errno));
         set_diag(diag, path, msg);
+        return NULL;
+    }
+    /* a regular file too big is refused before reading a byte of it */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+        (unsigned long long)st.st_size > PTX_MAX_INPUT) {
+        char msg[200];
+        snprintf(msg, sizeof msg, TOO_BIG " (%llu bytes; the limit is %zu)",
+                 (unsigned long long)st.st_size, (size_t)PTX_MAX_INPUT);
+        if (!is_stdin)
+            fclose(f);
+        set_diag(diag, is_stdin ? "<stdin>" : path, msg);
         return NULL;
     }
     const char *why = NULL;
