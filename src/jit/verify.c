@@ -74,8 +74,9 @@ ptx_jit_verdict ptx_jit_verify(ptx_jit *j, const char *arch, const char *name,
     if (a->rc < 0)
         ptx_buf_printf(report, "%s: driver error: %s\n", name, last_line(a->log));
     for (int i = 0; i < ntexts && v != PTX_JIT_ERROR; i++) {
-        b->rc = ptx_jit_compile(j, texts[i].p, texts[i].n, arch, &b->cubin, &b->n,
-                                b->log, LOG_SIZE);
+        /* an empty buffer has no storage; the driver still wants a string */
+        b->rc = ptx_jit_compile(j, texts[i].p ? texts[i].p : "", texts[i].n, arch,
+                                &b->cubin, &b->n, b->log, LOG_SIZE);
         ptx_jit_verdict w;
         if (b->rc < 0) {
             ptx_buf_printf(report, "%s: %s: driver error: %s\n", name,
