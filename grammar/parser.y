@@ -744,6 +744,14 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
     if (tok != YYSYMBOL_YYEMPTY)
         len += snprintf(P->errbuf + len, sizeof P->errbuf - (size_t)len,
                         ", unexpected %s", yysymbol_name(tok));
+    /* and its spelling, where the kind alone does not say it */
+    if ((tok == YYSYMBOL_WORD || tok == YYSYMBOL_DOTNAME || tok == YYSYMBOL_INT ||
+         tok == YYSYMBOL_FLOAT) && m->ntoks) {
+        ptx_str sp = ptx_tok_str(m, m->ntoks - 1);
+        len += snprintf(P->errbuf + len, sizeof P->errbuf - (size_t)len,
+                        " '%.*s%s'", (int)(sp.n > 40 ? 40 : sp.n), sp.p,
+                        sp.n > 40 ? "..." : "");
+    }
     for (int i = 0; i < n && len < (int)sizeof P->errbuf; i++)
         len += snprintf(P->errbuf + len, sizeof P->errbuf - (size_t)len,
                         "%s%s", i ? " or " : ", expecting ", yysymbol_name(exp[i]));
