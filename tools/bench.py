@@ -57,6 +57,29 @@ def reference_bench(files, seconds):
             return done / dt / 1e6, ok // max(1, done // max(1, size))
 
 
+def reference_codegen_bench(files, seconds):
+    """pyptx.codegen.ptx_to_python (plain) over the same files: MB/s of PTX
+    input, or None.  Files it rejects are still timed (and counted)."""
+    try:
+        from pyptx.codegen import ptx_to_python
+    except ImportError:
+        return None, 0
+    texts = [open(f, encoding="utf-8", errors="surrogateescape").read() for f in files]
+    size = sum(len(t.encode("utf-8", "surrogateescape")) for t in texts)
+    done, bad, t0 = 0, 0, time.perf_counter()
+    while True:
+        bad = 0
+        for t in texts:
+            try:
+                ptx_to_python(t)
+            except Exception:
+                bad += 1
+        done += size
+        dt = time.perf_counter() - t0
+        if dt >= seconds:
+            return done / dt / 1e6, bad
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default="build")
@@ -64,7 +87,7 @@ def main():
     ap.add_argument("paths", nargs="+")
     a = ap.parse_args()
     print(f"{'corpus':40} {'files':>5} {'MB':>6} {'C exact':>9} {'C canon':>9} "
-          f"{'pyptx':>8} {'ratio':>7}")
+          f"{'pyptx':>8} {'ratio':>7} {'C codegen':>10} {'pyptx cg':>9} {'ratio':>7}")
     for path in a.paths:
         files = ptx_files([path])
         mb = sum(os.path.getsize(f) for f in files) / 1e6
@@ -73,9 +96,17 @@ def main():
         ref, _ = reference_bench(files, a.seconds)
         ref_s = f"{ref:8.2f}" if ref else "     n/a"
         ratio = f"{exact / ref:6.0f}x" if ref else "    n/a"
+        cg = c_bench(a.build, "codegen", a.seconds, [path])
+        rcg, rbad = reference_codegen_bench(files, a.seconds)
+        rcg_s = f"{rcg:9.3f}" if rcg else "      n/a"
+        cg_ratio = f"{cg / rcg:6.0f}x" if rcg else "    n/a"
         print(f"{path[-40:]:40} {len(files):5} {mb:6.2f} {exact:9.1f} {canon:9.1f} "
-              f"{ref_s} {ratio}")
-    print("MB/s, single thread, parse + emit; ratio = C exact / pyptx")
+              f"{ref_s} {ratio} {cg:10.1f} {rcg_s} {cg_ratio}")
+        if rbad:
+            print(f"  (pyptx.codegen.ptx_to_python raised on {rbad} of {len(files)} files; timed anyway)")
+    print("MB/s of PTX input, single thread.  parse + emit: ratio = C exact / pyptx "
+          "parse+emit;\ncodegen: parse + pyptx-codegen (plain) vs "
+          "pyptx.codegen.ptx_to_python, ratio = C / pyptx")
 
 
 if __name__ == "__main__":

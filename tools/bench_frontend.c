@@ -1,16 +1,18 @@
 /*
  * bench_frontend - parse+emit throughput of the C front end, single thread.
  *
- *   bench_frontend [--mode exact|canonical] [--seconds S | --repeat N] PATH...
+ *   bench_frontend [--mode exact|canonical|codegen] [--seconds S | --repeat N] PATH...
  *
  * Loads every .ptx file under PATH into memory first (disk is not timed),
- * then repeats parse + emit over the whole set until S seconds (default 2)
+ * then repeats parse + emit (codegen: parse + pyptx-codegen, plain mode)
+ * over the whole set until S seconds (default 2)
  * have passed, and prints one line:  "bytes=N seconds=T mbps=X".
  * tools/bench.py runs it beside the reference implementation.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "ptx/codegen.h"
 #include "ptx/ptx.h"
 #include "util/paths.h"
 
@@ -43,13 +45,17 @@ static int load(const char *path, input *in)
 
 int main(int argc, char **argv)
 {
-    int canonical = 0;
+    int canonical = 0, codegen = 0;
     double seconds = 2.0;
     long repeat = 0; /* --repeat N: exactly N passes (for callgrind) */
     path_list files = { 0 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--mode") && i + 1 < argc)
-            canonical = !strcmp(argv[++i], "canonical");
+        {
+            i++;
+            canonical = !strcmp(argv[i], "canonical");
+            codegen = !strcmp(argv[i], "codegen");
+        }
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = atol(argv[++i]);
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
@@ -77,7 +83,13 @@ int main(int argc, char **argv)
                 return 1;
             }
             out.n = 0;
-            if (canonical)
+            if (codegen) {
+                ptx_codegen_options o = { 0 };
+                if (ptx_codegen(m, &o, &out, &d) != 0) {
+                    fprintf(stderr, "%s: %s\n", in[i].name, d.msg);
+                    return 1;
+                }
+            } else if (canonical)
                 ptx_emit_canonical(m, &out);
             else
                 ptx_emit_exact(m, &out);

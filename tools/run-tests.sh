@@ -1,7 +1,25 @@
 #!/usr/bin/env bash
-# run-tests.sh - set up (tools/setup.sh) and run the whole test suite.
+# run-tests.sh - set up (tools/setup.sh) and run the whole test suite, then
+# the same suite again built with AddressSanitizer + UBSan (build-asan).
+# Fails when either run has a failing test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh build
-cd build
-ctest --output-on-failure -j "$(nproc)" --timeout 3000
+rc=0
+(cd build && ctest --output-on-failure -j "$(nproc)" --timeout 3000) || rc=1
+
+# Sanitizer build: every target with -fsanitize=address,undefined, the first
+# report aborting (cmake/sanitize.cmake).  It reuses build/venv.  Run in the
+# first pass only: tests labelled "fuzz" (the libFuzzer harnesses, sanitized
+# already), "valgrind" (valgrind cannot run ASan binaries) and "speed"
+# (timings mean nothing under ASan), and by name diff_speed (a timing) and
+# install_and_package (links an outside consumer against the installed,
+# here sanitized, libptx.a without -fsanitize).
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTX_SANITIZE=ON \
+      -DPTX_VENV_PYTHON="$PWD/build/venv/bin/python" >/dev/null
+cmake --build build-asan -j "$(nproc)"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
+    ctest --output-on-failure -j "$(nproc)" --timeout 3000 \
+          -LE 'fuzz|valgrind|speed' -E '^(diff_speed|install_and_package)$') || rc=1
+exit $rc

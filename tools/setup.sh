@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 PYPTX_VERSION=0.1.1
 
-packages=(cmake make gcc re2c bison libcmocka-dev libiberty-dev pkg-config python3 python3-venv)
+packages=(cmake make gcc clang re2c bison libcmocka-dev libiberty-dev pkg-config python3 python3-venv valgrind time)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

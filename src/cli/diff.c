@@ -42,22 +42,23 @@ typedef struct cli {
     size_t nfuncs;
 } cli;
 
+static const struct option longs[] = {
+    { "ignore-debug", no_argument, 0, O_DEBUG },
+    { "ignore-labels", no_argument, 0, O_LABELS },
+    { "ignore-regs", no_argument, 0, O_REGS },
+    { "ignore-names", no_argument, 0, O_NAMES },
+    { "function", required_argument, 0, O_FUNCTION },
+    { "unified", required_argument, 0, 'U' },
+    { "stat", no_argument, 0, O_STAT },
+    { "json", no_argument, 0, O_JSON },
+    { "brief", no_argument, 0, 'q' },
+    { "help", no_argument, 0, O_HELP },
+    { "version", no_argument, 0, O_VERSION },
+    { 0, 0, 0, 0 }
+};
+
 static int parse_args(int argc, char **argv, cli *c)
 {
-    static const struct option longs[] = {
-        { "ignore-debug", no_argument, 0, O_DEBUG },
-        { "ignore-labels", no_argument, 0, O_LABELS },
-        { "ignore-regs", no_argument, 0, O_REGS },
-        { "ignore-names", no_argument, 0, O_NAMES },
-        { "function", required_argument, 0, O_FUNCTION },
-        { "unified", required_argument, 0, 'U' },
-        { "stat", no_argument, 0, O_STAT },
-        { "json", no_argument, 0, O_JSON },
-        { "brief", no_argument, 0, 'q' },
-        { "help", no_argument, 0, O_HELP },
-        { "version", no_argument, 0, O_VERSION },
-        { 0, 0, 0, 0 }
-    };
     int ch;
     char *end;
     while ((ch = getopt_long(argc, argv, "U:q", longs, NULL)) != -1) {

@@ -281,7 +281,9 @@ static int emit(const char *path, const opts *o)
         ptx_emit_canonical(m, &out);
     else
         ptx_emit_exact(m, &out);
-    int rc = fwrite(out.p, 1, out.n, stdout) == out.n && fflush(stdout) == 0 ? 0 : 1;
+    /* (out.p is NULL for an empty module: fwrite's pointer must not be) */
+    int rc = (out.n == 0 || fwrite(out.p, 1, out.n, stdout) == out.n) &&
+             fflush(stdout) == 0 ? 0 : 1;
     if (rc)
         fprintf(stderr, "pyptx-roundtrip: error: cannot write standard output\n");
     ptx_buf_free(&out);

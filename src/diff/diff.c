@@ -17,7 +17,7 @@
 
 static char *strndup_x(const char *p, size_t n)
 {
-    char *s = xrealloc(NULL, n + 1);
+    char *s = pd_realloc(NULL, n + 1);
     memcpy(s, p, n);
     s[n] = 0;
     return s;
@@ -42,7 +42,7 @@ static void push_run(pair *p, size_t *cap, char op, uint32_t i, uint32_t j)
     }
     if (p->nruns == *cap) {
         *cap = *cap ? *cap * 2 : 16;
-        p->runs = xrealloc(p->runs, *cap * sizeof *p->runs);
+        p->runs = pd_realloc(p->runs, *cap * sizeof *p->runs);
     }
     p->runs[p->nruns++] = (run){ op, i, j, 1 };
 }
@@ -72,13 +72,13 @@ static void align(ptx_diff *d, pair *p)
     static const unit none = { { "", 0 }, NULL, 0, 0 };
     const unit *a = p->ua >= 0 ? &d->a.units[p->ua] : &none;
     const unit *b = p->ub >= 0 ? &d->b.units[p->ub] : &none;
-    uint32_t *ia = xrealloc(NULL, (a->n + 1) * sizeof *ia);
-    uint32_t *ib = xrealloc(NULL, (b->n + 1) * sizeof *ib);
+    uint32_t *ia = pd_realloc(NULL, (a->n + 1) * sizeof *ia);
+    uint32_t *ib = pd_realloc(NULL, (b->n + 1) * sizeof *ib);
     for (uint32_t i = 0; i < a->n; i++)
         ia[i] = a->v[i].id;
     for (uint32_t j = 0; j < b->n; j++)
         ib[j] = b->v[j].id;
-    uint8_t *del = xcalloc(a->n + 1, 1), *ins = xcalloc(b->n + 1, 1);
+    uint8_t *del = pd_calloc(a->n + 1, 1), *ins = pd_calloc(b->n + 1, 1);
     ptx_diff_seq(ia, a->n, ib, b->n, del, ins);
     size_t cap = 0;
     uint32_t i = 0, j = 0;
@@ -123,7 +123,7 @@ static int unit_wanted(const ptx_diff *d, const ptx_diff_opts *o, int ua,
 static size_t pair_units(const ptx_diff *d, unsigned flags, int (*out)[2])
 {
     size_t na = d->a.n, nb = d->b.n, n = 0;
-    char *taken = xcalloc(nb, 1);
+    char *taken = pd_calloc(nb, 1);
     if (flags & PTX_DIFF_IGNORE_NAMES) {
         for (size_t i = 1; i < na; i++) {
             int j = i < nb ? (int)i : -1;
@@ -134,17 +134,17 @@ static size_t pair_units(const ptx_diff *d, unsigned flags, int (*out)[2])
     } else {
         /* chains of b's units by name, first definition first */
         smap names = { 0 };
-        int *next = xcalloc(nb, sizeof *next);
+        int *next = pd_calloc(nb, sizeof *next);
         for (size_t j = nb; j-- > 1;) {
             ptx_str s = d->b.units[j].name;
             int fresh;
-            smap_ent *e = smap_put(&names, s.p, s.n, dh_hash(s.p, s.n), &fresh);
+            smap_ent *e = pd_map_put(&names, s.p, s.n, pd_hash(s.p, s.n), &fresh);
             next[j] = fresh ? -1 : (int)e->val;
             e->val = (uint32_t)j;
         }
         for (size_t i = 1; i < na; i++) {
             ptx_str s = d->a.units[i].name;
-            smap_ent *e = smap_get(&names, s.p, s.n, dh_hash(s.p, s.n));
+            smap_ent *e = pd_map_get(&names, s.p, s.n, pd_hash(s.p, s.n));
             int j = e ? (int)e->val : -1;
             if (e)
                 e->val = next[j] < 0 ? e->val : (uint32_t)next[j];
@@ -154,7 +154,7 @@ static size_t pair_units(const ptx_diff *d, unsigned flags, int (*out)[2])
                 taken[j] = 1;
             out[n][0] = (int)i, out[n++][1] = j;
         }
-        smap_free(&names);
+        pd_map_free(&names);
         free(next);
     }
     for (size_t j = 1; j < nb; j++)
@@ -196,7 +196,7 @@ typedef struct build_job {
 static void *build(void *arg)
 {
     build_job *j = arg;
-    side_build(j->sd, j->m, j->flags, &j->in);
+    pd_side_build(j->sd, j->m, j->flags, &j->in);
     return NULL;
 }
 
@@ -207,28 +207,28 @@ static void build_sides(ptx_diff *d, const ptx_module *a, const ptx_module *b,
     build_job jb = { &d->b, b, flags, { { 0 }, { 0 }, 0 } };
     pthread_t t;
     int threaded = pthread_create(&t, NULL, build, &jb) == 0;
-    side_build(&d->a, a, flags, &d->in);
+    pd_side_build(&d->a, a, flags, &d->in);
     if (threaded)
         pthread_join(t, NULL);
     else
         build(&jb);
-    uint32_t *remap = xrealloc(NULL, ((size_t)jb.in.next + 1) * sizeof *remap);
+    uint32_t *remap = pd_realloc(NULL, ((size_t)jb.in.next + 1) * sizeof *remap);
     for (size_t k = 0; k < jb.in.map.cap; k++) {
         const smap_ent *e = &jb.in.map.v[k];
         if (e->epoch == jb.in.map.epoch)
-            remap[e->val] = intern(&d->in, e->p, e->n);
+            remap[e->val] = pd_intern(&d->in, e->p, e->n);
     }
     for (size_t u = 0; u < d->b.n; u++)
         for (uint32_t i = 0; i < d->b.units[u].n; i++)
             d->b.units[u].v[i].id = remap[d->b.units[u].v[i].id];
     free(remap);
-    interner_free(&jb.in);
+    pd_interner_free(&jb.in);
 }
 
 ptx_diff *ptx_diff_run(const ptx_module *a, const ptx_module *b,
                        const ptx_diff_opts *o, char *err, size_t errn)
 {
-    ptx_diff *d = xcalloc(1, sizeof *d);
+    ptx_diff *d = pd_calloc(1, sizeof *d);
     d->context = o->context >= 0 ? o->context : 3;
     d->same = 1;
     build_sides(d, a, b, o->flags);
@@ -236,9 +236,9 @@ ptx_diff *ptx_diff_run(const ptx_module *a, const ptx_module *b,
         ptx_diff_free(d);
         return NULL;
     }
-    int (*pu)[2] = xcalloc(d->a.n + d->b.n + 1, sizeof *pu);
+    int (*pu)[2] = pd_calloc(d->a.n + d->b.n + 1, sizeof *pu);
     size_t np = pair_units(d, o->flags, pu);
-    d->pairs = xcalloc(np + 1, sizeof *d->pairs);
+    d->pairs = pd_calloc(np + 1, sizeof *d->pairs);
     if (unit_wanted(d, o, 0, 0))
         align(d, add_pair(d, 0, 0));
     for (size_t k = 0; k < np; k++)
@@ -272,8 +272,8 @@ void ptx_diff_free(ptx_diff *d)
         free((char *)d->pairs[i].info.name);
     }
     free(d->pairs);
-    side_free(&d->a);
-    side_free(&d->b);
-    interner_free(&d->in);
+    pd_side_free(&d->a);
+    pd_side_free(&d->b);
+    pd_interner_free(&d->in);
     free(d);
 }

@@ -13,10 +13,10 @@
 
 /* ---- map.c */
 
-uint64_t dh_hash(const char *p, size_t n);
+uint64_t pd_hash(const char *p, size_t n);
 
 /* Open addressing; an entry whose epoch is not the map's is empty, so
-   smap_clear forgets everything in O(1) (one map serves every function). */
+   pd_map_clear forgets everything in O(1) (one map serves every function). */
 typedef struct smap_ent {
     const char *p;
     uint32_t n, epoch;
@@ -30,11 +30,11 @@ typedef struct smap {
     uint32_t epoch;
 } smap;
 
-smap_ent *smap_get(const smap *m, const char *p, uint32_t n, uint64_t h);
+smap_ent *pd_map_get(const smap *m, const char *p, uint32_t n, uint64_t h);
 /* Finds or adds; *fresh says which (the caller then sets val). */
-smap_ent *smap_put(smap *m, const char *p, uint32_t n, uint64_t h, int *fresh);
-void smap_clear(smap *m);
-void smap_free(smap *m);
+smap_ent *pd_map_put(smap *m, const char *p, uint32_t n, uint64_t h, int *fresh);
+void pd_map_clear(smap *m);
+void pd_map_free(smap *m);
 
 /* Bytes that never move once stored (keys of maps point into them). */
 typedef struct chunks {
@@ -42,8 +42,8 @@ typedef struct chunks {
     size_t n, cap, used, size;
 } chunks;
 
-const char *chunks_copy(chunks *c, const char *p, size_t n);
-void chunks_free(chunks *c);
+const char *pd_chunks_copy(chunks *c, const char *p, size_t n);
+void pd_chunks_free(chunks *c);
 
 /* Equal normalised lines get equal ids, in both modules. */
 typedef struct interner {
@@ -52,11 +52,11 @@ typedef struct interner {
     uint32_t next;
 } interner;
 
-uint32_t intern(interner *in, const char *p, size_t n);
-void interner_free(interner *in);
+uint32_t pd_intern(interner *in, const char *p, size_t n);
+void pd_interner_free(interner *in);
 
-void *xrealloc(void *p, size_t n);
-void *xcalloc(size_t n, size_t size);
+void *pd_realloc(void *p, size_t n);
+void *pd_calloc(size_t n, size_t size);
 
 /* ---- units.c */
 
@@ -90,12 +90,12 @@ typedef struct side {
     size_t nlines;
 } side;
 
-void side_build(side *sd, const ptx_module *m, unsigned flags, interner *in);
-void side_free(side *sd);
+void pd_side_build(side *sd, const ptx_module *m, unsigned flags, interner *in);
+void pd_side_free(side *sd);
 /* 1-based source line of a line's first token. */
-uint32_t side_line(const side *sd, const dline *l);
+uint32_t pd_side_line(const side *sd, const dline *l);
 /* Canonical text of the original statement, one or more '\n'-ended lines. */
-void dline_text(const side *sd, const dline *l, ptx_buf *out);
+void pd_dline_text(const side *sd, const dline *l, ptx_buf *out);
 
 /* ---- diff.c */
 
@@ -122,6 +122,6 @@ struct ptx_diff {
 
 /* ---- report.c */
 
-const unit *pair_unit(const ptx_diff *d, const pair *p, int which_b);
+const unit *pd_pair_unit(const ptx_diff *d, const pair *p, int which_b);
 
 #endif

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "diff/internal.h"
 
-void *xrealloc(void *p, size_t n)
+void *pd_realloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
     if (!q) {
@@ -14,7 +14,7 @@ void *xrealloc(void *p, size_t n)
     return q;
 }
 
-void *xcalloc(size_t n, size_t size)
+void *pd_calloc(size_t n, size_t size)
 {
     void *q = calloc(n ? n : 1, size ? size : 1);
     if (!q) {
@@ -26,7 +26,7 @@ void *xcalloc(size_t n, size_t size)
 
 /* FNV-1a over 8-byte words, then a final mix: fast on the short lines
    that PTX statements are, and good enough for open addressing. */
-uint64_t dh_hash(const char *p, size_t n)
+uint64_t pd_hash(const char *p, size_t n)
 {
     uint64_t h = 0xcbf29ce484222325ull ^ n;
     size_t i = 0;
@@ -49,7 +49,7 @@ static int live(const smap *m, const smap_ent *e)
     return e->epoch == m->epoch;
 }
 
-smap_ent *smap_get(const smap *m, const char *p, uint32_t n, uint64_t h)
+smap_ent *pd_map_get(const smap *m, const char *p, uint32_t n, uint64_t h)
 {
     if (!m->cap)
         return NULL;
@@ -65,7 +65,7 @@ smap_ent *smap_get(const smap *m, const char *p, uint32_t n, uint64_t h)
 static void grow(smap *m)
 {
     size_t ncap = m->cap ? m->cap * 2 : 64;
-    smap_ent *nv = xcalloc(ncap, sizeof *nv);
+    smap_ent *nv = pd_calloc(ncap, sizeof *nv);
     for (size_t k = 0; k < m->cap; k++) {
         if (!live(m, &m->v[k]))
             continue;
@@ -79,7 +79,7 @@ static void grow(smap *m)
     m->cap = ncap;
 }
 
-smap_ent *smap_put(smap *m, const char *p, uint32_t n, uint64_t h, int *fresh)
+smap_ent *pd_map_put(smap *m, const char *p, uint32_t n, uint64_t h, int *fresh)
 {
     if (!m->epoch)
         m->epoch = 1;
@@ -100,7 +100,7 @@ smap_ent *smap_put(smap *m, const char *p, uint32_t n, uint64_t h, int *fresh)
     }
 }
 
-void smap_clear(smap *m)
+void pd_map_clear(smap *m)
 {
     m->count = 0;
     if (++m->epoch == 0) {      /* wrapped: really empty the table */
@@ -109,21 +109,21 @@ void smap_clear(smap *m)
     }
 }
 
-void smap_free(smap *m)
+void pd_map_free(smap *m)
 {
     free(m->v);
     memset(m, 0, sizeof *m);
 }
 
-const char *chunks_copy(chunks *c, const char *p, size_t n)
+const char *pd_chunks_copy(chunks *c, const char *p, size_t n)
 {
     if (!c->n || c->used + n > c->size) {
         size_t size = n > (1u << 20) ? n : (1u << 20);
         if (c->n == c->cap) {
             c->cap = c->cap ? c->cap * 2 : 16;
-            c->v = xrealloc(c->v, c->cap * sizeof *c->v);
+            c->v = pd_realloc(c->v, c->cap * sizeof *c->v);
         }
-        c->v[c->n++] = xrealloc(NULL, size);
+        c->v[c->n++] = pd_realloc(NULL, size);
         c->size = size;
         c->used = 0;
     }
@@ -133,7 +133,7 @@ const char *chunks_copy(chunks *c, const char *p, size_t n)
     return dst;
 }
 
-void chunks_free(chunks *c)
+void pd_chunks_free(chunks *c)
 {
     for (size_t i = 0; i < c->n; i++)
         free(c->v[i]);
@@ -141,21 +141,21 @@ void chunks_free(chunks *c)
     memset(c, 0, sizeof *c);
 }
 
-uint32_t intern(interner *in, const char *p, size_t n)
+uint32_t pd_intern(interner *in, const char *p, size_t n)
 {
-    uint64_t h = dh_hash(p, n);
-    smap_ent *e = smap_get(&in->map, p, (uint32_t)n, h);
+    uint64_t h = pd_hash(p, n);
+    smap_ent *e = pd_map_get(&in->map, p, (uint32_t)n, h);
     if (e)
         return e->val;
     int fresh;
-    e = smap_put(&in->map, chunks_copy(&in->store, p, n), (uint32_t)n, h,
+    e = pd_map_put(&in->map, pd_chunks_copy(&in->store, p, n), (uint32_t)n, h,
                  &fresh);
     e->val = in->next++;
     return e->val;
 }
 
-void interner_free(interner *in)
+void pd_interner_free(interner *in)
 {
-    smap_free(&in->map);
-    chunks_free(&in->store);
+    pd_map_free(&in->map);
+    pd_chunks_free(&in->store);
 }

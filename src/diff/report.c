@@ -33,7 +33,7 @@ typedef struct out_ctx {
 
 static const unit empty_unit = { { "", 0 }, NULL, 0, 0 };
 
-const unit *pair_unit(const ptx_diff *d, const pair *p, int which_b)
+const unit *pd_pair_unit(const ptx_diff *d, const pair *p, int which_b)
 {
     int k = which_b ? p->ub : p->ua;
     if (k < 0)
@@ -130,7 +130,7 @@ static void unified_line(out_ctx *c, char op, int s, uint32_t idx, void *arg)
 {
     ucount *u = arg;
     c->text.n = 0;
-    dline_text(side_of(c, s), line_at(c, s, idx), &c->text);
+    pd_dline_text(side_of(c, s), line_at(c, s, idx), &c->text);
     for (size_t b = 0, e; b < c->text.n; b = e + 1) {
         e = b;
         while (e < c->text.n && c->text.p[e] != '\n')
@@ -149,8 +149,8 @@ static uint32_t start_line(const out_ctx *c, int s, uint32_t idx, uint32_t n)
 {
     const unit *u = s ? c->ub : c->ua;
     if (n && idx < u->n)
-        return side_line(side_of(c, s), &u->v[idx]);
-    return idx > 0 && idx <= u->n ? side_line(side_of(c, s), &u->v[idx - 1])
+        return pd_side_line(side_of(c, s), &u->v[idx]);
+    return idx > 0 && idx <= u->n ? pd_side_line(side_of(c, s), &u->v[idx - 1])
                                   : 0;
 }
 
@@ -176,7 +176,7 @@ static void init_ctx(out_ctx *c, const ptx_diff *d, const pair *p)
 {
     memset(c, 0, sizeof *c);
     c->d = d, c->p = p;
-    c->ua = pair_unit(d, p, 0), c->ub = pair_unit(d, p, 1);
+    c->ua = pd_pair_unit(d, p, 0), c->ub = pd_pair_unit(d, p, 1);
     c->la.last = c->lb.last = -1;
 }
 
@@ -218,7 +218,7 @@ void ptx_diff_print_unified(const ptx_diff *d, ptx_buf *out)
     ptx_buf_printf(out, "--- %s\n+++ %s\n", d->a.m->filename, d->b.m->filename);
     uint32_t first_fn = UINT32_MAX;
     if (d->a.n > 1)
-        first_fn = side_line(&d->a, &d->a.units[1].v[0]);
+        first_fn = pd_side_line(&d->a, &d->a.units[1].v[0]);
     const hfilter all = { UINT32_MAX, 0 }, early = { first_fn, 0 },
                   late = { UINT32_MAX, first_fn };
     for (size_t i = 0; i < d->n; i++) {
@@ -284,9 +284,9 @@ static void json_line(out_ctx *c, char op, int s, uint32_t idx, void *arg)
     jctx *j = arg;
     const dline *l = line_at(c, s, idx);
     c->text.n = 0;
-    dline_text(side_of(c, s), l, &c->text);
+    pd_dline_text(side_of(c, s), l, &c->text);
     ptx_buf_printf(j->out, "%s{\"op\":\"%c\",\"%s\":%u", j->first ? "" : ",",
-                   op, s ? "b_line" : "a_line", side_line(side_of(c, s), l));
+                   op, s ? "b_line" : "a_line", pd_side_line(side_of(c, s), l));
     j->first = 0;
     ptx_buf_puts(j->out, ",\"text\":");
     json_string_n(j->out, c->text.p, c->text.n ? c->text.n - 1 : 0);

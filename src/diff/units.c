@@ -18,14 +18,15 @@
 #include <string.h>
 #include "diff/internal.h"
 
-/* Kinds of declared names. */
-enum { N_LABEL, N_REG, N_RANGE, N_VAR, N_GLOBAL, N_MLABEL, N_FLABEL };
+/* Kinds of declared names; N_FLABEL / N_FVAR: a function's label / variable
+   (parameter) as module-level debug sections refer to it. */
+enum { N_LABEL, N_REG, N_RANGE, N_VAR, N_GLOBAL, N_MLABEL, N_FLABEL, N_FVAR };
 
 typedef struct nent {
     uint8_t cat, used;
     int32_t num;        /* placeholder number, -1 until first appearance */
     uint32_t count;     /* N_RANGE: the N of name<N> */
-    ptx_str ph;         /* N_REG/N_RANGE: type; N_FLABEL: placeholder */
+    ptx_str ph;         /* N_REG/N_RANGE: type; N_F*: placeholder */
 } nent;
 
 typedef struct norm {
@@ -34,9 +35,11 @@ typedef struct norm {
     unsigned flags;
     interner *in;
     smap local, global, flabels, types;
+    smap ranges;        /* name<N> prefixes: apart, as %t and %t<2> may
+                           both be declared (in different blocks) */
     nent *ents;         /* module names, then the current function's */
     size_t nents, cap, nglobal;
-    nent *fl;           /* N_FLABEL entries, for the whole module */
+    nent *fl;           /* N_F* entries, for the whole module */
     size_t nfl, flcap;
     uint32_t nlabel, nvar, nglob, nmlabel;
     int in_module;      /* building the module unit's keys */
@@ -64,13 +67,13 @@ static int spelled(const norm *z, ptx_tok t, const char *s)
 static nent *declare(norm *z, smap *map, ptx_str name, int cat)
 {
     int fresh;
-    smap_ent *e = smap_put(map, name.p, name.n, dh_hash(name.p, name.n),
+    smap_ent *e = pd_map_put(map, name.p, name.n, pd_hash(name.p, name.n),
                            &fresh);
     if (!fresh)
         return NULL;    /* first declaration wins */
     if (z->nents == z->cap) {
         z->cap = z->cap ? z->cap * 2 : 256;
-        z->ents = xrealloc(z->ents, z->cap * sizeof *z->ents);
+        z->ents = pd_realloc(z->ents, z->cap * sizeof *z->ents);
     }
     e->val = (uint32_t)z->nents;
     nent *n = &z->ents[z->nents++];
@@ -104,7 +107,7 @@ static ptx_str reg_type(norm *z, const ptx_var *v)
             ptx_str t = spell(z, s->tok);
             ptx_buf_put(&z->tmp, t.p, t.n);
         }
-    ptx_str r = { chunks_copy(&z->store, z->tmp.p ? z->tmp.p : "", z->tmp.n),
+    ptx_str r = { pd_chunks_copy(&z->store, z->tmp.p ? z->tmp.p : "", z->tmp.n),
                   (uint32_t)z->tmp.n };
     return r;
 }
@@ -121,7 +124,8 @@ static void declare_var(norm *z, const ptx_var *v)
             continue;
         }
         int cat = !reg ? N_VAR : d->count != PTX_NOTOK ? N_RANGE : N_REG;
-        nent *n = declare(z, &z->local, spell(z, d->name), cat);
+        nent *n = declare(z, cat == N_RANGE ? &z->ranges : &z->local,
+                          spell(z, d->name), cat);
         if (!n)
             continue;
         n->ph = type;
@@ -156,7 +160,7 @@ static void push(unit *u, const ptx_stmt *s, int what, ptx_tok t0, ptx_tok t1,
 {
     if (u->n == u->cap) {
         u->cap = u->cap ? u->cap * 2 : 64;
-        u->v = xrealloc(u->v, u->cap * sizeof *u->v);
+        u->v = pd_realloc(u->v, u->cap * sizeof *u->v);
     }
     dline *l = &u->v[u->n++];
     l->s = s, l->t0 = t0, l->t1 = t1, l->id = 0;
@@ -245,20 +249,20 @@ static void walk(norm *z, unit *u, const ptx_stmt *s, ptx_tok end, int depth)
    range's type on first sight. */
 static nent *lookup(norm *z, const char *p, uint32_t n)
 {
-    uint64_t h = dh_hash(p, n);
-    smap_ent *e = smap_get(&z->local, p, n, h);
+    uint64_t h = pd_hash(p, n);
+    smap_ent *e = pd_map_get(&z->local, p, n, h);
     if (!e)
-        e = smap_get(&z->global, p, n, h);
+        e = pd_map_get(&z->global, p, n, h);
     if (e)
         return &z->ents[e->val];
-    if (z->in_module && (e = smap_get(&z->flabels, p, n, h)) != NULL)
+    if (z->in_module && (e = pd_map_get(&z->flabels, p, n, h)) != NULL)
         return &z->fl[e->val];
     uint32_t k = n;
     while (k > 0 && p[k - 1] >= '0' && p[k - 1] <= '9')
         k--;
     for (; k > 0 && k < n; k++) {   /* %f16x<4> declares %f16x0..3 */
-        smap_ent *r = smap_get(&z->local, p, k, dh_hash(p, k));
-        if (r && z->ents[r->val].cat == N_RANGE) {
+        smap_ent *r = pd_map_get(&z->ranges, p, k, pd_hash(p, k));
+        if (r) {
             ptx_str type = z->ents[r->val].ph;
             ptx_str name = { p, n };
             nent *reg = declare(z, &z->local, name, N_REG);
@@ -276,31 +280,33 @@ static int renamed(const norm *z, int cat)
         return !!(z->flags & RENAME_LABELS);
     case N_REG:
         return !!(z->flags & RENAME_REGS);
-    case N_VAR: case N_GLOBAL:
+    case N_VAR: case N_GLOBAL: case N_FVAR:
         return !!(z->flags & PTX_DIFF_IGNORE_NAMES);
     default:
         return 0;
     }
 }
 
-/* Remembers where a function's label went, for the debug sections that
-   refer to it from module level: "F<function>/<number>". */
-static void note_flabel(norm *z, const char *p, uint32_t n, int32_t num)
+/* Remembers where a function's label or parameter went, for the debug
+   sections that refer to it from module level: "F<function>/<L|V><num>". */
+static void note_export(norm *z, const char *p, uint32_t n, int cat,
+                        int32_t num)
 {
     int fresh;
-    smap_ent *e = smap_put(&z->flabels, p, n, dh_hash(p, n), &fresh);
+    smap_ent *e = pd_map_put(&z->flabels, p, n, pd_hash(p, n), &fresh);
     if (!fresh)
         return;
     if (z->nfl == z->flcap) {
         z->flcap = z->flcap ? z->flcap * 2 : 256;
-        z->fl = xrealloc(z->fl, z->flcap * sizeof *z->fl);
+        z->fl = pd_realloc(z->fl, z->flcap * sizeof *z->fl);
     }
     z->tmp.n = 0;
-    ptx_buf_printf(&z->tmp, "\x02""F%.*s/%d", (int)z->fkey.n, z->fkey.p, num);
+    ptx_buf_printf(&z->tmp, "\x02""F%.*s/%c%d", (int)z->fkey.n, z->fkey.p,
+                   cat == N_FLABEL ? 'L' : 'V', num);
     nent *x = &z->fl[z->nfl];
     memset(x, 0, sizeof *x);
-    x->cat = N_FLABEL;
-    x->ph.p = chunks_copy(&z->store, z->tmp.p, z->tmp.n);
+    x->cat = (uint8_t)cat;
+    x->ph.p = pd_chunks_copy(&z->store, z->tmp.p, z->tmp.n);
     x->ph.n = (uint32_t)z->tmp.n;
     e->val = (uint32_t)z->nfl++;
 }
@@ -328,14 +334,14 @@ static void put_placeholder(norm *z, nent *e, const char *p, uint32_t n)
 {
     static const ptx_str none = { "", 0 };
     switch (e->cat) {
-    case N_FLABEL:
+    case N_FLABEL: case N_FVAR:
         ptx_buf_put(&z->key, e->ph.p, e->ph.n);
         return;
     case N_REG:
         if (e->num < 0) {
             int fresh;
-            smap_ent *t = smap_put(&z->types, e->ph.p, e->ph.n,
-                                   dh_hash(e->ph.p, e->ph.n), &fresh);
+            smap_ent *t = pd_map_put(&z->types, e->ph.p, e->ph.n,
+                                   pd_hash(e->ph.p, e->ph.n), &fresh);
             e->num = (int32_t)t->val++;
         }
         /* the type is part of the name: "\x02R.b32#7" */
@@ -345,13 +351,16 @@ static void put_placeholder(norm *z, nent *e, const char *p, uint32_t n)
         if (e->num < 0) {
             e->num = (int32_t)z->nlabel++;
             if (z->flags & RENAME_LABELS)
-                note_flabel(z, p, n, e->num);
+                note_export(z, p, n, N_FLABEL, e->num);
         }
         put_ph(&z->key, 'L', none, e->num);
         return;
     case N_VAR:
-        if (e->num < 0)
+        if (e->num < 0) {
             e->num = (int32_t)z->nvar++;
+            if (!z->in_module)
+                note_export(z, p, n, N_FVAR, e->num);
+        }
         put_ph(&z->key, 'V', none, e->num);
         return;
     default:
@@ -360,32 +369,56 @@ static void put_placeholder(norm *z, nent *e, const char *p, uint32_t n)
     }
 }
 
-/* A name token: its placeholder, or its spelling.  `%v.x` (a vector
-   register's element) renames the part before the dot. */
-static void put_name(norm *z, ptx_tok t)
+/* A name: its placeholder, or its spelling.  `%v.x` (a vector register's
+   element) renames the part before the dot. */
+static void put_name(norm *z, const char *p, uint32_t len)
 {
-    ptx_str s = spell(z, t);
-    const char *dot = memchr(s.p, '.', s.n);
-    uint32_t n = dot && dot != s.p ? (uint32_t)(dot - s.p) : s.n;
-    nent *e = lookup(z, s.p, n);
+    const char *dot = memchr(p, '.', len);
+    uint32_t n = dot && dot != p ? (uint32_t)(dot - p) : len;
+    nent *e = lookup(z, p, n);
     if (!e || !renamed(z, e->cat)) {
-        ptx_buf_put(&z->key, s.p, s.n);
+        ptx_buf_put(&z->key, p, len);
         return;
     }
-    put_placeholder(z, e, s.p, n);
-    ptx_buf_put(&z->key, s.p + n, s.n - n);
+    put_placeholder(z, e, p, n);
+    ptx_buf_put(&z->key, p + n, len - n);
+}
+
+static int ident_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9') || c == '_' || c == '$' || c == '%';
+}
+
+/* An old-style "@@DWARF .quad $LDWbegin_k" line is one token: rename the
+   names inside it. */
+static void put_dwarf(norm *z, ptx_str s)
+{
+    for (uint32_t i = 0; i < s.n;) {
+        uint32_t j = i;
+        while (j < s.n && ident_char(s.p[j]))
+            j++;
+        if (j > i && !(s.p[i] >= '0' && s.p[i] <= '9')
+            && (i == 0 || s.p[i - 1] != '.'))
+            put_name(z, s.p + i, j - i);
+        else
+            ptx_buf_put(&z->key, s.p + i, j > i ? j - i : 1);
+        i = j > i ? j : i + 1;
+    }
 }
 
 static void put_tokens(norm *z, ptx_tok t0, ptx_tok t1, ptx_tok skip)
 {
     int any = (z->flags & (RENAME_LABELS | RENAME_REGS)) != 0;
     for (ptx_tok t = t0; t < t1; t++) {
-        if (any && t != skip && z->m->toks[t].kind == PTX_T_WORD) {
-            put_name(z, t);
-        } else {
-            ptx_str s = spell(z, t);
+        ptx_str s = spell(z, t);
+        uint32_t kind = z->m->toks[t].kind;
+        if (any && t != skip && kind == PTX_T_WORD)
+            put_name(z, s.p, s.n);
+        else if (any && kind == PTX_T_DWARF)
+            put_dwarf(z, s);
+        else
             ptx_buf_put(&z->key, s.p, s.n);
-        }
         ptx_buf_putc(&z->key, '\n');
     }
 }
@@ -393,6 +426,15 @@ static void put_tokens(norm *z, ptx_tok t0, ptx_tok t1, ptx_tok skip)
 static void make_key(norm *z, dline *l)
 {
     z->key.n = 0;
+    if (z->in_module && l->what == DL_STMT && l->s->kind == PTX_S_FUNC
+        && (z->flags & PTX_DIFF_IGNORE_NAMES)) {
+        /* a declaration's parameters are names of its own */
+        pd_map_clear(&z->local);
+        z->nents = z->nglobal;
+        z->nvar = 0;
+        declare_params(z, l->s->u.func.ret);
+        declare_params(z, l->s->u.func.params);
+    }
     if (l->what == DL_OPEN || l->what == DL_CLOSE) {
         ptx_buf_putc(&z->key, l->what == DL_OPEN ? '{' : '}');
     } else if ((l->flags & DF_REG) && (z->flags & RENAME_REGS)) {
@@ -403,7 +445,7 @@ static void make_key(norm *z, dline *l)
         ptx_tok skip = (l->flags & DF_INSTR) ? l->s->u.instr.op : PTX_NOTOK;
         put_tokens(z, l->t0, l->t1, skip);
     }
-    l->id = intern(z->in, z->key.p ? z->key.p : "", z->key.n);
+    l->id = pd_intern(z->in, z->key.p ? z->key.p : "", z->key.n);
 }
 
 /* --ignore-debug: a label stays only if some kept line other than a label
@@ -418,7 +460,7 @@ static void drop_debug_labels(norm *z, unit *u)
             if (z->m->toks[t].kind != PTX_T_WORD)
                 continue;
             ptx_str s = spell(z, t);
-            smap_ent *e = smap_get(&z->local, s.p, s.n, dh_hash(s.p, s.n));
+            smap_ent *e = pd_map_get(&z->local, s.p, s.n, pd_hash(s.p, s.n));
             if (e && z->ents[e->val].cat == N_LABEL)
                 z->ents[e->val].used = 1;
         }
@@ -428,7 +470,7 @@ static void drop_debug_labels(norm *z, unit *u)
         const dline *l = &u->v[i];
         if (l->flags & DF_LABEL) {
             ptx_str s = spell(z, l->s->u.label.name);
-            smap_ent *e = smap_get(&z->local, s.p, s.n, dh_hash(s.p, s.n));
+            smap_ent *e = pd_map_get(&z->local, s.p, s.n, pd_hash(s.p, s.n));
             if (e && z->ents[e->val].cat == N_LABEL && !z->ents[e->val].used)
                 continue;
         }
@@ -441,7 +483,7 @@ static unit *new_unit(side *sd, ptx_str name)
 {
     if (sd->n == sd->cap) {
         sd->cap = sd->cap ? sd->cap * 2 : 16;
-        sd->units = xrealloc(sd->units, sd->cap * sizeof *sd->units);
+        sd->units = pd_realloc(sd->units, sd->cap * sizeof *sd->units);
     }
     unit *u = &sd->units[sd->n++];
     memset(u, 0, sizeof *u);
@@ -453,14 +495,16 @@ static void function_unit(norm *z, const ptx_stmt *s)
 {
     const ptx_func *f = &s->u.func;
     unit *u = new_unit(z->sd, spell(z, f->name));
-    smap_clear(&z->local);
-    smap_clear(&z->types);
+    pd_map_clear(&z->local);
+    pd_map_clear(&z->types);
+    pd_map_clear(&z->ranges);
     z->nents = z->nglobal;
     z->nlabel = z->nvar = 0;
     /* labels belong to the function's name, or its placeholder */
     z->key.n = 0;
-    put_name(z, f->name);
-    z->fkey.p = chunks_copy(&z->store, z->key.p, z->key.n);
+    ptx_str fname = spell(z, f->name);
+    put_name(z, fname.p, fname.n);
+    z->fkey.p = pd_chunks_copy(&z->store, z->key.p, z->key.n);
     z->fkey.n = (uint32_t)z->key.n;
     declare_params(z, f->ret);
     declare_params(z, f->params);
@@ -478,19 +522,19 @@ static void line_starts(side *sd)
 {
     const ptx_module *m = sd->m;
     size_t cap = 1024, n = 0;
-    uint32_t *v = xrealloc(NULL, cap * sizeof *v);
+    uint32_t *v = pd_realloc(NULL, cap * sizeof *v);
     v[n++] = 0;
     for (const char *p = m->src, *e = m->src + m->size;
          (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++) {
         if (n == cap)
-            v = xrealloc(v, (cap *= 2) * sizeof *v);
+            v = pd_realloc(v, (cap *= 2) * sizeof *v);
         v[n++] = (uint32_t)(p + 1 - m->src);
     }
     sd->lines = v;
     sd->nlines = n;
 }
 
-void side_build(side *sd, const ptx_module *m, unsigned flags, interner *in)
+void pd_side_build(side *sd, const ptx_module *m, unsigned flags, interner *in)
 {
     memset(sd, 0, sizeof *sd);
     sd->m = m;
@@ -512,22 +556,23 @@ void side_build(side *sd, const ptx_module *m, unsigned flags, interner *in)
     for (const ptx_stmt *s = m->items; s; s = s->next)
         if (s->kind == PTX_S_FUNC && s->u.func.body)
             function_unit(&z, s);
-    smap_clear(&z.local);
+    pd_map_clear(&z.local);
     z.in_module = 1;
     for (uint32_t i = 0; i < sd->units[0].n; i++)
         make_key(&z, &sd->units[0].v[i]);
-    smap_free(&z.local);
-    smap_free(&z.global);
-    smap_free(&z.flabels);
-    smap_free(&z.types);
+    pd_map_free(&z.local);
+    pd_map_free(&z.global);
+    pd_map_free(&z.flabels);
+    pd_map_free(&z.types);
+    pd_map_free(&z.ranges);
     free(z.ents);
     free(z.fl);
-    chunks_free(&z.store);
+    pd_chunks_free(&z.store);
     ptx_buf_free(&z.key);
     ptx_buf_free(&z.tmp);
 }
 
-void side_free(side *sd)
+void pd_side_free(side *sd)
 {
     for (size_t i = 0; i < sd->n; i++)
         free(sd->units[i].v);
@@ -536,7 +581,7 @@ void side_free(side *sd)
     memset(sd, 0, sizeof *sd);
 }
 
-uint32_t side_line(const side *sd, const dline *l)
+uint32_t pd_side_line(const side *sd, const dline *l)
 {
     uint32_t off = sd->m->toks[l->t0].start;
     size_t lo = 0, hi = sd->nlines;     /* last start <= off */
@@ -556,7 +601,7 @@ static void indent(ptx_buf *out, int depth)
         ptx_buf_putc(out, '\t');
 }
 
-void dline_text(const side *sd, const dline *l, ptx_buf *out)
+void pd_dline_text(const side *sd, const dline *l, ptx_buf *out)
 {
     const ptx_module *m = sd->m;
     switch (l->what) {

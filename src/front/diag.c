@@ -21,7 +21,11 @@ void ptx_diag_at(const ptx_module *m, size_t offset, const char *msg,
         }
     d->line = lineno;
     d->col = (uint32_t)(s + offset - line) + 1;
-    const char *end = line;
+    /* The line shown ends at the first CR or LF after the offset, not after
+       the line start: a lone CR before the offset (it is whitespace, not a
+       line break) made end < from below, and the size_t length wrapped
+       into a read past the buffer. */
+    const char *end = s + offset;
     while (end < s + m->size && *end != '\n' && *end != '\r')
         end++;
     /* show a window of the line that contains the caret */

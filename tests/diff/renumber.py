@@ -34,7 +34,7 @@ K = 9999
 
 def word(name):
     """A regex for name as a whole token."""
-    return r"(?<![\w$%.])" + re.escape(name) + r"(?![\w$])"
+    return r"(?<![\w$%.])" + re.escape(name) + r"(?![\w$.])"
 
 
 def labels(text):
@@ -64,7 +64,7 @@ def names(text):
         if m.group(1) not in funcs:
             funcs.append(m.group(1))
     for m in PARAM_DEF.finditer(text):
-        if m.group(2) not in params and m.group(2) not in funcs:
+        if m.group(2) not in params + funcs + ["_"]:   # _: no name
             params.append(m.group(2))
     if not funcs:
         sys.exit("renumber.py: no functions")

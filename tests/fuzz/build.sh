@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # build.sh - compile the libFuzzer harnesses with clang, outside CMake.
 #
-#   tests/fuzz/build.sh [OUTDIR]        (default: build-fuzz)
+#   tests/fuzz/build.sh [OUTDIR [FUZZER...]]   (default: build-fuzz, all)
 #
 # Generates the lexer (re2c) and parser (bison) into OUTDIR/gen and links
-# OUTDIR/fuzz_front (and OUTDIR/fuzz_codegen when include/ptx/codegen.h and
-# src/codegen/*.c exist) with -fsanitize=fuzzer,address,undefined.  Fails
+# OUTDIR/fuzz_front, and OUTDIR/fuzz_codegen when include/ptx/codegen.h and
+# src/codegen/*.c exist (or only the FUZZERs named), with
+# -fsanitize=fuzzer,address,undefined.  Fails
 # (exit 1) when clang, re2c or bison is missing: a fuzz test must never pass
 # by not running.  CLANG=... picks another clang.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$root/build-fuzz}
+shift || true
+want=("$@")
+wanted() { [ ${#want[@]} -eq 0 ] && return 0; local w; for w in "${want[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 cc=${CLANG:-clang}
 for tool in "$cc" re2c bison; do
     command -v "$tool" >/dev/null ||
@@ -53,14 +57,29 @@ stale() { # target sources...
     return 1
 }
 
-srcs=("$root/tests/fuzz/fuzz_front.c" "${front[@]}")
-stale "$out/fuzz_front" "${srcs[@]}" && link fuzz_front "${srcs[@]}"
+if wanted fuzz_front; then
+    srcs=("$root/tests/fuzz/fuzz_front.c" "${front[@]}")
+    if stale "$out/fuzz_front" "${srcs[@]}"; then link fuzz_front "${srcs[@]}"; fi
+fi
 
-# The codegen fuzzer, once the code generator exists.
-if [ -f "$root/include/ptx/codegen.h" ] && [ -f "$root/tests/fuzz/fuzz_codegen.c" ] &&
-   compgen -G "$root/src/codegen/*.c" >/dev/null; then
-    srcs=("$root/tests/fuzz/fuzz_codegen.c" "${front[@]}" "$root"/src/codegen/*.c)
-    [ -d "$root/src/util" ] && srcs+=("$root"/src/util/*.c)
-    stale "$out/fuzz_codegen" "${srcs[@]}" && link fuzz_codegen "${srcs[@]}"
+# The codegen fuzzer, once the code generator exists: the front end plus
+# src/codegen (and src/sugar, src/util where they exist).
+if wanted fuzz_codegen; then
+    if [ -f "$root/include/ptx/codegen.h" ] && compgen -G "$root/src/codegen/*.c" >/dev/null; then
+        srcs=("$root/tests/fuzz/fuzz_codegen.c" "${front[@]}" "$root"/src/codegen/*.c)
+        for d in sugar util; do
+            compgen -G "$root/src/$d/*.c" >/dev/null && srcs+=("$root"/src/$d/*.c)
+        done
+        # src/sugar demangles C++ names with libiberty's cplus_demangle
+        libs=()
+        lib=$("$cc" -print-file-name=libiberty.a)
+        [ "$lib" != libiberty.a ] && libs+=("$lib")
+        if stale "$out/fuzz_codegen" "${srcs[@]}" "$root"/src/codegen/*.h; then
+            link fuzz_codegen "${srcs[@]}" "${libs[@]}"
+        fi
+    elif [ ${#want[@]} -gt 0 ]; then
+        echo "fuzz/build.sh: error: fuzz_codegen needs include/ptx/codegen.h and src/codegen/*.c" >&2
+        exit 1
+    fi
 fi
 exit 0

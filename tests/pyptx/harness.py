@@ -83,6 +83,9 @@ for name, k in K.items():
     except BaseException:
         kern[str(name)] = {"error": "tracing raised:\n" + traceback.format_exc(limit=-4)}
 res["kernels"] = kern
+U = getattr(mod, "UNSUPPORTED", {})
+if isinstance(U, dict):
+    res["unsupported"] = {str(k): str(v) for k, v in U.items()}
 mp = getattr(mod, "module_ptx", None)
 if not callable(mp):
     res["module_error"] = "generated module defines no module_ptx()"
@@ -226,6 +229,50 @@ def _fmt_diff(a, b, where, what_out):
             % (i, why, ta, what_out, tb, ctx_a, ctx_b))
 
 
+# pyptx.types scalar types: the only parameter types raw_params can write.
+_PYPTX_TYPES = {"b8", "b16", "b32", "b64", "b128", "u8", "u16", "u32", "u64",
+                "s8", "s16", "s32", "s64", "f16", "f16x2", "bf16", "bf16x2",
+                "tf32", "f32", "f64", "e4m3", "e5m2", "pred"}
+
+
+def verify_unsupported(etoks, reason):
+    """Is `reason` (from the generated UNSUPPORTED dict) true of the input
+    entry tokens etoks (from `.entry` to `}`)?  Returns None when verified,
+    else why not.  Known reasons: no parameter list; a parameter that is not
+    `.param [.align N] .<pyptx scalar type> ...`."""
+    texts = [t for t, _ in etoks]
+    if reason.startswith("no parameter list"):
+        return None if texts[2:3] != ["("] else "the entry has a parameter list"
+    m = re.match(r'parameter "([^"]+)"', reason)
+    if not m:
+        return "reason not recognised by the harness"
+    if texts[2:3] != ["("]:
+        return "the entry has no parameter list"
+    params, cur, depth = [], [], 0
+    for x in texts[3:]:
+        if x == ")" and depth == 0:
+            break
+        depth += x in "([{"
+        depth -= x in ")]}"
+        if x == "," and depth == 0:
+            params.append(cur)
+            cur = []
+        else:
+            cur.append(x)
+    params.append(cur)
+    for p in params:
+        if m.group(1) not in p:
+            continue
+        k = 1 if p[:1] == [".param"] else None
+        if k is not None and p[k:k + 1] == [".align"] and re.match(r"(0|[1-9][0-9]*)$", p[k + 1]):
+            k += 2
+        if k is None or p[k][:1] != "." or p[k][1:] not in _PYPTX_TYPES:
+            return None
+        return "parameter %s is .param [.align N] .%s, which raw_params can write" % (
+            m.group(1), p[k][1:])
+    return "no parameter named %s" % m.group(1)
+
+
 def _tail(s, n=1500):
     s = s or ""
     return s if len(s) <= n else "..." + s[-n:]
@@ -235,6 +282,7 @@ def check_file(job):
     """Run all checks on one PTX file; return (path, ok, reasons, byte_identical)."""
     path, opts = job
     reasons = []
+    notes = []
     work = tempfile.mkdtemp(prefix="pyptx-harness-", dir=opts["tmp"])
     try:
         with open(path, "rb") as f:
@@ -243,18 +291,18 @@ def check_file(job):
         try:
             in_toks = ptxtok.tokenize(src)
         except ptxtok.TokenizeError as e:
-            return path, False, ["cannot tokenize input: %s" % e], False
+            return path, False, ["cannot tokenize input: %s" % e], False, notes
 
         cmd = [opts["codegen"]] + (["--sugar"] if opts["mode"] == "sugar" else []) + [path]
         try:
             p = subprocess.run(cmd, capture_output=True, timeout=opts["timeout"])
         except subprocess.TimeoutExpired:
-            return path, False, ["codegen timed out after %ss" % opts["timeout"]], False
+            return path, False, ["codegen timed out after %ss" % opts["timeout"]], False, notes
         except OSError as e:
-            return path, False, ["cannot run codegen: %s" % e], False
+            return path, False, ["cannot run codegen: %s" % e], False, notes
         if p.returncode != 0:
             return path, False, ["codegen exited with status %d: %s" % (
-                p.returncode, _tail(p.stderr.decode("utf-8", "replace"), 600))], False
+                p.returncode, _tail(p.stderr.decode("utf-8", "replace"), 600))], False, notes
         gen = os.path.join(work, "k_generated.py")
         with open(gen, "wb") as f:
             f.write(p.stdout)
@@ -272,17 +320,17 @@ def check_file(job):
                                timeout=opts["timeout"], cwd=work, env=env)
         except subprocess.TimeoutExpired:
             return path, False, ["(1) importing/tracing the generated file timed out after %ss"
-                                 % opts["timeout"]], False
+                                 % opts["timeout"]], False, notes
         out = r.stdout.decode("utf-8", "replace").strip().splitlines()
         try:
             res = json.loads(out[-1])
         except (IndexError, ValueError):
             return path, False, ["(1) runner crashed (status %d): %s" % (
-                r.returncode, _tail(r.stderr.decode("utf-8", "replace")))], False
+                r.returncode, _tail(r.stderr.decode("utf-8", "replace")))], False, notes
         if res.get("pyptx_version") not in (None, "0.1.1"):
             reasons.append("(1) %s has pyptx %s, not 0.1.1" % (opts["python"], res["pyptx_version"]))
         if "error" in res:
-            return path, False, reasons + ["(1) " + res["error"].rstrip()], False
+            return path, False, reasons + ["(1) " + res["error"].rstrip()], False, notes
 
         rename = opts["mode"] == "sugar"
         entries = ptxtok.find_entries(in_toks)
@@ -291,10 +339,19 @@ def check_file(job):
 
         # (2) every input entry against KERNELS[name]
         kernels = res.get("kernels", {})
+        unsup = res.get("unsupported", {})
         for e in entries:
             name = e["name"]
             a = in_toks[e["start"]:e["end"]]
             k = kernels.get(name)
+            if k is None and name in unsup:
+                bad = verify_unsupported(a, unsup[name])
+                if bad is None:
+                    notes.append("entry %s: %s" % (name, unsup[name]))
+                else:
+                    reasons.append("(2) entry %s: UNSUPPORTED says %r, but %s"
+                                   % (name, unsup[name], bad))
+                continue
             if k is None:
                 reasons.append("(2) entry %s (line %d): no KERNELS[%r]" % (name, in_toks[e["start"]][1], name))
                 continue
@@ -316,7 +373,7 @@ def check_file(job):
             if d is not None:
                 reasons.append("(2) entry %s differs from KERNELS[%r].ptx(): %s"
                                % (name, name, _fmt_diff(a, b, d, "traced")))
-        for name in kernels:
+        for name in list(kernels) + list(unsup):
             if name not in fixed:
                 reasons.append("(2) KERNELS[%r] matches no .entry of the input" % name)
         if "module_error" in res:
@@ -329,7 +386,7 @@ def check_file(job):
                                timeout=opts["timeout"], cwd=work, env=env)
         except subprocess.TimeoutExpired:
             reasons.append("(3) running the generated file as a script timed out")
-            return path, False, reasons, False
+            return path, False, reasons, False, notes
         if s.returncode != 0:
             reasons.append("(3) running the generated file as a script exited %d: %s"
                            % (s.returncode, _tail(s.stderr.decode("utf-8", "replace"))))
@@ -345,9 +402,9 @@ def check_file(job):
                                    % _fmt_diff(in_toks, mt, d, "printed"))
             except ptxtok.TokenizeError as ex:
                 reasons.append("(3) printed module does not tokenize: %s" % ex)
-        return path, not reasons, reasons, identical
+        return path, not reasons, reasons, identical, notes
     except Exception as e:  # harness bug: report, do not hide
-        return path, False, ["harness error: %r" % (e,)], False
+        return path, False, ["harness error: %r" % (e,)], False, notes
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -394,6 +451,7 @@ def main(argv=None):
             "mode": args.mode, "timeout": args.timeout, "keep": args.keep, "tmp": tmp}
     jobs = [(f, opts) for f in files]
     passed = failed = identical = 0
+    inexpressible = inexpressible_files = 0
     try:
         if args.jobs > 1 and len(files) > 1:
             pool = multiprocessing.Pool(min(args.jobs, len(files)))
@@ -401,12 +459,17 @@ def main(argv=None):
         else:
             pool = None
             results = map(check_file, jobs)
-        for path, ok, reasons, ident in results:
+        for path, ok, reasons, ident, notes in results:
             identical += bool(ident)
+            if notes:
+                inexpressible_files += 1
+                inexpressible += len(notes)
             if ok:
                 passed += 1
-                if not args.quiet:
+                if not args.quiet or notes:
                     print("PASS %s%s" % (path, " (byte-identical)" if ident else ""))
+                for n in notes:
+                    print("  not expressible in pyptx 0.1.1: " + n)
             else:
                 failed += 1
                 print("FAIL %s" % path)
@@ -419,6 +482,8 @@ def main(argv=None):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("byte-identical modules: %d of %d (%s mode)" % (identical, len(files), args.mode))
+    print("pyptx cannot express: %d entries in %d files (listed above)"
+          % (inexpressible, inexpressible_files))
     print("%d passed, %d failed" % (passed, failed))
     return 0 if failed == 0 else 1
 

@@ -31,6 +31,8 @@ EXPECT = {
     "wrongkey":  (False, False, "no KERNELS['tiny']"),
     "nofixture": (False, False, "codegen exited with status 3"),
     "badrename": (False, False, "codegen exited with status 3"),
+    "noparams":  (True,  False, None),              # UNSUPPORTED, claim verified
+    "falseunsup": (False, False, "UNSUPPORTED says"),  # claim not true
 }
 SUGAR_REASON = {"badrename": "inconsistent renaming"}
 
@@ -52,7 +54,7 @@ def main():
             path = os.path.join(SELF, name + ".ptx")
             opts = {"codegen": FAKE, "python": args.python, "mode": mode,
                     "timeout": 60, "keep": None, "tmp": None}
-            _, ok, reasons, ident = harness.check_file((path, opts))
+            _, ok, reasons, ident, _notes = harness.check_file((path, opts))
             text = "\n".join(reasons)
             if ok != exp[col]:
                 errors.append("%s/%s: expected %s, got %s: %s" % (
@@ -67,10 +69,12 @@ def main():
     # whole-run behaviour: summary line, exit status, --jobs
     rc, out = run(["--python", args.python, "--jobs", "2", "-q", FAKE, SELF])
     last = out.rstrip("\n").split("\n")[-1]
-    if last != "2 passed, 6 failed" or rc != 1:
+    if last != "3 passed, 7 failed" or rc != 1:
         errors.append("plain run: rc=%s last line %r" % (rc, last))
-    if not re.search(r"^byte-identical modules: 2 of 8 \(plain mode\)$", out, re.M):
+    if not re.search(r"^byte-identical modules: 4 of 10 \(plain mode\)$", out, re.M):
         errors.append("plain run: wrong byte-identical count:\n" + out)
+    if "pyptx cannot express: 1 entries in 1 files (listed above)" not in out:
+        errors.append("plain run: wrong inexpressible count:\n" + out)
     rc, out = run(["--python", args.python, "--mode", "sugar", "-j", "2", FAKE,
                    os.path.join(SELF, "tiny.ptx"), os.path.join(SELF, "renamed.ptx")])
     last = out.rstrip("\n").split("\n")[-1]

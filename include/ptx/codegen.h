@@ -1,0 +1,65 @@
+/*
+ * ptx/codegen.h - PTX module -> Python for the pyptx 0.1.1 DSL.
+ *
+ *     ptx_codegen_options o = { 0 };        // plain mode
+ *     ptx_buf py = { 0 };
+ *     ptx_diag err;
+ *     if (ptx_codegen(m, &o, &py, &err) != 0) ptx_diag_print(stderr, &err);
+ *
+ * The generated file defines one pyptx @kernel per .entry definition,
+ * KERNELS (PTX entry name -> Kernel), UNSUPPORTED (entry name -> why pyptx
+ * 0.1.1 cannot express it; such entries are carried as raw text) and
+ * module_ptx(), the whole module rebuilt from the traced kernels and the
+ * carried text.  `python k.py` prints module_ptx().  See
+ * src/codegen/DESIGN.md and man/pyptx-codegen.1.
+ */
+#ifndef PTX_CODEGEN_H
+#define PTX_CODEGEN_H
+
+#include <stdint.h>
+#include "ptx/ast.h"
+#include "ptx/ptx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PTX_CODEGEN_MAX_PASSES 32
+
+/* Filled by ptx_codegen when options.stats is non-NULL (added to). */
+typedef struct ptx_codegen_stats {
+    uint32_t kernels, unsupported;      /* entries, of which carried raw */
+    uint32_t insts, raw_stmts, decls;   /* DSL instructions, _raw lines,
+                                           reg/var declarations */
+    uint32_t pass_applied[PTX_CODEGEN_MAX_PASSES]; /* rewrites per pass */
+} ptx_codegen_stats;
+
+typedef struct ptx_codegen_options {
+    const char *name;        /* --name: rename the only .entry, or NULL */
+    uint32_t sugar;          /* bit i: run sugar pass i (see
+                                ptx_codegen_pass_name); 0 = plain */
+    int rename_kernels;      /* sugar may give kernels readable Python
+                                function names (PTX names never change) */
+    ptx_codegen_stats *stats; /* or NULL */
+    const char *srcname;     /* shown in the header comment, or NULL */
+} ptx_codegen_options;
+
+/* Generate Python for module m into *out (appended).  Returns 0, or -1
+   with *err filled (nothing useful in *out then). */
+int ptx_codegen(const ptx_module *m, const ptx_codegen_options *o,
+                ptx_buf *out, ptx_diag *err);
+
+/* The sugar passes compiled in, in the order they run: name and one-line
+   help of pass i (i < ptx_codegen_npasses()), and the mask bit of a name
+   (0 if unknown).  ptx_codegen_pass_ready(i) is 0 for a pass that is
+   listed but not written yet (its bit is accepted and does nothing). */
+unsigned ptx_codegen_npasses(void);
+const char *ptx_codegen_pass_name(unsigned i);
+const char *ptx_codegen_pass_help(unsigned i);
+int ptx_codegen_pass_ready(unsigned i);
+uint32_t ptx_codegen_pass_bit(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

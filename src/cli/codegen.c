@@ -1,0 +1,160 @@
+/*
+ * pyptx-codegen - PTX to Python for the pyptx 0.1.1 DSL.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ptx/codegen.h"
+#include "ptx/ptx.h"
+
+static const char usage[] =
+    "usage: pyptx-codegen [options] FILE.ptx      (FILE '-' reads standard input)\n"
+    "\n"
+    "Writes a Python file for pyptx 0.1.1: one @kernel per .entry, KERNELS,\n"
+    "UNSUPPORTED and module_ptx(); `python OUT.py` prints the PTX module.\n"
+    "\n"
+    "  -o OUT.py          write OUT.py (atomically) instead of standard output\n"
+    "  --name NAME        rename the kernel (the file must hold exactly one .entry)\n"
+    "  --sugar[=a,b]      run all (or the named) sugar passes\n"
+    "  --no-sugar=a,b     do not run the named passes\n"
+    "  --rename-kernels   sugar may also rename kernels\n"
+    "  --stats            print counts to standard error\n"
+    "  --list-passes      list the sugar passes and exit\n"
+    "  --help, --version\n"
+    "\n"
+    "Exit status: 0 written, 1 the input does not parse or cannot be\n"
+    "generated, 2 usage error or the output cannot be written.\n";
+
+enum { OPT_NAME = 256, OPT_SUGAR, OPT_NO_SUGAR, OPT_RENAME, OPT_STATS,
+       OPT_LIST, OPT_HELP, OPT_VERSION };
+
+/* Set (on=1) or clear the bits of a comma list of pass names. */
+static int pass_list(const char *list, uint32_t *mask, int on)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        uint32_t bit = ptx_codegen_pass_bit(t);
+        if (!bit) {
+            fprintf(stderr, "pyptx-codegen: unknown sugar pass '%s' "
+                            "(see --list-passes)\n", t);
+            return -1;
+        }
+        *mask = on ? *mask | bit : *mask & ~bit;
+    }
+    return 0;
+}
+
+static void list_passes(void)
+{
+    for (unsigned i = 0; i < ptx_codegen_npasses(); i++)
+        printf("%-10s %s%s\n", ptx_codegen_pass_name(i), ptx_codegen_pass_help(i),
+               ptx_codegen_pass_ready(i) ? "" : " (not compiled in yet)");
+}
+
+static void print_stats(const ptx_codegen_stats *st)
+{
+    fprintf(stderr, "kernels=%u unsupported=%u insts=%u raw=%u decls=%u\n",
+            st->kernels, st->unsupported, st->insts, st->raw_stmts, st->decls);
+    for (unsigned i = 0; i < ptx_codegen_npasses(); i++)
+        fprintf(stderr, "pass %s: %u\n", ptx_codegen_pass_name(i),
+                st->pass_applied[i]);
+}
+
+/* Write atomically: temp file in the same directory, then rename. */
+static int write_out(const char *path, const ptx_buf *b)
+{
+    if (!path || !strcmp(path, "-"))
+        return fwrite(b->p, 1, b->n, stdout) == b->n && fflush(stdout) == 0 ? 0 : -1;
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    memcpy(tmp, path, n);
+    memcpy(tmp + n, ".tmp.XXXXXX", 12);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        fprintf(stderr, "pyptx-codegen: %s: %s\n", path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    FILE *f = fdopen(fd, "wb");
+    int ok = f && fwrite(b->p, 1, b->n, f) == b->n;
+    ok = (f && fclose(f) == 0) && ok;
+    if (ok && rename(tmp, path) != 0)
+        ok = 0;
+    if (!ok) {
+        fprintf(stderr, "pyptx-codegen: %s: %s\n", path, strerror(errno));
+        unlink(tmp);
+    }
+    free(tmp);
+    return ok ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longs[] = {
+        { "name", required_argument, 0, OPT_NAME },
+        { "sugar", optional_argument, 0, OPT_SUGAR },
+        { "no-sugar", required_argument, 0, OPT_NO_SUGAR },
+        { "rename-kernels", no_argument, 0, OPT_RENAME },
+        { "stats", no_argument, 0, OPT_STATS },
+        { "list-passes", no_argument, 0, OPT_LIST },
+        { "help", no_argument, 0, OPT_HELP },
+        { "version", no_argument, 0, OPT_VERSION },
+        { 0, 0, 0, 0 },
+    };
+    ptx_codegen_options o = { 0 };
+    ptx_codegen_stats st = { 0 };
+    const char *out = NULL;
+    uint32_t off = 0;
+    int c, want_stats = 0;
+    while ((c = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case OPT_NAME: o.name = optarg; break;
+        case OPT_SUGAR:
+            if (!optarg)
+                o.sugar = (uint32_t)((1ull << ptx_codegen_npasses()) - 1);
+            else if (pass_list(optarg, &o.sugar, 1))
+                return 2;
+            break;
+        case OPT_NO_SUGAR:
+            if (pass_list(optarg, &off, 1))
+                return 2;
+            break;
+        case OPT_RENAME: o.rename_kernels = 1; break;
+        case OPT_STATS: want_stats = 1; break;
+        case OPT_LIST: list_passes(); return 0;
+        case 'h': case OPT_HELP: fputs(usage, stdout); return 0;
+        case OPT_VERSION: printf("pyptx-codegen %s\n", PTX_VERSION_STRING); return 0;
+        default: fputs(usage, stderr); return 2;
+        }
+    }
+    if (optind + 1 != argc) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    o.sugar &= ~off;
+    o.stats = want_stats ? &st : NULL;
+    o.srcname = argv[optind];
+    ptx_diag d;
+    ptx_module *m = ptx_parse_file(argv[optind], &d);
+    if (!m) {
+        ptx_diag_print(stderr, &d);
+        return 1;
+    }
+    ptx_buf py = { 0 };
+    int rc = ptx_codegen(m, &o, &py, &d);
+    if (rc != 0)
+        fprintf(stderr, "pyptx-codegen: %s: error: %s\n", argv[optind], d.msg);
+    else if (write_out(out, &py) != 0)
+        rc = 2;
+    else if (want_stats)
+        print_stats(&st);
+    ptx_buf_free(&py);
+    ptx_module_free(m);
+    return rc < 0 ? 1 : rc;
+}

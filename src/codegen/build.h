@@ -1,0 +1,87 @@
+/* build.h - internals shared by the IR builder, the printer and tables. */
+#ifndef PTX_CODEGEN_BUILD_H
+#define PTX_CODEGEN_BUILD_H
+
+#include "codegen/ir.h"
+
+/* names.c: tables and spelling rules */
+extern const char *const cg_types[];
+extern const unsigned cg_ntypes;
+int cg_type_index(const char *s, size_t n);      /* -1 if not a pyptx type */
+int cg_py_keyword(const char *s, size_t n);
+const char *cg_special_py(const char *s, size_t n); /* ptx.special... or NULL */
+int cg_is_decimal(const char *s, size_t n);      /* 0 | [1-9][0-9]* */
+int cg_is_identifier(const char *s, size_t n);   /* [A-Za-z_][A-Za-z0-9_]* */
+/* ptx.inst attribute name for an opcode/modifier; 0 if not expressible. */
+size_t cg_mangle(const char *p, size_t n, char *out, size_t cap);
+
+/* map.c: string -> int32 map in the module arena */
+typedef struct cg_mslot {
+    const char *k;
+    uint32_t n, h;
+    int32_t val;
+} cg_mslot;
+typedef struct cg_map {
+    cg_mslot *v;
+    uint32_t cap, n;
+} cg_map;
+/* Slot of key k, or NULL. */
+cg_mslot *cg_map_get(const cg_map *mp, const char *k, size_t n);
+/* Slot of key k, inserted with val = -1 if absent (k must outlive it). */
+cg_mslot *cg_map_put(cg_module *m, cg_map *mp, const char *k, size_t n);
+int cg_pyset_has(cg_kernel *k, const char *name);
+void cg_pyset_add(cg_module *m, cg_kernel *k, const char *name);
+
+/* Builder state for one kernel body. */
+typedef struct cg_bind {
+    cg_symid sym;
+    int32_t prev;       /* binding it shadows, or -1 */
+    uint16_t depth;
+    uint8_t array;      /* in the array map */
+} cg_bind;
+
+typedef struct cg_builder {
+    cg_module *m;
+    const ptx_module *pm;
+    cg_kernel *k;
+    cg_map exact, arrays;   /* PTX name / array base -> binding index */
+    cg_bind *binds;
+    uint32_t nbinds, capbinds;
+    uint16_t depth;         /* block nesting, 0 = kernel body */
+    uint16_t nscopes;       /* scopes opened so far (ids) */
+    uint8_t digit_base;     /* an array base ends in a digit (%r1<4>): then
+                               every split of %r12 must be tried */
+} cg_builder;
+
+/* symtab.c */
+cg_symid cg_declare(cg_builder *b, cg_sym_kind kind, const char *p, size_t n,
+                    const char *type, uint32_t count);
+void cg_scope_enter(cg_builder *b);
+void cg_scope_leave(cg_builder *b, uint32_t mark);
+/* Resolve a name used in the body: sym and array index (or -1). */
+cg_symid cg_resolve(cg_builder *b, const char *p, size_t n, int32_t *index);
+/* Register-like resolution only (CG_SYM_REG / CG_SYM_REGARRAY). */
+cg_symid cg_resolve_reg(cg_builder *b, const char *p, size_t n, int32_t *index);
+
+/* text.c: source text as cg_text pieces */
+/* Bytes of tokens [i, j) with the trivia between them. */
+ptx_str cg_span(const ptx_module *pm, ptx_tok i, ptx_tok j);
+/* The pieces of tokens [i, j): words that name symbols become references;
+   token `skip` (e.g. the opcode) is never resolved. */
+cg_text cg_text_span(cg_builder *b, ptx_tok i, ptx_tok j, ptx_tok skip);
+cg_text cg_text_lit(cg_module *m, const char *p, size_t n);
+
+/* build_opnd.c */
+cg_opnd *cg_build_opnd(cg_builder *b, const ptx_expr *e, ptx_tok end);
+/* Build ptx.inst.* for an instruction, or NULL (+ *why) if it must be raw. */
+cg_stmt *cg_build_inst(cg_builder *b, const ptx_stmt *s, const char **why);
+/* Last token of an expression. */
+ptx_tok cg_expr_last(const ptx_expr *e);
+
+/* build_body.c */
+void cg_build_body(cg_builder *b, const ptx_block *body, cg_stmt **out);
+
+/* build_module.c */
+
+
+#endif

@@ -1,0 +1,390 @@
+/*
+ * build_module.c - the module: header values, entries (kernel headers and
+ * bodies), the raw segments between them (DESIGN.md 2, 3).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "front/arena.h"
+
+static ptx_str tstr(const ptx_module *pm, ptx_tok t)
+{
+    return ptx_tok_str(pm, t);
+}
+
+static int is_entry_def(const ptx_module *pm, const ptx_stmt *s)
+{
+    return s->kind == PTX_S_FUNC && s->u.func.body &&
+           pm->toks[s->u.func.kw].kind == PTX_T_ENTRY;
+}
+
+static ptx_tok decl_last(const ptx_declarator *d)
+{
+    if (d->init)
+        return cg_expr_last(d->init);
+    ptx_tok t = d->gt != PTX_NOTOK ? d->gt : d->name;
+    for (const ptx_dim *x = d->dims; x; x = x->next)
+        t = x->rbrack;
+    return t;
+}
+
+static const char *dup_span(cg_module *m, ptx_tok i, ptx_tok j)
+{
+    ptx_str s = cg_span(m->src, i, j);
+    return cg_strndup(m, s.p, s.n);
+}
+
+static const char *fmt(cg_module *m, const char *f, const char *a, size_t an,
+                       const char *b)
+{
+    char buf[600];
+    int n = snprintf(buf, sizeof buf, f, (int)an, a, b);
+    return cg_strndup(m, buf, n < (int)sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/* .ptr .SS .align P NAME -> "TY.ptr.SS.palignP" (DESIGN.md 3.2). */
+static int ptr_form(cg_builder *b, const ptx_spec *sp, const ptx_declarator *d,
+                    const char *ty, cg_param *cp)
+{
+    static const char *const ss[] = { ".global", ".shared", ".local", ".const", ".param" };
+    const ptx_module *pm = b->pm;
+    if (!sp || !sp->next || !sp->next->next || sp->next->next->next ||
+        d->dims || d->init || d->count != PTX_NOTOK)
+        return 0;
+    ptx_str p = tstr(pm, sp->tok), s = tstr(pm, sp->next->tok);
+    const ptx_spec *al = sp->next->next;
+    ptx_str a = tstr(pm, al->tok);
+    if (p.n != 4 || memcmp(p.p, ".ptr", 4) || a.n != 6 || memcmp(a.p, ".align", 6) ||
+        !al->arg || al->arg->kind != PTX_E_INT || sp->arg || sp->next->arg)
+        return 0;
+    ptx_str v = tstr(pm, al->arg->tok);
+    if (!cg_is_decimal(v.p, v.n) || v.n > 20)
+        return 0;
+    for (unsigned i = 0; i < 5; i++)
+        if (s.n == strlen(ss[i]) && !memcmp(s.p, ss[i], s.n)) {
+            char buf[160];
+            snprintf(buf, sizeof buf, "%s.ptr.%s.palign%.*s", ty, ss[i] + 1, (int)v.n, v.p);
+            cp->typestr = cg_strndup(b->m, buf, strlen(buf));
+            return 1;
+        }
+    return 0;
+}
+
+/* One parameter -> raw_params tuple (DESIGN.md 3.2), or a reason. */
+static const char *param(cg_builder *b, const ptx_param *p, cg_param *cp)
+{
+    const ptx_module *pm = b->pm;
+    cg_module *m = b->m;
+    const ptx_spec *sp = p->specs;
+    ptx_str name = tstr(pm, p->decl->name);
+    ptx_str t = tstr(pm, sp->tok);
+    if (t.n != 6 || memcmp(t.p, ".param", 6) || sp->arg)
+        return fmt(m, "parameter \"%.*s\" does not begin with .param%s", name.p, name.n, "");
+    sp = sp->next;
+    char ty[64] = "";
+    const char *align = NULL;
+    size_t alen = 0;
+    if (sp && (t = tstr(pm, sp->tok)).n == 6 && !memcmp(t.p, ".align", 6)) {
+        ptx_str a = sp->arg && sp->arg->kind == PTX_E_INT ? tstr(pm, sp->arg->tok) : (ptx_str){ "", 0 };
+        if (!cg_is_decimal(a.p, a.n) || a.n > 20)
+            return fmt(m, "parameter \"%.*s\": .align%s value not decimal", name.p, name.n, "");
+        align = a.p;
+        alen = a.n;
+        sp = sp->next;
+    }
+    t = sp ? tstr(pm, sp->tok) : (ptx_str){ "", 0 };
+    int ti = t.n > 1 && !sp->arg ? cg_type_index(t.p + 1, t.n - 1) : -1;
+    if (ti < 0)
+        return fmt(m, "parameter \"%.*s\" has type %s, not a pyptx scalar type",
+                   name.p, name.n, dup_span(m, sp ? sp->tok : p->decl->name,
+                                            sp ? sp->tok + 1 : p->decl->name));
+    snprintf(ty, sizeof ty, "%s%s%.*s", cg_types[ti], align ? ".align" : "", (int)alen,
+             align ? align : "");
+    cp->sym = cg_declare(b, CG_SYM_PARAM, name.p, name.n, NULL, 0);
+    cp->pre = cp->rest = "";
+    const ptx_declarator *d = p->decl;
+    sp = sp->next;
+    if (!sp && !d->init && d->count == PTX_NOTOK &&
+        (!d->dims || (!d->dims->next && d->dims->size &&
+                      d->dims->size->kind == PTX_E_INT &&
+                      cg_is_decimal(tstr(pm, d->dims->size->tok).p,
+                                    tstr(pm, d->dims->size->tok).n)))) {
+        char buf[128];
+        ptx_str z = d->dims ? tstr(pm, d->dims->size->tok) : (ptx_str){ "", 0 };
+        snprintf(buf, sizeof buf, "%s%s%.*s", ty, d->dims ? ".array" : "", (int)z.n, z.p);
+        cp->typestr = cg_strndup(m, buf, strlen(buf));
+        return NULL;
+    }
+    if (ptr_form(b, sp, d, ty, cp))
+        return NULL;
+    cp->typestr = cg_strndup(m, ty, strlen(ty));
+    if (sp) { /* the name trick: the name carries the rest of the source */
+        uint32_t a = pm->toks[sp->tok].start, z = pm->toks[d->name].start;
+        cp->pre = cg_strndup(m, pm->src + a, z - a);
+    }
+    ptx_tok last = decl_last(d);
+    if (last > d->name) {
+        ptx_str r = cg_span(pm, d->name, last + 1);
+        cp->rest = cg_strndup(m, r.p + name.n, r.n - name.n);
+    }
+    return NULL;
+}
+
+static const char *params(cg_builder *b, cg_kernel *k, const ptx_func *f)
+{
+    if (!f->params)
+        return "no parameter list: pyptx always writes \"NAME()\"";
+    k->has_params = 1;
+    cg_param **tail = &k->params;
+    for (const ptx_param *p = f->params->params; p; p = p->next) {
+        cg_param *cp = cg_alloc(b->m, sizeof *cp);
+        const char *why = param(b, p, cp);
+        if (why)
+            return why;
+        *tail = cp;
+        tail = &cp->next;
+    }
+    return NULL;
+}
+
+static void dirs(cg_builder *b, cg_kernel *k, const ptx_func *f)
+{
+    cg_module *m = b->m;
+    cg_dir **tail = &k->dirs;
+    for (const ptx_fdir *d = f->dirs; d; d = d->next) {
+        cg_dir *cd = cg_alloc(m, sizeof *cd);
+        ptx_str n = tstr(b->pm, d->dir);
+        cd->name = cg_strndup(m, n.p + 1, n.n - 1);
+        uint32_t nv = 0;
+        for (const ptx_expr *a = d->args; a; a = a->next)
+            nv++;
+        cd->vals = cg_alloc(m, (nv + 1) * sizeof *cd->vals);
+        cd->is_int = cg_alloc(m, nv + 1);
+        for (const ptx_expr *a = d->args; a; a = a->next) {
+            ptx_tok last = cg_expr_last(a);
+            if (!a->next && d->semi != PTX_NOTOK)
+                last = d->semi;
+            ptx_str v = cg_span(b->pm, a->kind == PTX_E_BINARY ? a->a->tok : a->tok, last + 1);
+            if (a->kind == PTX_E_BINARY || a->kind == PTX_E_COND) {
+                const ptx_expr *x = a;
+                while (x->kind == PTX_E_BINARY || x->kind == PTX_E_COND)
+                    x = x->a;
+                v = cg_span(b->pm, x->tok, last + 1);
+            }
+            cd->is_int[cd->nvals] = a->kind == PTX_E_INT && last == a->tok &&
+                                    cg_is_decimal(v.p, v.n);
+            cd->vals[cd->nvals++] = cg_strndup(m, v.p, v.n);
+        }
+        *tail = cd;
+        tail = &cd->next;
+    }
+}
+
+/* Comments in the entry header, which pyptx writes itself. */
+static void header_note(cg_builder *b, cg_kernel *k, const ptx_func *f)
+{
+    const ptx_module *pm = b->pm;
+    ptx_buf nb = { 0 };
+    for (ptx_tok t = f->kw + 1; t <= f->body->lbrace; t++) {
+        uint32_t a = ptx_tok_lead(pm, t), z = pm->toks[t].start;
+        const char *g = pm->src + a;
+        for (const char *c; (c = memchr(g, '/', z - (uint32_t)(g - pm->src)));) {
+            const char *e = c;
+            size_t left = pm->src + z - c;
+            if (left > 1 && c[1] == '*') {
+                const char *x = memmem(c, left, "*/", 2);
+                e = x ? x + 2 : pm->src + z;
+            } else {
+                while (e < pm->src + z && *e != '\n')
+                    e++;
+            }
+            for (const char *q = c; q < e; q++)
+                ptx_buf_putc(&nb, *q == '\n' ? ' ' : *q);
+            ptx_buf_putc(&nb, '\n');
+            g = e;
+        }
+    }
+    if (nb.n)
+        k->note = cg_strndup(b->m, nb.p, nb.n);
+    ptx_buf_free(&nb);
+}
+
+static int py_fn_free(cg_module *m, uint32_t upto, const char *name)
+{
+    for (uint32_t i = 0; i < upto; i++)
+        if (m->kernels[i].py_name && !strcmp(m->kernels[i].py_name, name))
+            return 0;
+    return 1;
+}
+
+static void kernel_names(cg_module *m, cg_kernel *k, uint32_t i)
+{
+    size_t n = strlen(k->ptx_name);
+    if (cg_is_identifier(k->ptx_name, n) && !cg_py_reserved(k->ptx_name, n) &&
+        !(k->ptx_name[0] == '_' && k->ptx_name[1] == 'k') &&
+        py_fn_free(m, i, k->ptx_name)) {
+        k->py_name = k->ptx_name;
+        k->decorated = 1;
+        return;
+    }
+    char buf[32];
+    snprintf(buf, sizeof buf, "_k%u", i);
+    k->py_name = cg_strndup(m, buf, strlen(buf));
+}
+
+static void build_kernel(cg_module *m, const ptx_stmt *s, cg_kernel *k,
+                         uint32_t i)
+{
+    const ptx_func *f = &s->u.func;
+    cg_builder b = { .m = m, .pm = m->src, .k = k };
+    k->src = s;
+    if (!k->ptx_name) {
+        ptx_str n = tstr(m->src, f->name);
+        k->ptx_name = cg_strndup(m, n.p, n.n);
+    }
+    kernel_names(m, k, i);
+    k->unsupported = params(&b, k, f);
+    if (k->unsupported)
+        return;
+    dirs(&b, k, f);
+    header_note(&b, k, f);
+    cg_build_body(&b, f->body, &k->body);
+}
+
+/* ---- module ----------------------------------------------------------- */
+
+static const ptx_stmt *first_of(const ptx_module *pm, uint32_t kind)
+{
+    for (const ptx_stmt *s = pm->items; s; s = s->next)
+        if (s->kind == kind)
+            return s;
+    return NULL;
+}
+
+static void header_values(cg_module *m)
+{
+    const ptx_module *pm = m->src;
+    const ptx_stmt *v = first_of(pm, PTX_S_VERSION), *t = first_of(pm, PTX_S_TARGET);
+    m->arch = "sm_90a";
+    m->vmajor = "8";
+    m->vminor = "5";
+    m->version_ints = 1;
+    if (t && t->u.dir.args) {
+        const ptx_expr *a = t->u.dir.args;
+        while (a->next)
+            a = a->next;
+        m->arch = dup_span(m, t->u.dir.args->tok, cg_expr_last(a) + 1);
+    }
+    if (v && v->u.dir.args && !v->u.dir.args->next) {
+        ptx_str s = tstr(pm, v->u.dir.args->tok);
+        const char *dot = memchr(s.p, '.', s.n);
+        if (dot) {
+            m->vmajor = cg_strndup(m, s.p, (size_t)(dot - s.p));
+            m->vminor = cg_strndup(m, dot + 1, s.n - (size_t)(dot - s.p) - 1);
+            m->version_ints = cg_is_decimal(m->vmajor, strlen(m->vmajor)) &&
+                              cg_is_decimal(m->vminor, strlen(m->vminor));
+        }
+    }
+}
+
+/* What a raw module segment holds, for the comment above it. */
+static const char *seg_why(cg_module *m, size_t a, size_t z)
+{
+    const ptx_module *pm = m->src;
+    static const struct { uint32_t kind; const char *what; } kinds[] = {
+        { PTX_S_VERSION, "module header" }, { PTX_S_TARGET, "module header" },
+        { PTX_S_ADDRESS_SIZE, "module header" }, { PTX_S_FILE, ".file" },
+        { PTX_S_SECTION, "debug .section" }, { PTX_S_VAR, "module variables" },
+        { PTX_S_FUNC, ".func / declarations" }, { PTX_S_DWARF, "@@DWARF" },
+        { PTX_S_PREPROC, "preprocessor lines" }, { PTX_S_ALIAS, ".alias" },
+        { PTX_S_CALLPROTOTYPE, ".callprototype" }, { PTX_S_PRAGMA, ".pragma" },
+        { PTX_S_LOC, ".loc" },
+    };
+    char buf[400] = "";
+    size_t n = 0;
+    for (const ptx_stmt *s = pm->items; s; s = s->next) {
+        size_t at = pm->toks[s->first].start;
+        if (at < a || at >= z)
+            continue;
+        const char *what = NULL;
+        if (is_entry_def(pm, s))
+            what = pm->toks[s->u.func.kw].start < z ? "entry pyptx cannot express"
+                                                     : "linkage of the next .entry";
+        for (unsigned i = 0; !what && i < sizeof kinds / sizeof *kinds; i++)
+            if (kinds[i].kind == s->kind)
+                what = kinds[i].what;
+        if (what && !strstr(buf, what) && n + strlen(what) + 3 < sizeof buf)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", n ? ", " : "", what);
+    }
+    if (memmem(pm->src + a, z - a, "//", 2) || memmem(pm->src + a, z - a, "/*", 2))
+        if (n + 12 < sizeof buf)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%scomments", n ? ", " : "");
+    return n ? cg_strndup(m, buf, n) : NULL;
+}
+
+static void add_seg(cg_module *m, size_t a, size_t z, int32_t kernel)
+{
+    cg_seg *s = &m->segs[m->nsegs++];
+    s->kernel = kernel;
+    if (kernel < 0) {
+        s->p = m->src->src + a;
+        s->n = z - a;
+        s->why = seg_why(m, a, z);
+    }
+}
+
+static int count_entries(const ptx_module *pm)
+{
+    int n = 0;
+    for (const ptx_stmt *s = pm->items; s; s = s->next)
+        n += is_entry_def(pm, s);
+    return n;
+}
+
+int cg_build(const ptx_module *pm, const cg_options *o, cg_module **out,
+             ptx_diag *err)
+{
+    int ne = count_entries(pm);
+    if (o->name && ne != 1) {
+        ptx_diag_at(pm, 0, "--name needs exactly one .entry definition", err);
+        snprintf(err->msg, sizeof err->msg,
+                 "--name needs exactly one .entry definition; the file has %d", ne);
+        return -1;
+    }
+    cg_module *m = calloc(1, sizeof *m);
+    m->arena = ptx_arena_new();
+    m->src = pm;
+    m->opt = o;
+    m->srcname = o->srcname ? o->srcname : pm->filename;
+    header_values(m);
+    m->kernels = cg_alloc(m, (size_t)(ne + 1) * sizeof *m->kernels);
+    m->segs = cg_alloc(m, (size_t)(2 * ne + 2) * sizeof *m->segs);
+    size_t pos = 0;
+    for (const ptx_stmt *s = pm->items; s; s = s->next) {
+        if (!is_entry_def(pm, s))
+            continue;
+        cg_kernel *k = &m->kernels[m->nkernels];
+        k->ptx_name = o->name ? o->name : NULL;
+        build_kernel(m, s, k, m->nkernels);
+        if (!k->unsupported) {
+            add_seg(m, pos, pm->toks[s->u.func.kw].start, -1);
+            add_seg(m, 0, 0, (int32_t)m->nkernels);
+            ptx_tok rb = s->u.func.body->rbrace;
+            pos = pm->toks[rb].start + pm->toks[rb].len;
+        }
+        m->nkernels++;
+    }
+    add_seg(m, pos, pm->size, -1);
+    *out = m;
+    return 0;
+}
+
+void cg_module_free(cg_module *m)
+{
+    if (!m)
+        return;
+    ptx_arena_free(m->arena);
+    free(m);
+}

@@ -1,0 +1,343 @@
+/*
+ * build_opnd.c - instruction operands and ptx.inst calls (DESIGN.md 4.5, 5).
+ */
+#include <string.h>
+#include "codegen/build.h"
+
+static ptx_str tstr(const cg_builder *b, ptx_tok t)
+{
+    return ptx_tok_str(b->pm, t);
+}
+
+ptx_tok cg_expr_last(const ptx_expr *e)
+{
+    switch (e->kind) {
+    case PTX_E_UNARY: case PTX_E_CAST: return cg_expr_last(e->a);
+    case PTX_E_BINARY: return cg_expr_last(e->b);
+    case PTX_E_COND: return cg_expr_last(e->c);
+    case PTX_E_PAREN: case PTX_E_VECTOR: case PTX_E_ADDRESS: case PTX_E_CALL:
+        return e->close;
+    default: return e->tok;
+    }
+}
+
+static ptx_tok expr_first(const ptx_expr *e)
+{
+    if (e->kind == PTX_E_BINARY || e->kind == PTX_E_COND)
+        return expr_first(e->a);
+    return e->tok;
+}
+
+static int tok_is(const cg_builder *b, ptx_tok t, char c)
+{
+    return b->pm->toks[t].kind == (uint32_t)(unsigned char)c;
+}
+
+/* Special registers that get ptx.sreg(...) (the harness's list). */
+static const char *const sreg_prefix[] = {
+    "%tid", "%ntid", "%ctaid", "%nctaid", "%laneid", "%warpid", "%nwarpid",
+    "%smid", "%nsmid", "%gridid", "%clock", "%clock64", "%clock_hi",
+    "%globaltimer", "%globaltimer_lo", "%globaltimer_hi", "%lanemask_eq",
+    "%lanemask_le", "%lanemask_lt", "%lanemask_ge", "%lanemask_gt",
+    "%total_smem_size", "%aggr_smem_size", "%dynamic_smem_size",
+    "%current_graph_exec", "%cluster_ctarank", "%cluster_nctarank",
+    "%is_explicit_cluster", "%clusterid", "%nclusterid", "%cluster_ctaid",
+    "%cluster_nctaid", "%envreg", "%pm", "%reserved_smem_offset",
+};
+
+static int is_special(ptx_str s)
+{
+    size_t n = s.n;
+    if (n > 2 && s.p[n - 2] == '.' && s.p[n - 1] >= 'x' && s.p[n - 1] <= 'z')
+        n -= 2;
+    for (unsigned i = 0; i < sizeof sreg_prefix / sizeof *sreg_prefix; i++) {
+        size_t l = strlen(sreg_prefix[i]);
+        if (n < l || memcmp(s.p, sreg_prefix[i], l))
+            continue;
+        if (n == l)
+            return 1;
+        /* %envreg3, %pm0_64, %reserved_smem_offset_begin */
+        char c = s.p[l];
+        if ((c >= '0' && c <= '9') || (c == '_' && l > 3 && s.p[l - 1] == 't'))
+            return !strcmp(sreg_prefix[i], "%envreg") ||
+                   !strcmp(sreg_prefix[i], "%pm") ||
+                   !strcmp(sreg_prefix[i], "%reserved_smem_offset");
+    }
+    return 0;
+}
+
+static cg_opnd *lit(cg_builder *b, cg_opnd_kind kind, const char *p, size_t n)
+{
+    cg_opnd *o = cg_opnd_new(b->m, kind);
+    o->text = cg_text_lit(b->m, p, n);
+    return o;
+}
+
+static cg_opnd *str_of(cg_builder *b, const ptx_expr *e)
+{
+    cg_opnd *o = cg_opnd_new(b->m, CG_O_STR);
+    o->text = cg_text_span(b, expr_first(e), cg_expr_last(e) + 1, PTX_NOTOK);
+    return o;
+}
+
+static cg_opnd *sym_opnd(cg_builder *b, cg_symid id, int32_t idx)
+{
+    cg_opnd *o = cg_opnd_new(b->m, CG_O_SYM);
+    o->sym = id;
+    o->index = idx;
+    b->k->syms[id].uses++;
+    return o;
+}
+
+static cg_opnd *name_opnd(cg_builder *b, const ptx_expr *e)
+{
+    ptx_str s = tstr(b, e->tok);
+    int32_t idx;
+    cg_symid id = cg_resolve(b, s.p, s.n, &idx);
+    if (id != CG_NOSYM)
+        return sym_opnd(b, id, idx);
+    if (s.p[0] == '%' && is_special(s))
+        return lit(b, CG_O_SPECIAL, s.p, s.n);
+    return lit(b, CG_O_STR, s.p, s.n);
+}
+
+static cg_opnd *reg_of(cg_builder *b, const ptx_expr *e)
+{
+    if (e->kind != PTX_E_NAME)
+        return NULL;
+    ptx_str s = tstr(b, e->tok);
+    int32_t idx;
+    cg_symid id = cg_resolve_reg(b, s.p, s.n, &idx);
+    return id == CG_NOSYM ? NULL : sym_opnd(b, id, idx);
+}
+
+/* -N with N plain decimal, not 0: a Python int prints the same tokens. */
+static cg_opnd *neg_int(cg_builder *b, const ptx_expr *e, const char *prefix)
+{
+    if (e->kind != PTX_E_UNARY || !tok_is(b, e->tok, '-') ||
+        e->a->kind != PTX_E_INT)
+        return NULL;
+    ptx_str d = tstr(b, e->a->tok);
+    if (!cg_is_decimal(d.p, d.n) || (d.n == 1 && d.p[0] == '0'))
+        return NULL;
+    size_t pl = strlen(prefix);
+    char *t = cg_alloc(b->m, pl + d.n + 1);
+    memcpy(t, prefix, pl);
+    memcpy(t + pl, d.p, d.n);
+    return lit(b, pl == 1 ? CG_O_INT : CG_O_STR, t, pl + d.n);
+}
+
+static cg_opnd *list_opnds(cg_builder *b, const ptx_expr *e, cg_opnd_kind k)
+{
+    cg_opnd *o = cg_opnd_new(b->m, k), **tail = &o->elems;
+    for (const ptx_expr *x = e; x; x = x->next) {
+        if (x->next && x->sep == PTX_NOTOK)
+            return NULL;
+        if (!(*tail = cg_build_opnd(b, x, PTX_NOTOK)))
+            return NULL;
+        tail = &(*tail)->next;
+    }
+    return o;
+}
+
+/* Address base: a register, a symbol, a number (as a string). */
+static cg_opnd *addr_base(cg_builder *b, const ptx_expr *e)
+{
+    if (e->kind == PTX_E_NAME)
+        return name_opnd(b, e);
+    if (e->kind == PTX_E_INT) {
+        ptx_str s = tstr(b, e->tok);
+        return lit(b, CG_O_STR, s.p, s.n);
+    }
+    return NULL;
+}
+
+/* The offset after `+`: pyptx writes "+" itself when the text starts with
+   a letter, digit, '_' or '%' (emitter: AddressOperand). */
+static cg_opnd *plus_offset(cg_builder *b, const ptx_expr *e)
+{
+    if (e->kind == PTX_E_INT) {
+        ptx_str s = tstr(b, e->tok);
+        return lit(b, cg_is_decimal(s.p, s.n) ? CG_O_INT : CG_O_STR, s.p, s.n);
+    }
+    if (e->kind == PTX_E_UNARY && e->a->kind == PTX_E_INT)
+        return neg_int(b, e, "+-");
+    if (e->kind != PTX_E_NAME)
+        return NULL;
+    cg_opnd *o = name_opnd(b, e);
+    ptx_str s = tstr(b, e->tok);
+    char c = s.p[0];
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+             c == '%' || (c >= '0' && c <= '9');
+    return ok ? o : NULL;
+}
+
+static cg_opnd *address(cg_builder *b, const ptx_expr *e)
+{
+    const ptx_expr *x = e->a;
+    cg_opnd *o = cg_opnd_new(b->m, CG_O_ADDR);
+    if (!x)
+        return NULL;
+    if (x->next) { /* [base, {c0, c1}] */
+        if (x->next->next || x->next->kind != PTX_E_VECTOR)
+            return NULL;
+        o->kind = CG_O_TMA;
+        cg_opnd *v = list_opnds(b, x->next->a, CG_O_VEC);
+        if (!v || !(o->a = addr_base(b, x)))
+            return NULL;
+        o->elems = v->elems;
+        for (cg_opnd *c = o->elems; c; c = c->next)
+            if (c->kind > CG_O_STR)
+                return NULL;
+        return o;
+    }
+    if (x->kind != PTX_E_BINARY) {
+        o->a = addr_base(b, x);
+        return o->a ? o : NULL;
+    }
+    if (!(o->a = addr_base(b, x->a)))
+        return NULL;
+    if (tok_is(b, x->tok, '+'))
+        o->b = plus_offset(b, x->b);
+    else if (tok_is(b, x->tok, '-') && x->b->kind == PTX_E_INT) {
+        ptx_expr neg = { .kind = PTX_E_UNARY, .tok = x->tok, .a = x->b };
+        o->b = neg_int(b, &neg, "-");
+    }
+    return o->b ? o : NULL;
+}
+
+cg_opnd *cg_build_opnd(cg_builder *b, const ptx_expr *e, ptx_tok end)
+{
+    cg_opnd *o;
+    switch (e->kind) {
+    case PTX_E_NAME:
+        return name_opnd(b, e);
+    case PTX_E_INT: {
+        ptx_str s = tstr(b, e->tok);
+        return lit(b, cg_is_decimal(s.p, s.n) ? CG_O_INT : CG_O_STR, s.p, s.n);
+    }
+    case PTX_E_UNARY:
+        if ((o = neg_int(b, e, "-")))
+            return o;
+        if (tok_is(b, e->tok, '!') && (o = reg_of(b, e->a))) {
+            cg_opnd *n = cg_opnd_new(b->m, CG_O_NOT);
+            n->a = o;
+            return n;
+        }
+        return str_of(b, e);
+    case PTX_E_BINARY:
+        if (tok_is(b, e->tok, '|')) {
+            cg_opnd *l = reg_of(b, e->a), *r = l ? reg_of(b, e->b) : NULL;
+            if (l && r) {
+                o = cg_opnd_new(b->m, CG_O_PIPE);
+                o->a = l;
+                o->b = r;
+                return o;
+            }
+        }
+        return str_of(b, e);
+    case PTX_E_VECTOR:
+        return list_opnds(b, e->a, CG_O_VEC);
+    case PTX_E_PAREN:
+        return list_opnds(b, e->a, CG_O_TUPLE);
+    case PTX_E_ADDRESS:
+        return address(b, e);
+    default:
+        return str_of(b, e);
+    }
+}
+
+/* ptx.inst attribute of an opcode/modifier (cached per module), or NULL. */
+static const char *mangled(cg_builder *b, ptx_str p)
+{
+    cg_module *m = b->m;
+    if (!m->mangled)
+        m->mangled = cg_alloc(m, sizeof *m->mangled);
+    cg_mslot *s = cg_map_put(m, m->mangled, p.p, p.n);
+    if (s->val >= 0)
+        return m->mangled_v[s->val];
+    if (s->val == -2)
+        return NULL;
+    char buf[300];
+    size_t n = cg_mangle(p.p, p.n, buf, sizeof buf);
+    if (!n) {
+        s->val = -2;
+        return NULL;
+    }
+    if (m->nmangled == m->capmangled) {
+        uint32_t cap = m->capmangled ? 2 * m->capmangled : 64;
+        const char **v = cg_alloc(m, cap * sizeof *v);
+        if (m->nmangled)
+            memcpy(v, m->mangled_v, m->nmangled * sizeof *v);
+        m->mangled_v = v;
+        m->capmangled = cap;
+    }
+    m->mangled_v[m->nmangled] = cg_strndup(m, buf, n);
+    s->val = (int32_t)m->nmangled;
+    return m->mangled_v[m->nmangled++];
+}
+
+/* The opcode token must be exactly opcode(.mod)*, as pyptx rebuilds it. */
+static int op_matches(cg_builder *b, const ptx_instr *in)
+{
+    ptx_str t = tstr(b, in->op);
+    size_t at = in->opcode.n;
+    if (t.n < at || memcmp(t.p, in->opcode.p, at))
+        return 0;
+    for (uint32_t i = 0; i < in->nmods; i++) {
+        ptx_str md = in->mods[i];
+        if (at + 1 + md.n > t.n || t.p[at] != '.' || memcmp(t.p + at + 1, md.p, md.n))
+            return 0;
+        at += 1 + md.n;
+    }
+    return at == t.n;
+}
+
+static cg_opnd *guard(cg_builder *b, const ptx_instr *in)
+{
+    ptx_str s = tstr(b, in->pred);
+    int32_t idx;
+    cg_symid id = cg_resolve_reg(b, s.p, s.n, &idx);
+    cg_opnd *g = id != CG_NOSYM ? sym_opnd(b, id, idx)
+                                : lit(b, CG_O_SPECIAL, s.p, s.n);
+    if (in->bang != PTX_NOTOK) {
+        cg_opnd *n = cg_opnd_new(b->m, CG_O_NOT);
+        n->a = g;
+        return n;
+    }
+    return g;
+}
+
+cg_stmt *cg_build_inst(cg_builder *b, const ptx_stmt *s, const char **why)
+{
+    const ptx_instr *in = &s->u.instr;
+    cg_stmt *st = cg_stmt_new(b->m, CG_S_INST, s->first);
+    cg_inst *ci = &st->u.inst;
+    *why = "opcode or modifier cannot be spelled as a ptx.inst attribute";
+    ci->attr = cg_alloc(b->m, (in->nmods + 1) * sizeof *ci->attr);
+    if (!op_matches(b, in) || !(ci->attr[0] = mangled(b, in->opcode)))
+        return NULL;
+    char c = ci->attr[0][0];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
+        return NULL;
+    ci->op = cg_strndup(b->m, in->opcode.p, in->opcode.n);
+    ci->nmods = in->nmods;
+    ci->mods = cg_alloc(b->m, (in->nmods + 1) * sizeof *ci->mods);
+    for (uint32_t i = 0; i < in->nmods; i++) {
+        if (!(ci->attr[i + 1] = mangled(b, in->mods[i])))
+            return NULL;
+        ci->mods[i] = cg_strndup(b->m, in->mods[i].p, in->mods[i].n);
+    }
+    *why = "operand form has no pyptx operand object";
+    cg_opnd **tail = &ci->ops;
+    for (const ptx_expr *e = in->operands; e; e = e->next) {
+        if (e->next && e->sep == PTX_NOTOK)
+            return NULL;
+        if (!(*tail = cg_build_opnd(b, e, PTX_NOTOK)))
+            return NULL;
+        tail = &(*tail)->next;
+    }
+    if (in->pred != PTX_NOTOK)
+        ci->guard = guard(b, in);
+    return st;
+}

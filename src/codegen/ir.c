@@ -1,0 +1,144 @@
+/*
+ * ir.c - IR allocation, symbols, splicing, and a small string map.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "front/arena.h"
+
+void *cg_alloc(cg_module *m, size_t n)
+{
+    return ptx_arena_alloc(m->arena, n);
+}
+
+char *cg_strndup(cg_module *m, const char *p, size_t n)
+{
+    char *s = ptx_arena_alloc(m->arena, n + 1);
+    memcpy(s, p, n);
+    s[n] = 0;
+    return s;
+}
+
+cg_stmt *cg_stmt_new(cg_module *m, cg_stmt_kind kind, ptx_tok first)
+{
+    cg_stmt *s = cg_alloc(m, sizeof *s);
+    s->kind = (uint8_t)kind;
+    s->first = first;
+    if (kind >= CG_S_LOOP)
+        s->u.sugar.label = CG_NOSYM;
+    return s;
+}
+
+cg_opnd *cg_opnd_new(cg_module *m, cg_opnd_kind kind)
+{
+    cg_opnd *o = cg_alloc(m, sizeof *o);
+    o->kind = (uint8_t)kind;
+    o->sym = CG_NOSYM;
+    o->index = -1;
+    return o;
+}
+
+cg_symid cg_sym_add(cg_module *m, cg_kernel *k, cg_sym_kind kind,
+                    const char *ptx, const char *type, uint32_t count,
+                    uint16_t scope)
+{
+    if (k->nsyms == k->capsyms) {
+        uint32_t cap = k->capsyms ? 2 * k->capsyms : 32;
+        cg_sym *v = cg_alloc(m, cap * sizeof *v);
+        if (k->nsyms)
+            memcpy(v, k->syms, k->nsyms * sizeof *v);
+        k->syms = v;
+        k->capsyms = cap;
+    }
+    cg_sym *s = &k->syms[k->nsyms];
+    memset(s, 0, sizeof *s);
+    s->kind = (uint8_t)kind;
+    s->ptx = ptx;
+    s->type = type;
+    s->count = count;
+    s->scope = scope;
+    s->is_pred = type && !strcmp(type, "pred");
+    return k->nsyms++;
+}
+
+void cg_splice(cg_stmt **link, cg_stmt *last, cg_stmt *node)
+{
+    cg_stmt *first = *link;
+    node->u.sugar.orig = first;
+    node->next = last->next;
+    last->next = NULL;
+    *link = node;
+}
+
+/* ---- string map ---------------------------------------------------- */
+
+static uint32_t hash(const char *k, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)k[i]) * 16777619u;
+    return h;
+}
+
+cg_mslot *cg_map_get(const cg_map *mp, const char *k, size_t n)
+{
+    if (!mp->cap)
+        return NULL;
+    uint32_t h = hash(k, n);
+    for (uint32_t i = h & (mp->cap - 1);; i = (i + 1) & (mp->cap - 1)) {
+        cg_mslot *s = &mp->v[i];
+        if (!s->k)
+            return NULL;
+        if (s->h == h && s->n == n && !memcmp(s->k, k, n))
+            return s;
+    }
+}
+
+static void grow(cg_module *m, cg_map *mp)
+{
+    uint32_t cap = mp->cap ? 2 * mp->cap : 64;
+    cg_mslot *v = cg_alloc(m, cap * sizeof *v);
+    for (uint32_t i = 0; i < mp->cap; i++) {
+        cg_mslot *s = &mp->v[i];
+        if (!s->k)
+            continue;
+        uint32_t j = s->h & (cap - 1);
+        while (v[j].k)
+            j = (j + 1) & (cap - 1);
+        v[j] = *s;
+    }
+    mp->v = v;
+    mp->cap = cap;
+}
+
+cg_mslot *cg_map_put(cg_module *m, cg_map *mp, const char *k, size_t n)
+{
+    cg_mslot *s = cg_map_get(mp, k, n);
+    if (s)
+        return s;
+    if (2 * (mp->n + 1) > mp->cap)
+        grow(m, mp);
+    uint32_t h = hash(k, n), i = h & (mp->cap - 1);
+    while (mp->v[i].k)
+        i = (i + 1) & (mp->cap - 1);
+    s = &mp->v[i];
+    s->k = k;
+    s->n = (uint32_t)n;
+    s->h = h;
+    s->val = -1;
+    mp->n++;
+    return s;
+}
+
+int cg_pyset_has(cg_kernel *k, const char *name)
+{
+    return k->pynames && cg_map_get(k->pynames, name, strlen(name)) != NULL;
+}
+
+void cg_pyset_add(cg_module *m, cg_kernel *k, const char *name)
+{
+    if (!k->pynames)
+        k->pynames = cg_alloc(m, sizeof *k->pynames);
+    size_t n = strlen(name);
+    cg_map_put(m, k->pynames, cg_strndup(m, name, n), n)->val = 1;
+}

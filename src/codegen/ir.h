@@ -1,0 +1,374 @@
+/*
+ * codegen/ir.h - the code generator's own tree ("Python-side IR").
+ *
+ * pyptx-codegen works in three steps:
+ *
+ *     PTX AST (ptx/ast.h) --cg_build--> cg_module --sugar passes--> cg_module
+ *                                                  --cg_print--> Python text
+ *
+ * The IR describes the *Python program* to be printed, not PTX: every
+ * statement node is one Python statement (or block) that, when the
+ * generated file is traced by pyptx 0.1.1, records exactly the PTX of the
+ * source statements it stands for (src/codegen/DESIGN.md says which pyptx
+ * call gives which PTX text).  Sugar passes (issue 4, src/sugar/NAME.c) are
+ * IR-to-IR rewrites: they may replace a run of statements by a richer node
+ * (loop, wait call, for-range, expression group), and rename symbols.
+ *
+ * Three rules make passes safe and simple:
+ *
+ *  1. Names by identity.  Operands, labels, declarations and even raw
+ *     carried text (cg_text pieces) refer to registers, labels, parameters
+ *     and body variables through a cg_symid, an index into the kernel's
+ *     symbol table.  Only the table holds spellings, so renaming a symbol
+ *     is one assignment (sym->ptx and/or sym->py) and every use follows.
+ *
+ *  2. Nothing is lost.  A sugar node keeps the statements it replaced in
+ *     `orig`.  The printer prints a node through the hook registered for
+ *     its kind (cg_print_hooks); the default hook of every sugar kind
+ *     prints `orig` as plain code, so a node is always printable and a pass
+ *     can be switched off without touching the printer.
+ *
+ *  3. Lists are plain singly linked lists (`next`) so that replacing the
+ *     run [first, last] by a node is: node->orig = first; splice node in
+ *     place of first; node->next = last->next; last->next = NULL.
+ *     cg_splice() does exactly that.
+ *
+ * All nodes and strings live in the module's arena (cg_alloc / cg_strdup);
+ * cg_module_free releases everything at once.  Strings are NUL-terminated
+ * copies, so a pass may point them at new text freely.
+ */
+#ifndef PTX_CODEGEN_IR_H
+#define PTX_CODEGEN_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ptx/ast.h"
+#include "ptx/codegen.h"
+#include "ptx/ptx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Options, statistics, passes.                                        */
+
+/* The options are the public ones (include/ptx/codegen.h): the sugar
+   bitmask (bit i = cg_passes[i]), --name, --rename-kernels and a stats
+   pointer (may be NULL). */
+typedef ptx_codegen_options cg_options;
+typedef ptx_codegen_stats cg_stats;
+
+typedef struct cg_module cg_module;
+
+/* One sugar pass.  `run` is NULL until the pass is written: its bit can
+   still be set (--sugar=name is accepted) and simply does nothing, so the
+   command line and the tests do not change when a pass arrives.  Passes run
+   in table order, between cg_build and cg_print. */
+typedef struct cg_pass {
+    const char *name;   /* command-line name: --sugar=name */
+    const char *help;   /* one line for --help and the manual */
+    void (*run)(cg_module *m, cg_stats *st);
+} cg_pass;
+
+extern const cg_pass cg_passes[];   /* src/codegen/passes.c */
+extern const unsigned cg_npasses;
+
+/* Bit of pass `name` in the sugar mask, or 0 if there is no such pass. */
+uint32_t cg_pass_bit(const char *name, size_t n);
+
+/* ------------------------------------------------------------------ */
+/* Symbols.                                                            */
+
+typedef uint32_t cg_symid;
+#define CG_NOSYM UINT32_MAX
+
+typedef enum cg_sym_kind {
+    CG_SYM_REG,      /* scalar register: %p, %SP              -> py name   */
+    CG_SYM_REGARRAY, /* register range %r<N>: element i is    -> py[i]     */
+    CG_SYM_LABEL,    /* $L__BB0_1                             -> "str"     */
+    CG_SYM_PARAM,    /* entry parameter                       -> "str"     */
+    CG_SYM_VAR       /* variable declared in the body (.shared, .local ...) */
+} cg_sym_kind;
+
+/* Every name a kernel body declares.  `ptx` is the PTX spelling (for a
+   register array the base, "%r": element i is printed "%r" + i); `py` the
+   Python name the generated code binds it to (registers only; labels,
+   params and variables appear in Python as string literals of `ptx`).
+   Renaming = assigning `ptx` (changes the traced PTX, allowed in sugar
+   mode as a bijection) and/or `py` (Python only).  A pass that renames
+   must keep names unique among the kernel's symbols of the same scope and
+   must not produce reserved Python names (cg_py_reserved). */
+typedef struct cg_sym {
+    uint8_t kind;        /* cg_sym_kind */
+    uint8_t is_pred;     /* register of type .pred (operand `a|b`, guards) */
+    uint16_t scope;      /* 0 = kernel top level; n = n-th nested block */
+    const char *ptx;
+    const char *py;
+    const char *type;    /* registers/vars: pyptx type name "b32"; may be a
+                            non-pyptx type ("v4.b32") for raw declarations */
+    uint32_t count;      /* CG_SYM_REGARRAY: N of %r<N> */
+    uint32_t uses;       /* number of references (for passes) */
+} cg_sym;
+
+/* ------------------------------------------------------------------ */
+/* Text with symbol references.                                        */
+
+/* Carried PTX text (raw statements, string operands) is stored as pieces:
+   literal bytes, or a reference to a symbol (+ array index) printed with
+   the symbol's current PTX spelling.  So even `_raw(...)` lines follow a
+   rename. */
+typedef struct cg_piece {
+    const char *p;       /* literal bytes (sym == CG_NOSYM) */
+    uint32_t n;
+    cg_symid sym;        /* or a symbol reference */
+    int32_t index;       /* array element, or -1 */
+} cg_piece;
+
+typedef struct cg_text {
+    cg_piece *v;
+    uint32_t n;
+} cg_text;
+
+/* ------------------------------------------------------------------ */
+/* Operands (Python expressions passed to ptx.inst.*).                  */
+
+typedef enum cg_opnd_kind {
+    CG_O_SYM,     /* sym, index: r[5] / x (registers), "L" (labels, params,
+                     variables: a str operand pyptx prints verbatim) */
+    CG_O_SPECIAL, /* text = PTX name: ptx.special.tid.x() for the known
+                     ones (table in names.c), else ptx.sreg("%smid") */
+    CG_O_INT,     /* text = decimal spelling, optional leading '-': 123, -8 */
+    CG_O_STR,     /* text as a Python str (immediates pyptx would respell:
+                     0x1F, 1.5, 0f3F800000; sink _; PTX expressions) */
+    CG_O_NOT,     /* ~a           -> !%p */
+    CG_O_PIPE,    /* a | b (pred) or PipeRef(a, b) */
+    CG_O_VEC,     /* [e0, e1, ...] -> {..} ; elements in `elems` */
+    CG_O_TUPLE,   /* (e0, e1,)     -> (..) */
+    CG_O_ADDR,    /* ptx.addr(a[, b]): a = base, b = offset (CG_O_SYM,
+                     CG_O_INT or CG_O_STR for "+-8"); NULL = no offset */
+    CG_O_TMA,     /* ptx._make_tma_address(a, (e0, e1)) -> [a, {e0, e1}] */
+    CG_O_PY       /* Python expression text made by a pass, printed as is */
+} cg_opnd_kind;
+
+typedef struct cg_opnd cg_opnd;
+struct cg_opnd {
+    uint8_t kind;        /* cg_opnd_kind */
+    cg_symid sym;        /* CG_O_SYM */
+    int32_t index;       /* CG_O_SYM: array element or -1 */
+    cg_text text;        /* CG_O_SPECIAL/INT/PY: one literal piece;
+                            CG_O_STR: pieces (may reference symbols) */
+    cg_opnd *a, *b;      /* NOT: a; PIPE: a|b; ADDR/TMA: base a, offset b */
+    cg_opnd *elems;      /* VEC, TUPLE, TMA coordinates: linked by next */
+    cg_opnd *next;       /* next operand of the instruction / list */
+};
+
+/* ------------------------------------------------------------------ */
+/* Statements.                                                         */
+
+typedef enum cg_stmt_kind {
+    /* made by cg_build */
+    CG_S_INST,     /* ptx.inst.<op>.<mods>(ops..., pred=guard) */
+    CG_S_LABEL,    /* ptx.label("L") */
+    CG_S_REG,      /* x = reg.array(b32, 5, name="%r") / reg.scalar(...) */
+    CG_S_BIND,     /* x = RegArray("%r", 5, b32) / Reg("%x", b32): binds a
+                      Python name to a register declared by a CG_S_RAW */
+    CG_S_VAR,      /* ptx.var("shared", f32, "tile", size=.., align=..) */
+    CG_S_PRAGMA,   /* ptx.pragma("nounroll") */
+    CG_S_RAW,      /* _raw("text") with a Python comment giving `why` */
+    CG_S_SCOPE,    /* with ptx.scope(): body */
+    CG_S_COMMENT,  /* "# text" in Python only; records nothing */
+    /* made by sugar passes only; the default print hook prints `orig` */
+    CG_S_LOOP,     /* with ptx.loop("L", pred=guard): body */
+    CG_S_WAIT,     /* an mbarrier try_wait spin loop folded into one call */
+    CG_S_FOR,      /* for <var> in range(count): body */
+    CG_S_EXPR,     /* integer expression chain, r[k] = a OP b ... */
+    CG_S_PY,       /* any other Python lines a pass wants (text, body) */
+    CG_S_KIND_END
+} cg_stmt_kind;
+
+typedef struct cg_stmt cg_stmt;
+
+typedef struct cg_inst {
+    const char *op;        /* PTX opcode, no dots: "ld" */
+    const char **mods;     /* PTX modifiers, no dots: "global", "v4" */
+    uint32_t nmods;
+    cg_opnd *ops;          /* linked by next */
+    cg_opnd *guard;        /* @%p -> CG_O_SYM; @!%p -> CG_O_NOT; or NULL */
+    const char **attr;     /* ptx.inst attribute names, attr[0] = opcode
+                              ("and_", "shared__cta", "_2d"); a pass that
+                              changes op/mods sets attr = NULL and the
+                              printer mangles op/mods itself */
+} cg_inst;
+
+typedef struct cg_var {
+    const char *space;     /* "shared", "shared::cta" (printed with __) */
+    const char *type;      /* pyptx type name */
+    cg_symid sym;          /* CG_SYM_VAR */
+    const char *size;      /* decimal text or NULL */
+    const char *align;     /* decimal text or NULL */
+    const char *linking;   /* "extern" ... or NULL */
+} cg_var;
+
+/* Sugar nodes share one payload.  Which fields mean what is up to the
+   pass that made the node and its print hook; the plain meaning is: */
+typedef struct cg_sugar {
+    cg_stmt *orig;         /* the replaced statements (plain fallback) */
+    cg_stmt *body;         /* LOOP/FOR/PY: the nested statements */
+    cg_symid label;        /* LOOP: the loop label; WAIT: the spin label */
+    cg_opnd *args;         /* LOOP: the pred; WAIT: call arguments; EXPR:
+                              the operands of the chain */
+    const char *name;      /* FOR: the loop variable; PY/EXPR: text */
+    uint32_t count;        /* FOR: range(count) */
+    uint32_t pass;         /* index of the pass in cg_passes */
+    void *data;            /* pass-private */
+} cg_sugar;
+
+struct cg_stmt {
+    uint8_t kind;          /* cg_stmt_kind */
+    ptx_tok first;         /* source location (first token), or PTX_NOTOK */
+    cg_stmt *next;
+    union {
+        cg_inst inst;
+        cg_symid label;                    /* CG_S_LABEL */
+        cg_symid reg;                      /* CG_S_REG, CG_S_BIND */
+        cg_var var;                        /* CG_S_VAR */
+        ptx_str pragma;                    /* CG_S_PRAGMA: string content */
+        struct {
+            cg_text text;                  /* exact PTX, newline-free or not */
+            const char *why;               /* comment, or NULL (blank/comment
+                                              lines of the source) */
+        } raw;                             /* CG_S_RAW */
+        cg_stmt *body;                     /* CG_S_SCOPE */
+        const char *comment;               /* CG_S_COMMENT */
+        cg_sugar sugar;                    /* CG_S_LOOP ... CG_S_PY */
+    } u;
+};
+
+/* ------------------------------------------------------------------ */
+/* Kernels and the module.                                             */
+
+/* raw_params=[(TYPESTR, NAME), ...]: NAME is the parameter's symbol (its
+   PTX spelling is printed), `rest` non-empty when the name carries extra
+   source text (DESIGN.md 3.2, the name trick: "x[2][3]"). */
+typedef struct cg_param cg_param;
+struct cg_param {
+    const char *typestr;   /* "u64", "b8.align64.array128" */
+    const char *pre;       /* source text before the name (".ptr .global "),
+                              or "" */
+    cg_symid sym;
+    const char *rest;      /* text after the name, or "" */
+    cg_param *next;
+};
+
+/* raw_directives=[(NAME, (V, ...))]: values are decimal ints or strings */
+typedef struct cg_dir cg_dir;
+struct cg_dir {
+    const char *name;      /* "maxntid" */
+    const char **vals;     /* spellings */
+    uint8_t *is_int;       /* per value: print as int */
+    uint32_t nvals;
+    cg_dir *next;
+};
+
+typedef struct cg_kernel {
+    const char *ptx_name;    /* the .entry name: never renamed */
+    const char *py_name;     /* Python function name */
+    int decorated;           /* 1: @kernel(...) def name():
+                                0: def _kN(): ... _kN.__name__ = ...  */
+    const char *unsupported; /* reason pyptx 0.1.1 cannot express the entry
+                                (then it is carried as raw module text and
+                                listed in UNSUPPORTED), or NULL */
+    cg_param *params;
+    int has_params;          /* the source has a parameter list */
+    const char *note;        /* comments of the entry header (pyptx writes
+                                the header itself): printed as Python
+                                comments above the kernel, or NULL */
+    cg_dir *dirs;
+    cg_stmt *body;
+    cg_sym *syms;            /* the symbol table, indexed by cg_symid */
+    uint32_t nsyms, capsyms;
+    const ptx_stmt *src;     /* the PTX_S_FUNC */
+    struct cg_map *pynames;  /* Python names in use (cg_py_name) */
+} cg_kernel;
+
+/* _MODULE segment: source text between kernels, or a kernel. */
+typedef struct cg_seg {
+    const char *p;           /* raw text (kernel < 0) */
+    size_t n;
+    int32_t kernel;          /* index into kernels, or -1 */
+    const char *why;         /* comment for raw text ("module header, .func
+                                ... : pyptx @kernel emits one .entry") */
+} cg_seg;
+
+struct cg_module {
+    const ptx_module *src;
+    const cg_options *opt;
+    ptx_arena *arena;
+    const char *arch;        /* @kernel(arch=...) */
+    const char *vmajor, *vminor; /* version=(M, m) */
+    int version_ints;        /* print them as ints, else strings */
+    cg_kernel *kernels;
+    uint32_t nkernels;
+    cg_seg *segs;
+    uint32_t nsegs;
+    uint32_t types_used;     /* bit i = cg_types[i] imported */
+    const char *srcname;     /* for the header comment */
+    struct cg_map *mangled;  /* cache: PTX opcode/modifier -> index into
+                                mangled_v (ptx.inst attribute), -2 = none */
+    const char **mangled_v;
+    uint32_t nmangled, capmangled;
+};
+
+/* ------------------------------------------------------------------ */
+/* Building, printing, helpers.                                        */
+
+/* Build the IR from a parsed module.  Returns 0, or -1 with *err filled
+   (for example --name with several entries). */
+int cg_build(const ptx_module *pm, const cg_options *o, cg_module **out,
+             ptx_diag *err);
+void cg_module_free(cg_module *m);
+/* Run the passes selected by o->sugar, in table order. */
+void cg_run_passes(cg_module *m, const cg_options *o);
+/* Print the whole Python file. */
+void cg_print(const cg_module *m, ptx_buf *out);
+
+/* Print hooks: one per statement kind; a pass may install its own for the
+   node kinds it creates (before cg_print).  `depth` is the Python
+   indentation level.  The defaults print plain code (sugar kinds: their
+   `orig` statements). */
+typedef void (*cg_print_hook)(const cg_module *m, const cg_kernel *k,
+                              const cg_stmt *s, int depth, ptx_buf *out);
+extern cg_print_hook cg_print_hooks[CG_S_KIND_END];
+/* Print a statement list at `depth` (used by hooks for bodies). */
+void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+                    int depth, ptx_buf *out);
+void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
+                   ptx_buf *out);
+/* Append the PTX spelling of text pieces / of a symbol (+ index). */
+void cg_text_ptx(const cg_kernel *k, const cg_text *t, ptx_buf *out);
+void cg_sym_ptx(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out);
+
+/* Allocation in the module's arena. */
+void *cg_alloc(cg_module *m, size_t n);              /* zeroed */
+char *cg_strndup(cg_module *m, const char *p, size_t n);
+cg_stmt *cg_stmt_new(cg_module *m, cg_stmt_kind kind, ptx_tok first);
+cg_opnd *cg_opnd_new(cg_module *m, cg_opnd_kind kind);
+cg_symid cg_sym_add(cg_module *m, cg_kernel *k, cg_sym_kind kind,
+                    const char *ptx, const char *type, uint32_t count,
+                    uint16_t scope);
+
+/* Replace the run first..last (linked, `*link` points to first) by node:
+   node->u.sugar.orig = first, last->next = NULL, node takes the place. */
+void cg_splice(cg_stmt **link, cg_stmt *last, cg_stmt *node);
+
+/* A fresh Python identifier derived from `ptx` (DESIGN.md section 8),
+   unique among the kernel's register Python names. */
+const char *cg_py_name(cg_module *m, cg_kernel *k, const char *ptx);
+/* 1 if `name` is a Python keyword or a name the generated file uses. */
+int cg_py_reserved(const char *name, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

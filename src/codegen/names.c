@@ -1,0 +1,224 @@
+/*
+ * names.c - data tables (pyptx types, Python keywords, reserved names,
+ * special registers) and the spelling rules built on them: ptx.inst
+ * attribute mangling (DESIGN.md 4.5) and Python names (DESIGN.md 8).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "codegen/build.h"
+
+/* pyptx.types scalar types, in the order of the import line. */
+const char *const cg_types[] = {
+    "b8", "b16", "b32", "b64", "b128", "u8", "u16", "u32", "u64",
+    "s8", "s16", "s32", "s64", "f16", "f16x2", "bf16", "bf16x2", "tf32",
+    "f32", "f64", "e4m3", "e5m2", "pred",
+};
+const unsigned cg_ntypes = sizeof cg_types / sizeof cg_types[0];
+
+/* A word with its length: lookups compare the length first. */
+typedef struct word {
+    const char *s;
+    size_t n;
+} word;
+#define W(x) { x, sizeof x - 1 }
+
+static const word py_keywords[] = {
+    W("False"), W("None"), W("True"), W("and"), W("as"), W("assert"),
+    W("async"), W("await"), W("break"), W("class"), W("continue"), W("def"),
+    W("del"), W("elif"), W("else"), W("except"), W("finally"), W("for"),
+    W("from"), W("global"), W("if"), W("import"), W("in"), W("is"),
+    W("lambda"), W("nonlocal"), W("not"), W("or"), W("pass"), W("raise"),
+    W("return"), W("try"), W("while"), W("with"), W("yield"),
+};
+
+/* Names the generated file defines or imports itself. */
+static const word py_reserved[] = {
+    W("sys"), W("kernel"), W("reg"), W("ptx"), W("Reg"), W("RegArray"),
+    W("PipeRef"), W("KERNELS"), W("UNSUPPORTED"), W("module_ptx"), W("_raw"),
+    W("_MODULE"), W("_entry_text"),
+};
+
+static const word type_words[] = {
+    W("b8"), W("b16"), W("b32"), W("b64"), W("b128"), W("u8"), W("u16"),
+    W("u32"), W("u64"), W("s8"), W("s16"), W("s32"), W("s64"), W("f16"),
+    W("f16x2"), W("bf16"), W("bf16x2"), W("tf32"), W("f32"), W("f64"),
+    W("e4m3"), W("e5m2"), W("pred"),
+};
+
+/* Special registers with a ptx.special accessor. */
+static const struct { const char *ptx, *py; } specials[] = { /* %... */
+    { "%tid.x", "ptx.special.tid.x()" },   { "%tid.y", "ptx.special.tid.y()" },
+    { "%tid.z", "ptx.special.tid.z()" },   { "%ntid.x", "ptx.special.ntid.x()" },
+    { "%ntid.y", "ptx.special.ntid.y()" }, { "%ntid.z", "ptx.special.ntid.z()" },
+    { "%ctaid.x", "ptx.special.ctaid.x()" },
+    { "%ctaid.y", "ptx.special.ctaid.y()" },
+    { "%ctaid.z", "ptx.special.ctaid.z()" },
+    { "%nctaid.x", "ptx.special.nctaid.x()" },
+    { "%nctaid.y", "ptx.special.nctaid.y()" },
+    { "%nctaid.z", "ptx.special.nctaid.z()" },
+    { "%laneid", "ptx.special.laneid()" }, { "%warpid", "ptx.special.warpid()" },
+    { "%clock", "ptx.special.clock()" },
+};
+
+static int find(const word *v, unsigned n, const char *s, size_t len)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (v[i].n == len && v[i].s[0] == s[0] && !memcmp(v[i].s, s, len))
+            return (int)i;
+    return -1;
+}
+
+static int in_list(const word *v, unsigned n, const char *s, size_t len)
+{
+    return len > 0 && find(v, n, s, len) >= 0;
+}
+
+int cg_type_index(const char *s, size_t n)
+{
+    return n ? find(type_words, sizeof type_words / sizeof *type_words, s, n) : -1;
+}
+
+int cg_py_keyword(const char *s, size_t n)
+{
+    if (n < 2 || n > 8)
+        return 0;
+    return in_list(py_keywords, sizeof py_keywords / sizeof *py_keywords, s, n);
+}
+
+int cg_py_reserved(const char *s, size_t n)
+{
+    return cg_py_keyword(s, n) || cg_type_index(s, n) >= 0 ||
+           in_list(py_reserved, sizeof py_reserved / sizeof *py_reserved, s, n);
+}
+
+const char *cg_special_py(const char *s, size_t n)
+{
+    if (n < 6 || n > 9)
+        return NULL;
+    for (unsigned i = 0; i < sizeof specials / sizeof *specials; i++)
+        if (strlen(specials[i].ptx) == n && !memcmp(specials[i].ptx, s, n))
+            return specials[i].py;
+    return NULL;
+}
+
+int cg_is_decimal(const char *s, size_t n)
+{
+    if (n == 0 || (s[0] == '0' && n > 1))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+    return 1;
+}
+
+static int is_alnum_(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '_';
+}
+
+int cg_is_identifier(const char *s, size_t n)
+{
+    if (n == 0 || (s[0] >= '0' && s[0] <= '9'))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!is_alnum_(s[i]))
+            return 0;
+    return 1;
+}
+
+/* What pyptx 0.1.1 _GenericInst.__getattr__ does to an attribute name. */
+static size_t unmangle(const char *a, size_t n, char *out)
+{
+    size_t b = 0, e = n;
+    if (n > 1 && a[0] == '_' && a[1] >= '0' && a[1] <= '9')
+        b = 1;
+    else if (n > 0 && a[n - 1] == '_' && !(n > 1 && a[n - 2] == '_'))
+        while (e > 0 && a[e - 1] == '_')
+            e--;
+    size_t o = 0;
+    for (size_t i = b; i < e; i++) {
+        if (a[i] == '_' && i + 1 < e && a[i + 1] == '_') {
+            out[o++] = ':';
+            out[o++] = ':';
+            i++;
+        } else {
+            out[o++] = a[i];
+        }
+    }
+    return o;
+}
+
+/* Shape check of DESIGN.md 4.5 step 1: [A-Za-z0-9_]+(::[A-Za-z0-9_]+)*,
+   no "__", no trailing '_', no leading "_<digit>". */
+static int part_shape_ok(const char *p, size_t n)
+{
+    if (n == 0 || p[n - 1] == '_' || p[n - 1] == ':' || p[0] == ':')
+        return 0;
+    if (n > 1 && p[0] == '_' && p[1] >= '0' && p[1] <= '9')
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == ':') {
+            if (i + 2 >= n || p[i + 1] != ':' || p[i + 2] == ':')
+                return 0;
+            i++;
+        } else if (!is_alnum_(p[i]) || (p[i] == '_' && i + 1 < n && p[i + 1] == '_')) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+size_t cg_mangle(const char *p, size_t n, char *out, size_t cap)
+{
+    if (n + 3 > cap || !part_shape_ok(p, n))
+        return 0;
+    size_t o = 0;
+    if (p[0] >= '0' && p[0] <= '9')
+        out[o++] = '_';
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == ':') {
+            out[o++] = '_';
+            out[o++] = '_';
+            i++;
+        } else {
+            out[o++] = p[i];
+        }
+    }
+    if (cg_py_keyword(out, o))
+        out[o++] = '_';
+    out[o] = 0;
+    if (!strcmp(out, "_opcode") || !strcmp(out, "_modifiers") ||
+        !strcmp(out, "_raw_emit") || (o > 1 && out[0] == '_' && out[1] == '_'))
+        return 0;
+    char back[300];
+    if (o > sizeof back || unmangle(out, o, back) != n || memcmp(back, p, n))
+        return 0;
+    return o;
+}
+
+const char *cg_py_name(cg_module *m, cg_kernel *k, const char *ptx)
+{
+    char base[256];
+    size_t n = 0, len = strlen(ptx);
+    const char *s = ptx[0] == '%' ? ptx + 1 : ptx;
+    if (ptx[0] == '%')
+        len--;
+    if (len > 200)
+        len = 200;
+    if (len == 0 || (s[0] >= '0' && s[0] <= '9'))
+        base[n++] = len ? '_' : 'v';
+    for (size_t i = 0; i < len; i++)
+        base[n++] = is_alnum_(s[i]) ? s[i] : '_';
+    base[n] = 0;
+    if (cg_py_reserved(base, n) || (n > 1 && base[0] == '_' && base[1] == '_')) {
+        base[n++] = '_';
+        base[n] = 0;
+    }
+    char cand[280];
+    memcpy(cand, base, n + 1);
+    for (unsigned i = 2; cg_pyset_has(k, cand); i++)
+        snprintf(cand, sizeof cand, "%s_%u", base, i);
+    cg_pyset_add(m, k, cand);
+    return cg_strndup(m, cand, strlen(cand));
+}

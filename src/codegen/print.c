@@ -1,0 +1,316 @@
+/*
+ * print.c - statements and operands of a kernel body as Python
+ * (DESIGN.md 4, 5).  Every statement kind prints through cg_print_hooks;
+ * the sugar kinds default to printing the statements they replaced.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "codegen/pystr.h"
+
+static void indent(ptx_buf *out, int depth)
+{
+    static const char sp[] = "                                        ";
+    size_t n = (size_t)depth * 4;
+    while (n > sizeof sp - 1) {
+        ptx_buf_put(out, sp, sizeof sp - 1);
+        n -= sizeof sp - 1;
+    }
+    ptx_buf_put(out, sp, n);
+}
+
+static void put_index(ptx_buf *out, int32_t index)
+{
+    char b[16];
+    size_t i = sizeof b;
+    uint32_t v = index < 0 ? (uint32_t)-(int64_t)index : (uint32_t)index;
+    do
+        b[--i] = (char)('0' + v % 10);
+    while ((v /= 10));
+    if (index < 0)
+        b[--i] = '-';
+    ptx_buf_put(out, b + i, sizeof b - i);
+}
+
+void cg_sym_ptx(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
+{
+    ptx_buf_puts(out, k->syms[s].ptx);
+    if (index >= 0)
+        put_index(out, index);
+}
+
+void cg_text_ptx(const cg_kernel *k, const cg_text *t, ptx_buf *out)
+{
+    for (uint32_t i = 0; i < t->n; i++) {
+        const cg_piece *p = &t->v[i];
+        if (p->sym == CG_NOSYM)
+            ptx_buf_put(out, p->p, p->n);
+        else
+            cg_sym_ptx(k, p->sym, p->index, out);
+    }
+}
+
+/* The text as a Python "..." literal, escaping piece by piece. */
+static void text_str(const cg_kernel *k, const cg_text *t, ptx_buf *out)
+{
+    ptx_buf_putc(out, '"');
+    for (uint32_t i = 0; i < t->n; i++) {
+        const cg_piece *p = &t->v[i];
+        if (p->sym == CG_NOSYM) {
+            py_escape(out, p->p, p->n);
+        } else {
+            const char *s = k->syms[p->sym].ptx;
+            py_escape(out, s, strlen(s));
+            if (p->index >= 0)
+                put_index(out, p->index);
+        }
+    }
+    ptx_buf_putc(out, '"');
+}
+
+static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
+{
+    const cg_sym *y = &k->syms[s];
+    if (y->kind == CG_SYM_REG || y->kind == CG_SYM_REGARRAY) {
+        ptx_buf_puts(out, y->py);
+        if (index >= 0 && y->kind == CG_SYM_REGARRAY) {
+            ptx_buf_putc(out, '[');
+            put_index(out, index);
+            ptx_buf_putc(out, ']');
+        }
+        return;
+    }
+    ptx_buf_putc(out, '"');
+    py_escape(out, y->ptx, strlen(y->ptx));
+    if (index >= 0)
+        put_index(out, index);
+    ptx_buf_putc(out, '"');
+}
+
+static void opnd_list(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
+                      ptx_buf *out)
+{
+    for (; o; o = o->next) {
+        cg_print_opnd(m, k, o, out);
+        if (o->next)
+            ptx_buf_put(out, ", ", 2);
+    }
+}
+
+void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
+                   ptx_buf *out)
+{
+    const char *sp;
+    switch (o->kind) {
+    case CG_O_SYM:
+        sym_py(k, o->sym, o->index, out);
+        break;
+    case CG_O_SPECIAL:
+        if ((sp = cg_special_py(o->text.v->p, o->text.v->n))) {
+            ptx_buf_puts(out, sp);
+        } else {
+            ptx_buf_puts(out, "ptx.sreg(");
+            text_str(k, &o->text, out);
+            ptx_buf_putc(out, ')');
+        }
+        break;
+    case CG_O_INT: case CG_O_PY:
+        cg_text_ptx(k, &o->text, out);
+        break;
+    case CG_O_STR:
+        text_str(k, &o->text, out);
+        break;
+    case CG_O_NOT:
+        ptx_buf_putc(out, '~');
+        cg_print_opnd(m, k, o->a, out);
+        break;
+    case CG_O_PIPE: {
+        int pred = o->a->kind == CG_O_SYM && k->syms[o->a->sym].is_pred;
+        ptx_buf_puts(out, pred ? "" : "PipeRef(");
+        cg_print_opnd(m, k, o->a, out);
+        ptx_buf_puts(out, pred ? " | " : ", ");
+        cg_print_opnd(m, k, o->b, out);
+        ptx_buf_puts(out, pred ? "" : ")");
+        break;
+    }
+    case CG_O_VEC:
+        ptx_buf_putc(out, '[');
+        opnd_list(m, k, o->elems, out);
+        ptx_buf_putc(out, ']');
+        break;
+    case CG_O_TUPLE:
+        ptx_buf_putc(out, '(');
+        opnd_list(m, k, o->elems, out);
+        if (o->elems && !o->elems->next)
+            ptx_buf_putc(out, ',');
+        ptx_buf_putc(out, ')');
+        break;
+    case CG_O_ADDR:
+        ptx_buf_puts(out, "ptx.addr(");
+        cg_print_opnd(m, k, o->a, out);
+        if (o->b) {
+            ptx_buf_put(out, ", ", 2);
+            cg_print_opnd(m, k, o->b, out);
+        }
+        ptx_buf_putc(out, ')');
+        break;
+    case CG_O_TMA:
+        ptx_buf_puts(out, "ptx._make_tma_address(");
+        cg_print_opnd(m, k, o->a, out);
+        ptx_buf_put(out, ", (", 3);
+        opnd_list(m, k, o->elems, out);
+        ptx_buf_puts(out, o->elems && !o->elems->next ? ",))" : "))");
+        break;
+    }
+}
+
+/* ---- statements ----------------------------------------------------- */
+
+static void print_inst(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+                       int depth, ptx_buf *out)
+{
+    const cg_inst *in = &s->u.inst;
+    indent(out, depth);
+    ptx_buf_put(out, "ptx.inst.", 9);
+    for (uint32_t i = 0; i <= in->nmods; i++) {
+        const char *ptxs = i ? in->mods[i - 1] : in->op;
+        char buf[300];
+        const char *a = in->attr ? in->attr[i] : NULL;
+        if (!a && cg_mangle(ptxs, strlen(ptxs), buf, sizeof buf))
+            a = buf;
+        if (i)
+            ptx_buf_putc(out, '.');
+        ptx_buf_puts(out, a ? a : ptxs);
+    }
+    ptx_buf_putc(out, '(');
+    opnd_list(m, k, in->ops, out);
+    if (in->guard) {
+        ptx_buf_puts(out, in->ops ? ", pred=" : "pred=");
+        cg_print_opnd(m, k, in->guard, out);
+    }
+    ptx_buf_put(out, ")\n", 2);
+}
+
+static void print_reg(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+                      int depth, ptx_buf *out)
+{
+    const cg_sym *y = &k->syms[s->u.reg];
+    char cnt[16];
+    snprintf(cnt, sizeof cnt, "%u", (unsigned)y->count);
+    indent(out, depth);
+    ptx_buf_puts(out, y->py);
+    ptx_buf_put(out, " = ", 3);
+    int arr = y->kind == CG_SYM_REGARRAY;
+    if (s->kind == CG_S_REG) {
+        ptx_buf_puts(out, arr ? "reg.array(" : "reg.scalar(");
+        ptx_buf_puts(out, y->type);
+        if (arr) {
+            ptx_buf_put(out, ", ", 2);
+            ptx_buf_puts(out, cnt);
+        }
+        ptx_buf_puts(out, ", name=");
+        py_str(out, y->ptx, strlen(y->ptx));
+    } else {
+        ptx_buf_puts(out, arr ? "RegArray(" : "Reg(");
+        py_str(out, y->ptx, strlen(y->ptx));
+        if (arr) {
+            ptx_buf_put(out, ", ", 2);
+            ptx_buf_puts(out, cnt);
+        }
+        ptx_buf_put(out, ", ", 2);
+        ptx_buf_puts(out, y->type);
+    }
+    ptx_buf_put(out, ")\n", 2);
+}
+
+static void print_var(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+                      int depth, ptx_buf *out)
+{
+    const cg_var *v = &s->u.var;
+    indent(out, depth);
+    ptx_buf_puts(out, "ptx.var(\"");
+    for (const char *p = v->space; *p; p++)
+        ptx_buf_putc(out, *p == ':' ? '_' : *p);
+    ptx_buf_put(out, "\", ", 3);
+    ptx_buf_puts(out, v->type);
+    ptx_buf_put(out, ", ", 2);
+    sym_py(k, v->sym, -1, out);
+    if (v->size)
+        ptx_buf_printf(out, ", size=%s", v->size);
+    if (v->align)
+        ptx_buf_printf(out, ", align=%s", v->align);
+    if (v->linking)
+        ptx_buf_printf(out, ", linking=\"%s\"", v->linking);
+    ptx_buf_put(out, ")\n", 2);
+}
+
+static void print_simple(const cg_module *m, const cg_kernel *k,
+                         const cg_stmt *s, int depth, ptx_buf *out)
+{
+    indent(out, depth);
+    switch (s->kind) {
+    case CG_S_LABEL:
+        ptx_buf_puts(out, "ptx.label(");
+        sym_py(k, s->u.label, -1, out);
+        ptx_buf_put(out, ")\n", 2);
+        break;
+    case CG_S_PRAGMA:
+        ptx_buf_puts(out, "ptx.pragma(");
+        py_str(out, s->u.pragma.p, s->u.pragma.n);
+        ptx_buf_put(out, ")\n", 2);
+        break;
+    case CG_S_RAW:
+        ptx_buf_puts(out, "_raw(");
+        text_str(k, &s->u.raw.text, out);
+        ptx_buf_putc(out, ')');
+        if (s->u.raw.why) {
+            ptx_buf_puts(out, "  # ");
+            ptx_buf_puts(out, s->u.raw.why);
+        }
+        ptx_buf_putc(out, '\n');
+        break;
+    case CG_S_COMMENT:
+        ptx_buf_puts(out, "# ");
+        ptx_buf_puts(out, s->u.comment);
+        ptx_buf_putc(out, '\n');
+        break;
+    }
+}
+
+static void print_scope(const cg_module *m, const cg_kernel *k,
+                        const cg_stmt *s, int depth, ptx_buf *out)
+{
+    indent(out, depth);
+    ptx_buf_puts(out, "with ptx.scope():\n");
+    cg_print_stmts(m, k, s->u.body, depth + 1, out);
+}
+
+/* Default for the sugar kinds: what they replaced, as plain code. */
+static void print_orig(const cg_module *m, const cg_kernel *k,
+                       const cg_stmt *s, int depth, ptx_buf *out)
+{
+    cg_print_stmts(m, k, s->u.sugar.orig, depth, out);
+}
+
+cg_print_hook cg_print_hooks[CG_S_KIND_END] = {
+    [CG_S_INST] = print_inst,     [CG_S_LABEL] = print_simple,
+    [CG_S_REG] = print_reg,       [CG_S_BIND] = print_reg,
+    [CG_S_VAR] = print_var,       [CG_S_PRAGMA] = print_simple,
+    [CG_S_RAW] = print_simple,    [CG_S_SCOPE] = print_scope,
+    [CG_S_COMMENT] = print_simple,
+    [CG_S_LOOP] = print_orig,     [CG_S_WAIT] = print_orig,
+    [CG_S_FOR] = print_orig,      [CG_S_EXPR] = print_orig,
+    [CG_S_PY] = print_orig,
+};
+
+void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+                    int depth, ptx_buf *out)
+{
+    size_t n0 = out->n;
+    for (; s; s = s->next)
+        cg_print_hooks[s->kind](m, k, s, depth, out);
+    if (out->n == n0) {
+        indent(out, depth);
+        ptx_buf_puts(out, "pass\n");
+    }
+}

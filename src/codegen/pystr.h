@@ -1,0 +1,13 @@
+/* pystr.h - Python string literals for the generated file. */
+#ifndef PTX_CODEGEN_PYSTR_H
+#define PTX_CODEGEN_PYSTR_H
+
+#include <stddef.h>
+#include "ptx/ptx.h"
+
+/* The bytes s[0..n) escaped for the inside of a "..." literal. */
+void py_escape(ptx_buf *out, const char *s, size_t n);
+/* "..." */
+void py_str(ptx_buf *out, const char *s, size_t n);
+
+#endif

@@ -1,0 +1,122 @@
+/*
+ * symtab.c - names declared in a kernel body and their resolution, with
+ * block scoping (DESIGN.md 4.3: the innermost declaration wins; a register
+ * array %r<N> answers %r0 .. %r{N-1}).
+ */
+#include <string.h>
+#include "codegen/build.h"
+
+static int32_t push_bind(cg_builder *b, cg_symid sym, int32_t prev, int array)
+{
+    if (b->nbinds == b->capbinds) {
+        uint32_t cap = b->capbinds ? 2 * b->capbinds : 64;
+        cg_bind *v = cg_alloc(b->m, cap * sizeof *v);
+        if (b->nbinds)
+            memcpy(v, b->binds, b->nbinds * sizeof *v);
+        b->binds = v;
+        b->capbinds = cap;
+    }
+    cg_bind *x = &b->binds[b->nbinds];
+    x->sym = sym;
+    x->prev = prev;
+    x->depth = b->depth;
+    x->array = (uint8_t)array;
+    return (int32_t)b->nbinds++;
+}
+
+cg_symid cg_declare(cg_builder *b, cg_sym_kind kind, const char *p, size_t n,
+                    const char *type, uint32_t count)
+{
+    cg_module *m = b->m;
+    char *name = cg_strndup(m, p, n);
+    int array = kind == CG_SYM_REGARRAY;
+    cg_map *mp = array ? &b->arrays : &b->exact;
+    cg_mslot *s = cg_map_put(m, mp, name, n);
+    /* a label defined twice (in sibling blocks) stays one symbol */
+    if (kind == CG_SYM_LABEL && s->val >= 0 &&
+        b->k->syms[b->binds[s->val].sym].kind == CG_SYM_LABEL)
+        return b->binds[s->val].sym;
+    cg_symid id = cg_sym_add(m, b->k, kind, name, type, count, b->nscopes);
+    if (array && n && p[n - 1] >= '0' && p[n - 1] <= '9')
+        b->digit_base = 1;
+    if (kind == CG_SYM_REG || kind == CG_SYM_REGARRAY)
+        b->k->syms[id].py = cg_py_name(m, b->k, name);
+    s->val = push_bind(b, id, s->val, array);
+    return id;
+}
+
+void cg_scope_enter(cg_builder *b)
+{
+    b->depth++;
+    b->nscopes++;
+}
+
+/* Undo every binding made since `mark` (b->nbinds when the scope began). */
+void cg_scope_leave(cg_builder *b, uint32_t mark)
+{
+    while (b->nbinds > mark) {
+        cg_bind *x = &b->binds[--b->nbinds];
+        const char *name = b->k->syms[x->sym].ptx;
+        cg_map *mp = x->array ? &b->arrays : &b->exact;
+        cg_mslot *s = cg_map_get(mp, name, strlen(name));
+        if (s)
+            s->val = x->prev;
+    }
+    b->depth--;
+}
+
+static int is_reg_kind(const cg_sym *s)
+{
+    return s->kind == CG_SYM_REG || s->kind == CG_SYM_REGARRAY;
+}
+
+/* Best array element reading of p[0..n): base + decimal index < count. */
+static int32_t array_lookup(cg_builder *b, const char *p, size_t n,
+                            int32_t *index)
+{
+    size_t d = n;
+    while (d > 0 && p[d - 1] >= '0' && p[d - 1] <= '9')
+        d--;
+    int32_t best = -1;
+    size_t kend = b->digit_base ? n : d + 1;
+    for (size_t k = d; k < kend && d > 0; k++) {
+        if (!cg_is_decimal(p + k, n - k) || n - k > 9)
+            continue;
+        cg_mslot *s = cg_map_get(&b->arrays, p, k);
+        if (!s || s->val < 0)
+            continue;
+        uint32_t idx = 0;
+        for (size_t i = k; i < n; i++)
+            idx = idx * 10 + (uint32_t)(p[i] - '0');
+        if (idx >= b->k->syms[b->binds[s->val].sym].count)
+            continue;
+        if (best < 0 || b->binds[s->val].depth > b->binds[best].depth) {
+            best = s->val;
+            *index = (int32_t)idx;
+        }
+    }
+    return best;
+}
+
+cg_symid cg_resolve(cg_builder *b, const char *p, size_t n, int32_t *index)
+{
+    *index = -1;
+    cg_mslot *s = cg_map_get(&b->exact, p, n);
+    int32_t e = s ? s->val : -1;
+    int32_t idx = -1;
+    int32_t a = (n > 1 && p[n - 1] >= '0' && p[n - 1] <= '9')
+                    ? array_lookup(b, p, n, &idx) : -1;
+    if (a >= 0 && (e < 0 || b->binds[a].depth > b->binds[e].depth)) {
+        *index = idx;
+        return b->binds[a].sym;
+    }
+    return e >= 0 ? b->binds[e].sym : CG_NOSYM;
+}
+
+cg_symid cg_resolve_reg(cg_builder *b, const char *p, size_t n, int32_t *index)
+{
+    cg_symid id = cg_resolve(b, p, n, index);
+    if (id != CG_NOSYM && !is_reg_kind(&b->k->syms[id]))
+        return CG_NOSYM;
+    return id;
+}

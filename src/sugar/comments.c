@@ -1,0 +1,66 @@
+/*
+ * sugar/comments.c - pass "comments": drop the _raw("") / _raw("//...")
+ * lines that plain mode keeps for byte identity (blank and comment-only
+ * source lines inside bodies, CG_S_RAW with why == NULL).  They carry no
+ * PTX token, so the traced tokens do not change; sugar output is compared
+ * by tokens only.
+ */
+#include <string.h>
+#include "sugar/sugar.h"
+
+static int trivia_only(const cg_stmt *s)
+{
+    if (s->kind != CG_S_RAW || s->u.raw.why)
+        return 0;
+    /* belt and braces: only whitespace and // comments */
+    int in_comment = 0;
+    for (uint32_t i = 0; i < s->u.raw.text.n; i++) {
+        const cg_piece *p = &s->u.raw.text.v[i];
+        if (p->sym != CG_NOSYM) {
+            if (!in_comment)
+                return 0;
+            continue;
+        }
+        for (uint32_t j = 0; j < p->n; j++) {
+            char c = p->p[j];
+            if (in_comment) {
+                if (c == '\n')
+                    in_comment = 0;
+                continue;
+            }
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+                continue;
+            if (c == '/' && j + 1 < p->n && p->p[j + 1] == '/') {
+                in_comment = 1;
+                continue;
+            }
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static uint32_t strip(cg_stmt **link)
+{
+    uint32_t n = 0;
+    while (*link) {
+        cg_stmt *s = *link;
+        if (trivia_only(s)) {
+            *link = s->next;
+            n++;
+            continue;
+        }
+        if (s->kind == CG_S_SCOPE)
+            n += strip(&s->u.body);
+        link = &s->next;
+    }
+    return n;
+}
+
+void sugar_comments(cg_module *m, cg_stats *st)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < m->nkernels; i++)
+        n += strip(&m->kernels[i].body);
+    sg_count(st, "comments", n);
+}

@@ -1,0 +1,139 @@
+/*
+ * sugar/slices.c - pass "slices": long register-list operands (wgmma and
+ * tcgen05 fragments, vector loads/stores of 8+ registers) written as
+ * comprehensions over the register array:
+ *
+ *     {%f5889, %f5888, ..., %f5762}  ->  [f[i] for i in range(5889, 5761, -1)]
+ *     {%r0, ..., %r63, %r70}         ->  [r[i] for i in range(0, 64)] + [r[70]]
+ *
+ * pyptx 0.1.1's RegArray has no slice indexing (r[0:64] raises), and a
+ * Python list operand prints as {e0, e1, ...}, so a comprehension gives
+ * the same operand text.  Runs of 4+ registers of one array with a
+ * constant index step become one comprehension; the operand is rewritten
+ * only when the Python gets shorter.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "sugar/sugar.h"
+
+#define MINRUN 4
+#define MINVEC 8
+
+static int arr_elem(const cg_kernel *k, const cg_opnd *e)
+{
+    return e->kind == CG_O_SYM && e->index >= 0 &&
+           k->syms[e->sym].kind == CG_SYM_REGARRAY && k->syms[e->sym].py;
+}
+
+static int rewrite_vec(cg_module *m, const cg_kernel *k, cg_opnd *v)
+{
+    unsigned n = 0;
+    for (cg_opnd *e = v->elems; e; e = e->next)
+        n++;
+    if (n < MINVEC)
+        return 0;
+    cg_opnd **el = cg_alloc(m, n * sizeof *el);
+    n = 0;
+    for (cg_opnd *e = v->elems; e; e = e->next)
+        el[n++] = e;
+    ptx_buf plain = { 0 }, out = { 0 }, single = { 0 };
+    cg_print_opnd(m, k, v, &plain);
+    unsigned i = 0, nruns = 0;
+    int open_single = 0;
+    while (i < n) {
+        unsigned j = i + 1;
+        long step = 0;
+        if (arr_elem(k, el[i]) && i + 1 < n && arr_elem(k, el[i + 1]) &&
+            el[i + 1]->sym == el[i]->sym) {
+            step = (long)el[i + 1]->index - el[i]->index;
+            if (step != 0) {
+                while (j < n && arr_elem(k, el[j]) && el[j]->sym == el[i]->sym &&
+                       (long)el[j]->index - el[j - 1]->index == step)
+                    j++;
+            }
+        }
+        if (step != 0 && j - i >= MINRUN) {
+            if (open_single) {
+                ptx_buf_puts(&out, "]");
+                open_single = 0;
+            }
+            if (out.n)
+                ptx_buf_puts(&out, " + ");
+            long a = el[i]->index, b = (long)el[j - 1]->index + (step > 0 ? 1 : -1);
+            const char *py = k->syms[el[i]->sym].py;
+            if (step == 1)
+                ptx_buf_printf(&out, "[%s[i] for i in range(%ld, %ld)]", py, a, b);
+            else
+                ptx_buf_printf(&out, "[%s[i] for i in range(%ld, %ld, %ld)]", py, a,
+                               (long)el[j - 1]->index + (step > 0 ? 1 : -1), step);
+            nruns++;
+            i = j;
+            continue;
+        }
+        if (!open_single) {
+            if (out.n)
+                ptx_buf_puts(&out, " + ");
+            ptx_buf_puts(&out, "[");
+            open_single = 1;
+        } else {
+            ptx_buf_puts(&out, ", ");
+        }
+        single.n = 0;
+        cg_opnd one = *el[i];
+        one.next = NULL;
+        cg_print_opnd(m, k, &one, &single);
+        ptx_buf_put(&out, single.p, single.n);
+        i++;
+    }
+    if (open_single)
+        ptx_buf_puts(&out, "]");
+    int ok = nruns > 0 && out.n < plain.n;
+    if (ok) {
+        v->kind = CG_O_PY;
+        v->text = sg_lit(m, out.p, out.n);
+        v->elems = NULL;
+    }
+    ptx_buf_free(&plain);
+    ptx_buf_free(&out);
+    ptx_buf_free(&single);
+    return ok;
+}
+
+static uint32_t walk_opnds(cg_module *m, const cg_kernel *k, cg_opnd *o)
+{
+    uint32_t n = 0;
+    for (; o; o = o->next) {
+        if (o->kind == CG_O_VEC && rewrite_vec(m, k, o)) {
+            n++;
+            continue;
+        }
+        n += walk_opnds(m, k, o->a) + walk_opnds(m, k, o->b);
+        if (o->kind != CG_O_VEC)
+            n += walk_opnds(m, k, o->elems);
+    }
+    return n;
+}
+
+static uint32_t walk(cg_module *m, const cg_kernel *k, cg_stmt *s)
+{
+    uint32_t n = 0;
+    for (; s; s = s->next) {
+        if (s->kind == CG_S_INST)
+            n += walk_opnds(m, k, s->u.inst.ops);
+        else if (s->kind == CG_S_SCOPE)
+            n += walk(m, k, s->u.body);
+        else if (s->kind >= CG_S_LOOP && s->kind < CG_S_KIND_END)
+            n += walk(m, k, s->u.sugar.body);
+    }
+    return n;
+}
+
+void sugar_slices(cg_module *m, cg_stats *st)
+{
+    uint32_t n = 0;
+    for (uint32_t ki = 0; ki < m->nkernels; ki++)
+        if (!m->kernels[ki].unsupported)
+            n += walk(m, &m->kernels[ki], m->kernels[ki].body);
+    sg_count(st, "slices", n);
+}

@@ -1,0 +1,469 @@
+#!/usr/bin/env python3
+"""Bad-input suite for pyptx-roundtrip (see tests/bad/README.md).
+
+    run.py --roundtrip PROG CASE            one case (tests/bad/tests.cmake)
+    run.py --roundtrip PROG --regressions DIR
+
+Every run of PROG must end with exit status 0 or 1: 2 and up (usage errors,
+a signal: the shell's 128+N, Python's negative status) fails the test.  On
+an error, `--emit` writes nothing to standard output and its first line on
+standard error is `FILE:LINE:COL: error: MESSAGE` (or `FILE: error: MESSAGE`
+where there is no position).  Accepted input must re-emit byte-identical and
+pass `--canonical`.
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DIAG = re.compile(rb"^[^\n]*?(:\d+:\d+)?: error: [^\n]+$")
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+def run(prog, args, cwd=None, stdin=None, timeout=600):
+    t0 = time.monotonic()
+    p = subprocess.run([prog] + args, cwd=cwd, stdin=stdin, capture_output=True,
+                       timeout=timeout)
+    return p, time.monotonic() - t0
+
+
+SANITIZER = re.compile(rb"runtime error:|ERROR: AddressSanitizer|ERROR: LeakSanitizer|"
+                       rb"UndefinedBehaviorSanitizer")
+
+
+def status_ok(what, p):
+    # a sanitizer report fails whatever the status (they exit 1 by default)
+    if SANITIZER.search(p.stderr):
+        fail("%s: sanitizer report\n%s" % (what, p.stderr.decode(errors="replace")[-3000:]))
+        return False
+    if p.returncode not in (0, 1):
+        how = ("killed by signal %d" % -p.returncode if p.returncode < 0
+               else "exit status %d" % p.returncode)
+        fail("%s: %s\n%s" % (what, how, p.stderr.decode(errors="replace")[-2000:]))
+        return False
+    return True
+
+
+def first_line(b):
+    return b.split(b"\n", 1)[0].decode("utf-8", errors="replace")
+
+
+def check_file(prog, path, expect=None, cwd=None, canonical=True):
+    """--emit: 0 and the exact bytes, or 1, no output and a diagnostic
+    (equal to `expect` when given: "accepted" or the first stderr line).
+    Returns the first diagnostic line, or None when accepted."""
+    arg = os.path.relpath(path, cwd) if cwd else path
+    p, _ = run(prog, ["--emit", arg], cwd=cwd)
+    if not status_ok("--emit " + arg, p):
+        return "?"
+    diag = None
+    if p.returncode == 0:
+        with open(path, "rb") as f:
+            if p.stdout != f.read():
+                fail("--emit %s: exit 0 but the output differs from the input" % arg)
+        if canonical:
+            q, _ = run(prog, ["--canonical", arg], cwd=cwd)
+            if status_ok("--canonical " + arg, q) and q.returncode != 0:
+                fail("--canonical %s: parses but fails:\n%s" % (arg, q.stdout.decode(errors="replace")))
+    else:
+        diag = first_line(p.stderr)
+        if p.stdout:
+            fail("--emit %s: error, yet %d bytes on standard output" % (arg, len(p.stdout)))
+        if not DIAG.match(p.stderr.split(b"\n", 1)[0]):
+            fail("--emit %s: first line is not a diagnostic: %r" % (arg, diag))
+    if expect is not None:
+        got = "accepted" if diag is None else diag
+        if got != expect:
+            fail("%s: expected\n    %s\n  got\n    %s" % (arg, expect, got))
+    return diag
+
+
+# ---- committed cases: NAME.ptx + NAME.expect --------------------------------
+
+def case_committed(prog, work):
+    names = sorted(f[:-4] for f in os.listdir(HERE) if f.endswith(".ptx"))
+    for n in names:
+        exp_path = os.path.join(HERE, n + ".expect")
+        if not os.path.exists(exp_path):
+            fail("%s.ptx has no %s.expect" % (n, n))
+            continue
+        with open(exp_path, encoding="utf-8") as f:
+            expect = f.readline().rstrip("\n")
+        check_file(prog, os.path.join(HERE, n + ".ptx"), expect, cwd=HERE)
+    # and all of them in one verifying run, with threads
+    p, _ = run(prog, ["--canonical", "--jobs", "2"] + [n + ".ptx" for n in names], cwd=HERE)
+    status_ok("--canonical tests/bad/*.ptx", p)
+    print("%d committed cases" % len(names))
+
+
+# ---- generated cases --------------------------------------------------------
+
+HEAD = ".version 8.3\n.target sm_90\n.address_size 64\n\n"
+
+
+def write(work, name, text):
+    path = os.path.join(work, name)
+    with open(path, "w" if isinstance(text, str) else "wb") as f:
+        f.write(text)
+    return path
+
+
+def expect_gen(prog, work, name, text, expect, max_s):
+    path = write(work, name, text)
+    t0 = time.monotonic()
+    check_file(prog, path, expect, cwd=work)
+    dt = time.monotonic() - t0
+    if dt > max_s:
+        fail("%s: %.1f s, more than %d s" % (name, dt, max_s))
+    print("%s: %d bytes, %.2f s" % (name, len(text), dt))
+
+
+def case_huge_line(prog, work):
+    # a 10 MB single line: an initializer of 1.25 million elements
+    body = ",".join(["1234567"] * 1250000)
+    text = HEAD + ".global .u32 table[1250000] = {" + body + "};"
+    expect_gen(prog, work, "huge_line.ptx", text, "accepted", 60)
+    # and a 10 MB identifier with no newline at all: one token
+    expect_gen(prog, work, "huge_token.ptx", HEAD + ".global .u32 " + "x" * 10000000 + ";",
+               "accepted", 60)
+
+
+def case_deep_nesting(prog, work):
+    text = HEAD + ".visible .entry k()\n" + "{" * 100000 + "\n"
+    expect_gen(prog, work, "deep_braces.ptx", text,
+               "deep_braces.ptx:6:1001: error: brackets nested deeper than 1000", 30)
+    ops = {"deep_parens.ptx": "(" * 100000, "deep_unary.ptx": "-" * 100000,
+           "deep_assign.ptx": "a=" * 100000, "deep_cond.ptx": "a?b:" * 100000,
+           "long_sum.ptx": "a+" * 100000}
+    msgs = {"deep_parens.ptx": "brackets nested deeper than 1000"}
+    for name, op in sorted(ops.items()):
+        text = HEAD + ".visible .entry k()\n{\n\tmov.u32 %r1, " + op + "1;\n}\n"
+        path = write(work, name, text)
+        diag = check_file(prog, path, None, cwd=work)
+        want = msgs.get(name, "expression nested deeper than 1000")
+        if not diag or not diag.endswith("error: " + want):
+            fail("%s: expected '%s', got %r" % (name, want, diag))
+
+
+def case_many_params(prog, work):
+    params = ",\n".join("\t.param .u32 p%d" % i for i in range(10000))
+    text = HEAD + ".visible .entry k(\n" + params + "\n)\n{\n\tret;\n}\n"
+    expect_gen(prog, work, "many_params.ptx", text, "accepted", 30)
+    # and 100 000 operands, 100 000 declarators, 100 000 statements
+    ops = ", ".join("%%r%d" % i for i in range(100000))
+    text = HEAD + ".visible .entry k()\n{\n\tcall f, (" + ops + ");\n\tret;\n}\n"
+    expect_gen(prog, work, "many_operands.ptx", text, "accepted", 30)
+    decls = ", ".join("v%d" % i for i in range(100000))
+    expect_gen(prog, work, "many_declarators.ptx", HEAD + ".global .u32 " + decls + ";\n",
+               "accepted", 30)
+    stmts = "".join("\tadd.s32 %%r1, %%r1, %d;\n" % i for i in range(100000))
+    expect_gen(prog, work, "many_statements.ptx",
+               HEAD + ".visible .entry k()\n{\n" + stmts + "\tret;\n}\n", "accepted", 30)
+
+
+def peak_rss_kb(cmd, cwd, stdin=None):
+    """(CompletedProcess, seconds, peak RSS in KB or None) via /usr/bin/time -v."""
+    timev = shutil.which("time", path="/usr/bin:/bin")
+    t0 = time.monotonic()
+    if timev:
+        p = subprocess.run([timev, "-v"] + cmd, cwd=cwd, stdin=stdin, capture_output=True,
+                           timeout=120)
+        m = re.search(rb"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
+        rss = int(m.group(1)) if m else None
+        p.stderr = p.stderr.split(b"\tCommand being timed:")[0]
+        if b"Command terminated by signal" in p.stderr or b"Command exited" in p.stderr:
+            p.stderr = re.sub(rb"Command (exited with non-zero status|terminated by signal) \d+\n", b"",
+                              p.stderr)
+        return p, time.monotonic() - t0, rss
+    p = subprocess.run(cmd, cwd=cwd, stdin=stdin, capture_output=True, timeout=120)
+    return p, time.monotonic() - t0, None
+
+
+def case_2gib(prog, work):
+    """A sparse 2200 MiB file: refused at once, without reading it."""
+    path = os.path.join(work, "huge.ptx")
+    with open(path, "wb") as f:
+        f.write(HEAD.encode())
+    subprocess.run(["truncate", "-s", "2200M", path], check=True)
+    with open(path, "ab") as f:
+        f.write(b"\n.visible .entry k()\n{\n\tret;\n}\n")
+    size = os.path.getsize(path)
+    want = ("error: input of 2 GiB or more is not supported (%d bytes; the limit is 2147483647)"
+            % size)
+    try:
+        for label, args, stdin, name in (("--emit", ["--emit", "huge.ptx"], None, "huge.ptx"),
+                                         ("verify", ["huge.ptx"], None, "huge.ptx"),
+                                         ("--emit - <", ["--emit", "-"], "huge.ptx", "<stdin>")):
+            fin = open(path, "rb") if stdin else None
+            try:
+                p, dt, rss = peak_rss_kb([prog] + args, work, stdin=fin)
+            finally:
+                if fin:
+                    fin.close()
+            out = (p.stdout if label == "verify" else p.stderr).decode(errors="replace")
+            print("%s: exit %d, %.2f s, peak RSS %s KB: %s" % (label, p.returncode, dt, rss,
+                                                              out.splitlines()[0] if out else ""))
+            if p.returncode != 1:
+                fail("2 GiB %s: exit status %d, expected 1" % (label, p.returncode))
+            if name + ": " + want not in out:
+                fail("2 GiB %s: expected '%s: %s'" % (label, name, want))
+            if label == "--emit" and p.stdout:
+                fail("2 GiB --emit wrote to standard output")
+            if dt > 5:
+                fail("2 GiB %s: %.1f s, expected under 5 s" % (label, dt))
+            if rss is not None and rss > 64 * 1024:
+                fail("2 GiB %s: peak RSS %d KB, expected under 64 MB" % (label, rss))
+    finally:
+        os.unlink(path)
+
+
+# ---- truncations of real files at every statement boundary -----------------
+
+def statement_cuts(text):
+    """Byte offsets at statement boundaries (after each ';' and each line)
+    and inside statements (after the first word of each line)."""
+    ends, inside = set(), set()
+    off = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.rstrip("\r\n")
+        if stripped.strip():
+            ends.add(off + len(line))
+            m = re.match(r"\s*\S+", stripped)
+            if m and m.end() < len(stripped.rstrip()):
+                inside.add(off + m.end())
+        for i, c in enumerate(stripped):
+            if c == ";":
+                ends.add(off + i + 1)
+        off += len(line)
+    return sorted(ends), sorted(inside - ends)
+
+
+def uncomment(text):
+    return re.sub(r"/\*.*?\*/|//[^\n]*", "", text, flags=re.S)
+
+
+def at_boundary(text):
+    """Does the text end right after a statement: a ';', or a line that is
+    (or ends a header with) a brace of a body?  ({%r1} operands are not.)"""
+    t = uncomment(text).rstrip()
+    last = t.rsplit("\n", 1)[-1].strip()
+    return t.endswith(";") or last in ("{", "}") or re.search(r"\)\s*\{$", last) is not None
+
+
+def open_braces(text):
+    """{ minus } outside comments and strings (a rough count for the check)."""
+    text = re.sub(r"/\*.*?\*/|//[^\n]*|\"(\\.|[^\"\\\n])*\"", "", text, flags=re.S)
+    return text.count("{") - text.count("}")
+
+
+def case_truncations(prog, work):
+    srcs = sorted(os.path.join(ROOT, "tests", "corpus", "hand", f)
+                  for f in os.listdir(os.path.join(ROOT, "tests", "corpus", "hand"))
+                  if f.endswith(".ptx"))
+    nvcc = os.path.join(ROOT, "tests", "corpus", "nvcc")
+    if os.path.isdir(nvcc):  # one nvcc -G file: .file, .loc, .section, @@DWARF-free debug info
+        g = sorted(f for f in os.listdir(nvcc) if f.endswith("_G.ptx"))
+        if g:
+            srcs.append(os.path.join(nvcc, g[0]))
+    d = os.path.join(work, "trunc")
+    os.makedirs(d, exist_ok=True)
+    meta = {}
+    for src in srcs:
+        with open(src, "rb") as f:
+            data = f.read()
+        text = data.decode("latin-1")
+        base = os.path.basename(src)[:-4]
+        ends, inside = statement_cuts(text)
+        if len(ends) > 400:  # big nvcc file: every line near the start and end
+            ends = ends[:200] + ends[-200:]
+            inside = inside[:100] + inside[-100:]
+        for kind, cuts in (("end", ends), ("mid", inside)):
+            for cut in cuts:
+                if cut >= len(data):
+                    continue
+                name = "%s.%s%06d.ptx" % (base, kind, cut)
+                with open(os.path.join(d, name), "wb") as f:
+                    f.write(data[:cut])
+                meta[name] = (kind, open_braces(text[:cut]), at_boundary(text[:cut]))
+    p, dt = run(prog, ["--canonical", "--json", "--jobs", "2", d], timeout=1200)
+    if not status_ok("--canonical over the truncations", p):
+        return
+    rep = json.loads(p.stdout)
+    seen = 0
+    unclosed_ok = 0
+    for f in rep["files"]:
+        name = os.path.basename(f["path"])
+        seen += 1
+        if f["ok"]:
+            continue
+        err = f["error"].split("\n", 1)[0]
+        if not DIAG.match(err.encode()):
+            # not a parse error: the round trip itself failed on text that parses
+            fail("%s: parses but does not round-trip: %s" % (name, f["error"][:500]))
+            continue
+        kind, depth, boundary = meta[name]
+        if kind == "end" and "unexpected end of file" not in err and "unterminated" not in err:
+            fail("%s: cut at the end of a line, expected \"unexpected end of file\", got %r"
+                 % (name, err))
+        elif kind == "end" and depth > 0 and boundary:
+            # cut at a statement boundary inside an open body: the message
+            # must say the file ended, and want the '}'
+            if "unexpected end of file" not in err or "'}'" not in err:
+                fail("%s: unclosed body, expected \"unexpected end of file, expecting "
+                     "... '}'\", got %r" % (name, err))
+            else:
+                unclosed_ok += 1
+    if seen != len(meta):
+        fail("truncations: %d files written, %d reported" % (len(meta), seen))
+    print("%d truncations of %d files (%d accepted, %d unclosed bodies reported as such) "
+          "in %.1f s" % (len(meta), len(srcs), rep["passed"], unclosed_ok, dt))
+    # a sample through --emit: nothing on standard output on error
+    for name in sorted(meta)[::50]:
+        check_file(prog, os.path.join(d, name), None, cwd=d, canonical=False)
+
+
+# ---- safe output and determinism --------------------------------------------
+
+def corpora(args):
+    out = [os.path.join(ROOT, "tests", "corpus")]
+    if args.shared and os.path.isdir(args.shared):
+        out.append(args.shared)
+    elif args.shared:
+        fail("shared corpus %s not found" % args.shared)
+    return out
+
+
+def case_emit_safe(prog, work):
+    """--emit writes nothing on error, also into a file that exists."""
+    for n in ("missing_brace", "nul_byte", "unterminated_comment", "binary_garbage"):
+        out = os.path.join(work, n + ".out")
+        with open(out, "wb") as f:
+            p, _ = run(prog, ["--emit", os.path.join(HERE, n + ".ptx")], stdin=None)
+            f.write(p.stdout)
+        status_ok("--emit " + n, p)
+        if p.returncode != 1 or os.path.getsize(out) != 0:
+            fail("--emit %s: exit %d and %d bytes of output; expected 1 and none"
+                 % (n, p.returncode, os.path.getsize(out)))
+        # through a shell redirection as a user would
+        sh = subprocess.run(["sh", "-c", '"$0" --emit "$1" > "$2"', prog,
+                             os.path.join(HERE, n + ".ptx"), out], capture_output=True)
+        if sh.returncode != 1 or os.path.getsize(out) != 0:
+            fail("--emit %s > file: exit %d, %d bytes" % (n, sh.returncode, os.path.getsize(out)))
+    # unreadable path, directory, missing file: exit 1, message, no output
+    for arg in (os.path.join(work, "no-such.ptx"), work):
+        p, _ = run(prog, ["--emit", arg])
+        if p.returncode != 1 or p.stdout or b"error" not in p.stderr:
+            fail("--emit %s: exit %d, %d bytes out, stderr %r" % (arg, p.returncode,
+                                                                 len(p.stdout), p.stderr[:200]))
+
+
+def case_determinism(prog, work, args):
+    dirs = corpora(args)
+    outs = []
+    for jobs in ("1", "2"):
+        p, dt = run(prog, ["--json", "--canonical", "--jobs", jobs] + dirs, timeout=1200)
+        status_ok("--json --jobs " + jobs, p)
+        outs.append(p.stdout)
+        print("--jobs %s: %d bytes of JSON, %.1f s" % (jobs, len(p.stdout), dt))
+    if outs[0] != outs[1]:
+        a, b = outs
+        i = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), min(len(a), len(b)))
+        fail("--json --jobs 1 and --jobs 2 differ at byte %d:\n  %r\n  %r"
+             % (i, a[max(0, i - 80):i + 80], b[max(0, i - 80):i + 80]))
+    else:
+        try:
+            rep = json.loads(outs[0])
+            print("identical: %d files, %d passed" % (len(rep["files"]), rep["passed"]))
+        except ValueError as e:
+            fail("--json output is not JSON: %s" % e)
+
+
+def case_valgrind(prog, work, args):
+    vg = shutil.which("valgrind")
+    if not vg:
+        fail("valgrind not found (tools/setup.sh installs it)")
+        return
+    base = [vg, "-q", "--error-exitcode=99", "--leak-check=full",
+            "--errors-for-leak-kinds=definite,indirect"]
+    # the brief's exact flags are these, with a distinct error status so
+    # that "valgrind found errors" (99) is told apart from "a file failed" (1)
+    p = subprocess.run(base + [prog, "--canonical"] + corpora(args), capture_output=True,
+                       timeout=3000)
+    tail = p.stdout.decode(errors="replace").strip().splitlines()[-1:]
+    print("valgrind --canonical corpora: exit %d: %s" % (p.returncode, tail))
+    if p.returncode != 0:
+        fail("valgrind over the corpora: exit %d\n%s" % (p.returncode,
+                                                          p.stderr.decode(errors="replace")[-4000:]))
+    # error paths: every committed bad case, verify and --emit
+    bad = sorted(os.path.join(HERE, f) for f in os.listdir(HERE) if f.endswith(".ptx"))
+    p = subprocess.run(base + [prog, "--canonical"] + bad, capture_output=True, timeout=600)
+    if p.returncode not in (0, 1):
+        fail("valgrind over tests/bad: exit %d\n%s" % (p.returncode,
+                                                        p.stderr.decode(errors="replace")[-4000:]))
+    for f in bad:
+        p = subprocess.run(base + [prog, "--emit", f], capture_output=True, timeout=600)
+        if p.returncode not in (0, 1):
+            fail("valgrind --emit %s: exit %d\n%s" % (f, p.returncode,
+                                                       p.stderr.decode(errors="replace")[-4000:]))
+    print("valgrind over %d bad inputs: clean" % len(bad))
+
+
+def regressions(prog, d):
+    files = sorted(os.path.join(d, f) for f in os.listdir(d)
+                   if not f.startswith(".") and not f.endswith(".md"))
+    for f in files:
+        check_file(prog, f, None)
+    print("%d regression inputs" % len(files))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--roundtrip", required=True)
+    ap.add_argument("--shared", help="the shared corpus (determinism, valgrind)")
+    ap.add_argument("--regressions", help="run every file in this directory")
+    ap.add_argument("--work", help="scratch directory (default: a temporary one)")
+    ap.add_argument("case", nargs="?")
+    args = ap.parse_args()
+    prog = os.path.abspath(args.roundtrip)
+    work = args.work or tempfile.mkdtemp(prefix="ptx-bad.")
+    os.makedirs(work, exist_ok=True)
+    try:
+        if args.regressions:
+            regressions(prog, args.regressions)
+        else:
+            cases = {
+                "committed": case_committed, "huge_line": case_huge_line,
+                "deep_nesting": case_deep_nesting, "many_params": case_many_params,
+                "2gib": case_2gib, "truncations": case_truncations,
+                "emit_safe": case_emit_safe,
+                "determinism": lambda p, w: case_determinism(p, w, args),
+                "valgrind": lambda p, w: case_valgrind(p, w, args),
+            }
+            if args.case not in cases:
+                ap.error("case must be one of: " + ", ".join(sorted(cases)))
+            cases[args.case](prog, work)
+    finally:
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+    if failures:
+        print("%d failure(s)" % len(failures))
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

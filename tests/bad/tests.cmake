@@ -1,0 +1,30 @@
+# tests/bad: malformed and extreme input for pyptx-roundtrip (run.py).
+# Committed cases are NAME.ptx + NAME.expect (the exact first line of the
+# diagnostic, or "accepted"); the big ones are generated at test time.  Any
+# exit status other than 0 or 1 (a signal included) fails.
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+set(BAD_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+foreach(case committed huge_line deep_nesting many_params 2gib truncations emit_safe)
+  add_test(NAME bad_${case}
+    COMMAND ${Python3_EXECUTABLE} ${BAD_DIR}/run.py
+      --roundtrip $<TARGET_FILE:pyptx-roundtrip> ${case})
+  set_tests_properties(bad_${case} PROPERTIES TIMEOUT 600)
+endforeach()
+# 4000+ files: ~10 s, but minutes under ASan on a busy machine
+set_tests_properties(bad_truncations PROPERTIES TIMEOUT 1800)
+# the 2 GiB case checks time and peak memory: keep other tests off meanwhile
+set_tests_properties(bad_2gib PROPERTIES RUN_SERIAL TRUE)
+
+# --json --jobs 1 and --jobs 2 give the same bytes over both corpora.
+add_test(NAME roundtrip_determinism
+  COMMAND ${Python3_EXECUTABLE} ${BAD_DIR}/run.py --roundtrip $<TARGET_FILE:pyptx-roundtrip>
+    --shared ${PTX_SHARED_CORPUS} determinism)
+
+# valgrind memcheck over `pyptx-roundtrip --canonical` on both corpora and
+# the bad inputs.  Label "valgrind": the sanitizer build skips it (ASan and
+# valgrind do not mix).  Fails when valgrind is missing.
+add_test(NAME valgrind_roundtrip
+  COMMAND ${Python3_EXECUTABLE} ${BAD_DIR}/run.py --roundtrip $<TARGET_FILE:pyptx-roundtrip>
+    --shared ${PTX_SHARED_CORPUS} valgrind)
+set_tests_properties(valgrind_roundtrip PROPERTIES LABELS valgrind TIMEOUT 3000)

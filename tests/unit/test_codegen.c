@@ -1,0 +1,215 @@
+/*
+ * test_codegen.c - pyptx-codegen pieces: attribute mangling, Python string
+ * literals, generated snippets (each checked by tracing it with pyptx
+ * 0.1.1: the whole module of K1 passes tests/pyptx/harness.py), the IR
+ * (renaming by identity, sugar nodes printing their `orig`) and errors.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "codegen/build.h"
+#include "codegen/pystr.h"
+#include "ptx/codegen.h"
+#include "ptx/ptx.h"
+
+static const char K1[] =
+    ".version 8.5\n.target sm_90a\n.address_size 64\n\n"
+    ".visible .entry k(\n"
+    "\t.param .u64 .ptr .global .align 16 k_p,\n"
+    "\t.param .align 64 .b8 tma[128]\n)\n{\n"
+    "\t.reg .b32 %r<5>;\n\t.reg .pred %p<3>;\n\t.reg .b64 %rd<3>;\n"
+    "\t.shared .align 4 .f32 tile[64];\n"
+    "\tmov.u32 %r1, %smid;\n"
+    "\tsetp.lt.u32 %p1|%p2, %r1, 0x1F;\n"
+    "\t{\n\t.reg .b32 %t;\n\tadd.s32 %t, %r1, -8;\n\t}\n"
+    "\t.loc 1 2 3\n"
+    "\t.reg .b32 %a, %b;\n"
+    "\tmov.b32 %a, %b;\n"
+    "\t@!%p1 bra.uni $L_end;\n"
+    "\tcp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+    " [%r2], [tma, {%r3, %r4}], [%r1];\n"
+    "\tld.shared.v2.f32 {%r1, %r2}, [tile+4];\n"
+    "\tst.global.u32 [%rd1+-8], %r2;\n"
+    "$L_end:\n\tret;\n}\n";
+
+/* Lines of the generated file for K1, verified with pyptx 0.1.1. */
+static const char *const K1_LINES[] = {
+    "        (\"u64.ptr.global.palign16\", \"k_p\"),\n",
+    "        (\"b8.align64.array128\", \"tma\"),\n",
+    "    r = reg.array(b32, 5, name=\"%r\")\n",
+    "    p = reg.array(pred, 3, name=\"%p\")\n",
+    "    ptx.var(\"shared\", f32, \"tile\", size=64, align=4)\n",
+    "    ptx.inst.mov.u32(r[1], ptx.sreg(\"%smid\"))\n",
+    "    ptx.inst.setp.lt.u32(p[1] | p[2], r[1], \"0x1F\")\n",
+    "    with ptx.scope():\n        t = reg.scalar(b32, name=\"%t\")\n"
+    "        ptx.inst.add.s32(t, r[1], -8)\n",
+    "    _raw(\"\\t.loc 1 2 3\")  # .loc: ",
+    "    _raw(\"\\t.reg .b32 %a, %b;\")  # several registers in one declaration\n"
+    "    a = Reg(\"%a\", b32)\n    b = Reg(\"%b\", b32)\n",
+    "    ptx.inst.bra.uni(\"$L_end\", pred=~p[1])\n",
+    "    ptx.inst.cp.async_.bulk.tensor._2d.shared__cluster.global_."
+    "mbarrier__complete_tx__bytes(ptx.addr(r[2]), "
+    "ptx._make_tma_address(\"tma\", (r[3], r[4])), ptx.addr(r[1]))\n",
+    "    ptx.inst.ld.shared.v2.f32([r[1], r[2]], ptx.addr(\"tile\", 4))\n",
+    "    ptx.inst.st.global_.u32(ptx.addr(rd[1], \"+-8\"), r[2])\n",
+    "    ptx.label(\"$L_end\")\n    ptx.inst.ret()\n",
+    "KERNELS = {\n    \"k\": k,\n}\n",
+    "UNSUPPORTED = {}\n",
+    "from pyptx.types import b32, b64, f32, pred\n",
+};
+
+static ptx_module *parse(const char *s)
+{
+    ptx_diag d;
+    ptx_module *m = ptx_parse_buffer("t.ptx", s, strlen(s), &d);
+    assert_non_null(m);
+    return m;
+}
+
+static char *gen(const char *src, const ptx_codegen_options *o, int *rc)
+{
+    ptx_module *m = parse(src);
+    ptx_buf b = { 0 };
+    ptx_diag d;
+    *rc = ptx_codegen(m, o, &b, &d);
+    ptx_buf_putc(&b, 0);
+    ptx_module_free(m);
+    return b.p;
+}
+
+static void test_mangle(void **state)
+{
+    static const struct { const char *in, *out; } ok[] = {
+        { "global", "global_" }, { "and", "and_" }, { "shared::cta", "shared__cta" },
+        { "2d", "_2d" }, { "32x32b", "_32x32b" }, { "mbarrier::complete_tx::bytes",
+          "mbarrier__complete_tx__bytes" }, { "u32", "u32" },
+    };
+    char buf[64];
+    for (unsigned i = 0; i < sizeof ok / sizeof *ok; i++) {
+        size_t n = cg_mangle(ok[i].in, strlen(ok[i].in), buf, sizeof buf);
+        assert_int_equal(n, strlen(ok[i].out));
+        assert_string_equal(buf, ok[i].out);
+    }
+    static const char *const bad[] = { "a__b", "x_", "_2x", "a-b", "$x", "a:b" };
+    for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_int_equal(cg_mangle(bad[i], strlen(bad[i]), buf, sizeof buf), 0);
+}
+
+static void test_pystr(void **state)
+{
+    ptx_buf b = { 0 };
+    py_str(&b, "a\t\"\\\n\x01\xc3\xa9\xff", 9);
+    ptx_buf_putc(&b, 0);
+    assert_string_equal(b.p, "\"a\\t\\\"\\\\\\n\\x01\xc3\xa9\\udcff\"");
+    ptx_buf_free(&b);
+}
+
+static void test_kernel_snippets(void **state)
+{
+    ptx_codegen_options o = { 0 };
+    int rc;
+    char *py = gen(K1, &o, &rc);
+    assert_int_equal(rc, 0);
+    for (unsigned i = 0; i < sizeof K1_LINES / sizeof *K1_LINES; i++)
+        if (!strstr(py, K1_LINES[i]))
+            fail_msg("missing in output:\n%s\n--- output:\n%s", K1_LINES[i], py);
+    /* everything outside the entry is carried verbatim */
+    assert_non_null(strstr(py, "    (\".version 8.5\\n\"\n     \".target sm_90a\\n\""));
+    free(py);
+}
+
+static void test_unsupported(void **state)
+{
+    static const char src[] =
+        ".version 8.5\n.target sm_90a\n.address_size 64\n"
+        ".visible .entry noparams\n{\n\tret;\n}\n";
+    ptx_codegen_options o = { 0 };
+    int rc;
+    char *py = gen(src, &o, &rc);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(py, "UNSUPPORTED = {\n    \"noparams\": \"no parameter list"));
+    assert_non_null(strstr(py, "KERNELS = {}\n"));
+    assert_non_null(strstr(py, "\".visible .entry noparams\\n\""));
+    free(py);
+}
+
+static void test_name_option(void **state)
+{
+    static const char two[] =
+        ".version 8.5\n.target sm_90a\n.address_size 64\n"
+        ".visible .entry a()\n{\n\tret;\n}\n.visible .entry b()\n{\n\tret;\n}\n";
+    ptx_codegen_options o = { .name = "x" };
+    ptx_module *m = parse(two);
+    ptx_buf b = { 0 };
+    ptx_diag d;
+    assert_int_equal(ptx_codegen(m, &o, &b, &d), -1);
+    assert_non_null(strstr(d.msg, "exactly one .entry"));
+    ptx_module_free(m);
+    ptx_buf_free(&b);
+    int rc;
+    o.name = "class"; /* a Python keyword: the __name__ form */
+    char *py = gen(K1, &o, &rc);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(py, "_k0.__name__ = \"class\"\n_k0 = kernel(\n"));
+    assert_non_null(strstr(py, "    \"class\": _k0,\n"));
+    free(py);
+}
+
+/* Renaming is one assignment; a sugar node prints its `orig` by default. */
+static void test_ir_rename_and_splice(void **state)
+{
+    ptx_module *pm = parse(K1);
+    ptx_codegen_options o = { 0 };
+    cg_module *m;
+    ptx_diag d;
+    assert_int_equal(cg_build(pm, &o, &m, &d), 0);
+    cg_kernel *k = &m->kernels[0];
+    for (cg_symid i = 0; i < k->nsyms; i++) {
+        if (!strcmp(k->syms[i].ptx, "%b"))
+            k->syms[i].ptx = "%bee";
+        if (!strcmp(k->syms[i].ptx, "$L_end"))
+            k->syms[i].ptx = "done";
+    }
+    /* replace the first two statements (reg decls) by a CG_S_PY node */
+    cg_stmt *last = k->body->next;
+    cg_stmt *node = cg_stmt_new(m, CG_S_PY, PTX_NOTOK);
+    cg_splice(&k->body, last, node);
+    assert_ptr_equal(k->body, node);
+    ptx_buf b = { 0 };
+    cg_print(m, &b);
+    ptx_buf_putc(&b, 0);
+    assert_non_null(strstr(b.p, "def k():\n    r = reg.array(b32, 5, name=\"%r\")\n"
+                                "    p = reg.array(pred, 3, name=\"%p\")\n"));
+    assert_non_null(strstr(b.p, "_raw(\"\\t.reg .b32 %a, %bee;\")"));
+    assert_non_null(strstr(b.p, "    b = Reg(\"%bee\", b32)\n"));
+    assert_non_null(strstr(b.p, "ptx.inst.bra.uni(\"done\", pred=~p[1])"));
+    assert_non_null(strstr(b.p, "    ptx.label(\"done\")\n"));
+    ptx_buf_free(&b);
+    cg_module_free(m);
+    ptx_module_free(pm);
+}
+
+static void test_passes_table(void **state)
+{
+    assert_true(ptx_codegen_npasses() > 0);
+    for (unsigned i = 0; i < ptx_codegen_npasses(); i++)
+        assert_int_equal(ptx_codegen_pass_bit(ptx_codegen_pass_name(i)), 1u << i);
+    assert_int_equal(ptx_codegen_pass_bit("no-such-pass"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mangle),
+        cmocka_unit_test(test_pystr),
+        cmocka_unit_test(test_kernel_snippets),
+        cmocka_unit_test(test_unsupported),
+        cmocka_unit_test(test_name_option),
+        cmocka_unit_test(test_ir_rename_and_splice),
+        cmocka_unit_test(test_passes_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Compare pyptx-codegen --sugar with pyptx 0.1.1's reference transpiler.
+
+    tools/sugar_report.py [--python PY] [--jobs N] [--csv OUT] CODEGEN PATH...
+
+For every .ptx file under PATH... (files or directories):
+
+  ours: `CODEGEN --sugar --stats FILE` -> line count of the Python, the
+        per-pass counts printed by --stats, and whether it passes
+        tests/pyptx/harness.py's sugar-mode checks;
+  ref:  `PY -m pyptx.codegen FILE --sugar` -> line count, and the idioms
+        it used, counted in its text: `with ptx.loop(` (loops),
+        `ptx.mbarrier.wait(` (waits), `for _i in range(` (rolled blocks),
+        `with ptx.expr()` (expressions).  The reference is "correct" when
+        every Kernel it defines traces to the input's entries, in order,
+        token for token up to a consistent renaming (entry names may
+        differ: the reference renames kernels).
+
+Prints one line per file and a summary.  Targets checked (exit 1 if one
+fails): ours passes; where both are correct, ours has no more lines than
+the reference; ours has at least the reference's loops + waits on every
+file where the reference is correct.
+"""
+import argparse
+import json
+import multiprocessing
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "pyptx"))
+import harness  # noqa: E402
+import ptxtok  # noqa: E402
+
+REF_RUNNER = r'''
+import sys, json, importlib.util
+res = {"kernels": []}
+try:
+    spec = importlib.util.spec_from_file_location("refmod", sys.argv[1])
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    from pyptx.kernel import Kernel
+    for v in list(vars(mod).values()):
+        if isinstance(v, Kernel):
+            try:
+                res["kernels"].append(v.ptx())
+            except BaseException as e:
+                res["kernels"].append(None)
+                res.setdefault("errors", []).append("trace: %r" % (e,))
+except BaseException as e:
+    res["error"] = repr(e)
+print(json.dumps(res))
+'''
+
+PASSES_TO_REF = {"loops": "loops", "wait": "waits", "repeat": "blocks", "expr": "exprs"}
+
+
+def ref_counts(text):
+    return {"loops": text.count("with ptx.loop("),
+            "waits": text.count("ptx.mbarrier.wait("),
+            "blocks": len(re.findall(r"for _i in range\(", text)),
+            "exprs": text.count("with ptx.expr()")}
+
+
+def ref_correct(path, gen, py):
+    src = open(path, encoding="utf-8", errors="replace").read()
+    in_toks = ptxtok.tokenize(src)
+    entries = ptxtok.find_entries(in_toks)
+    r = subprocess.run([py, "-c", REF_RUNNER, gen], capture_output=True, timeout=300,
+                       cwd=os.path.dirname(gen))
+    try:
+        res = json.loads(r.stdout.decode().strip().splitlines()[-1])
+    except Exception:
+        return False, "runner crashed"
+    if "error" in res:
+        return False, res["error"][:120]
+    ks = [k for k in res["kernels"] if k is not None]
+    if len(ks) != len(entries):
+        return False, "%d kernels for %d entries" % (len(ks), len(entries))
+    in_local = harness.local_names(in_toks)
+    for e, k in zip(entries, ks):
+        kt = ptxtok.tokenize(k)
+        ke = ptxtok.find_entries(kt)
+        if len(ke) != 1:
+            return False, "traced text has %d entries" % len(ke)
+        a = in_toks[e["start"]:e["end"]]
+        b = kt[ke[0]["start"]:ke[0]["end"]]
+        # the entry name (token 1) may be renamed by the reference
+        d = harness.compare(a[2:], b[2:], True, in_local, harness.local_names(kt), ())
+        if d is not None:
+            return False, "entry %s differs at token %d (%s)" % (e["name"], d[0], d[1])
+    return True, ""
+
+
+def one(job):
+    path, opts = job
+    row = {"file": path}
+    work = tempfile.mkdtemp(prefix="sugar-report-")
+    try:
+        p = subprocess.run([opts["codegen"], "--sugar", "--stats", path], capture_output=True,
+                           timeout=300)
+        row["ours_rc"] = p.returncode
+        row["ours_lines"] = p.stdout.decode("utf-8", "replace").count("\n")
+        stats = {}
+        for line in p.stderr.decode("utf-8", "replace").splitlines():
+            m = re.match(r"pass (\w+): (\d+)", line)
+            if m:
+                stats[m.group(1)] = int(m.group(2))
+        row["ours"] = stats
+        _, ok, reasons, _ = harness.check_file((path, {
+            "codegen": opts["codegen"], "python": opts["python"], "mode": "sugar",
+            "timeout": 300, "keep": None, "tmp": work}))
+        row["ours_ok"] = ok
+        row["ours_why"] = (reasons[0].splitlines()[0] if reasons else "")[:160]
+        r = subprocess.run([opts["python"], "-m", "pyptx.codegen", path, "--sugar"],
+                           capture_output=True, timeout=300)
+        text = r.stdout.decode("utf-8", "replace")
+        row["ref_lines"] = text.count("\n") if r.returncode == 0 else None
+        row["ref"] = ref_counts(text) if r.returncode == 0 else {}
+        if r.returncode == 0:
+            gen = os.path.join(work, "ref_generated.py")
+            with open(gen, "w") as f:
+                f.write(text)
+            try:
+                row["ref_ok"], row["ref_why"] = ref_correct(path, gen, opts["python"])
+            except Exception as e:
+                row["ref_ok"], row["ref_why"] = False, "check failed: %r" % (e,)
+        else:
+            row["ref_ok"], row["ref_why"] = False, "reference exited %d" % r.returncode
+    except Exception as e:
+        row["error"] = repr(e)
+    finally:
+        subprocess.run(["rm", "-rf", work])
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("codegen")
+    ap.add_argument("paths", nargs="+")
+    ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--jobs", "-j", type=int, default=2)
+    ap.add_argument("--csv", help="also write a CSV table")
+    ap.add_argument("--json", help="also write the rows as JSON")
+    a = ap.parse_args()
+    files = harness.collect(a.paths)
+    opts = {"codegen": os.path.abspath(a.codegen), "python": a.python}
+    with multiprocessing.Pool(a.jobs) as pool:
+        rows = list(pool.imap(one, [(f, opts) for f in files]))
+    bad = []
+    tot = {"ours": 0, "ref": 0, "files_both": 0, "ours_pass": 0, "ref_ok": 0}
+    print("%-60s %6s %6s %4s %4s  %s" % ("file", "ours", "ref", "okO", "okR",
+                                          "loops o/r  waits o/r  rolled o/r  expr o/r"))
+    for r in rows:
+        if "error" in r:
+            print("%-60s ERROR %s" % (r["file"][-60:], r["error"]))
+            bad.append((r["file"], "error"))
+            continue
+        o, f = r["ours"], r.get("ref") or {}
+        print("%-60s %6s %6s %4s %4s  %3d/%-3d    %3d/%-3d   %3d/%-3d     %3d/%-3d%s" % (
+            r["file"][-60:], r["ours_lines"], r["ref_lines"], "yes" if r["ours_ok"] else "NO",
+            "yes" if r["ref_ok"] else "no", o.get("loops", 0), f.get("loops", 0),
+            o.get("wait", 0), f.get("waits", 0), o.get("repeat", 0), f.get("blocks", 0),
+            o.get("expr", 0), f.get("exprs", 0),
+            ("   ours: " + r["ours_why"]) if not r["ours_ok"] else ""))
+        tot["ours_pass"] += r["ours_ok"]
+        tot["ref_ok"] += bool(r["ref_ok"])
+        if not r["ours_ok"]:
+            bad.append((r["file"], "ours fails the harness"))
+        if r["ours_ok"] and r["ref_ok"]:
+            tot["files_both"] += 1
+            tot["ours"] += r["ours_lines"]
+            tot["ref"] += r["ref_lines"]
+            if r["ours_lines"] > r["ref_lines"]:
+                bad.append((r["file"], "more lines than the reference (%d > %d)"
+                            % (r["ours_lines"], r["ref_lines"])))
+        if r["ref_ok"] and (o.get("loops", 0) + o.get("wait", 0)
+                            < f.get("loops", 0) + f.get("waits", 0)):
+            bad.append((r["file"], "fewer loops+waits than the reference"))
+    print()
+    print("files: %d; ours pass the harness: %d; reference correct: %d"
+          % (len(rows), tot["ours_pass"], tot["ref_ok"]))
+    print("where both are correct (%d files): ours %d lines, reference %d lines"
+          % (tot["files_both"], tot["ours"], tot["ref"]))
+    for f, why in bad:
+        print("TARGET MISSED %s: %s" % (f, why))
+    if a.csv:
+        import csv
+        with open(a.csv, "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["file", "ours_lines", "ref_lines", "ours_ok", "ref_ok", "ref_why"]
+                       + ["ours_" + p for p in PASSES_TO_REF] + ["ref_" + v for v in PASSES_TO_REF.values()])
+            for r in rows:
+                if "error" in r:
+                    continue
+                w.writerow([r["file"], r["ours_lines"], r["ref_lines"], r["ours_ok"], r["ref_ok"],
+                            r.get("ref_why", "")]
+                           + [r["ours"].get(p, 0) for p in PASSES_TO_REF]
+                           + [(r.get("ref") or {}).get(v, 0) for v in PASSES_TO_REF.values()])
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump(rows, fh, indent=1)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
