@@ -278,11 +278,38 @@ def _tail(s, n=1500):
     return s if len(s) <= n else "..." + s[-n:]
 
 
+def jit_compare(opts, path, module, work):
+    """JIT the input and the printed module with the CUDA driver (tools/jit_check)
+    and compare the cubins' code sections.  Returns (verdict, detail) with
+    verdict one of identical, different, rejected, skipped."""
+    mod = os.path.join(work, "module.ptx")
+    with open(mod, "wb") as f:
+        f.write(module)
+    cmd = [opts["jit"]]
+    if opts["mode"] == "sugar":  # labels/params renamed: pair kernels by order
+        cmd += ["--names-may-differ", "--by-order"]
+    r = subprocess.run(cmd + [path, mod], capture_output=True, timeout=opts["timeout"])
+    out = (r.stdout + r.stderr).decode("utf-8", "replace")
+    if r.returncode == 0:
+        return "identical", ""
+    if r.returncode == 77:
+        return "skipped", out.strip()
+    if r.returncode == 2 and "rejected" in out:
+        return "rejected", ""
+    return "different", _tail(out, 1500)
+
+
 def check_file(job):
     """Run all checks on one PTX file; return (path, ok, reasons, byte_identical)."""
     path, opts = job
     reasons = []
     notes = []
+    jit_result = [None]
+    ret = _check_file(path, opts, reasons, notes, jit_result)
+    return ret + (jit_result[0],)
+
+
+def _check_file(path, opts, reasons, notes, jit_result):
     work = tempfile.mkdtemp(prefix="pyptx-harness-", dir=opts["tmp"])
     try:
         with open(path, "rb") as f:
@@ -393,6 +420,11 @@ def check_file(job):
         else:
             identical = s.stdout == raw
             text = s.stdout.decode("utf-8", "replace")
+            if opts.get("jit"):
+                notes_jit = jit_compare(opts, path, s.stdout, work)
+                if notes_jit[0] == "different":
+                    reasons.append("(jit) " + notes_jit[1])
+                jit_result[0] = notes_jit[0]
             try:
                 mt = ptxtok.tokenize(text)
                 d = compare(in_toks, mt, rename, in_local,
@@ -438,6 +470,10 @@ def main(argv=None):
                     help="seconds allowed to each subprocess (default 120)")
     ap.add_argument("--keep", metavar="DIR", help="copy the generated files into DIR")
     ap.add_argument("--quiet", "-q", action="store_true", help="do not list passing files")
+    ap.add_argument("--jit", metavar="JIT_CHECK",
+                    help="also JIT the input and the printed module with the CUDA driver "
+                         "(path of build/jit_check) and compare the cubins' code sections; "
+                         "exit 77 when no driver is present")
     args = ap.parse_args(argv)
 
     files = collect(args.paths)
@@ -448,7 +484,9 @@ def main(argv=None):
         os.makedirs(args.keep, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="pyptx-harness-")
     opts = {"codegen": os.path.abspath(args.codegen), "python": args.python,
-            "mode": args.mode, "timeout": args.timeout, "keep": args.keep, "tmp": tmp}
+            "mode": args.mode, "timeout": args.timeout, "keep": args.keep, "tmp": tmp,
+            "jit": os.path.abspath(args.jit) if args.jit else None}
+    jit_counts = {}
     jobs = [(f, opts) for f in files]
     passed = failed = identical = 0
     inexpressible = inexpressible_files = 0
@@ -459,7 +497,9 @@ def main(argv=None):
         else:
             pool = None
             results = map(check_file, jobs)
-        for path, ok, reasons, ident, notes in results:
+        for path, ok, reasons, ident, notes, jit in results:
+            if jit:
+                jit_counts[jit] = jit_counts.get(jit, 0) + 1
             identical += bool(ident)
             if notes:
                 inexpressible_files += 1
@@ -484,7 +524,16 @@ def main(argv=None):
     print("byte-identical modules: %d of %d (%s mode)" % (identical, len(files), args.mode))
     print("pyptx cannot express: %d entries in %d files (listed above)"
           % (inexpressible, inexpressible_files))
+    if args.jit:
+        if jit_counts.get("skipped") and len(jit_counts) == 1:
+            print("jit: skipped: no CUDA driver or GPU")
+        else:
+            print("jit: %d identical, %d different, %d rejected by the driver"
+                  % (jit_counts.get("identical", 0), jit_counts.get("different", 0),
+                     jit_counts.get("rejected", 0)))
     print("%d passed, %d failed" % (passed, failed))
+    if failed == 0 and args.jit and jit_counts.get("skipped") and len(jit_counts) == 1:
+        return 77
     return 0 if failed == 0 else 1
 
 

@@ -41,3 +41,19 @@ if(TARGET pyptx-codegen)
             $<TARGET_FILE:pyptx-codegen> ${CMAKE_CURRENT_SOURCE_DIR}/corpus)
   set_tests_properties(pyptx_codegen_sugar_own PROPERTIES TIMEOUT 1800)
 endif()
+
+# ---------------------------------------------------------------------------
+# Issue 6: the generated Python's module JIT-compiles (CUDA driver) to the
+# same code sections as the input, plain and sugar.  Needs a GPU: reported as
+# skipped (77) where libcuda.so.1 or a device is missing.
+if(TARGET pyptx-codegen AND TARGET jit_check)
+  foreach(mode plain sugar)
+    add_test(NAME pyptx_codegen_jit_gpu_${mode}
+      COMMAND ${PTX_VENV_PYTHON} ${PYPTX_HARNESS} --python ${PTX_VENV_PYTHON}
+              --mode ${mode} --jobs 2 -q --jit $<TARGET_FILE:jit_check>
+              $<TARGET_FILE:pyptx-codegen> ${CMAKE_CURRENT_SOURCE_DIR}/corpus/nvcc
+              ${CMAKE_CURRENT_SOURCE_DIR}/corpus/triton ${PTX_SHARED_CORPUS})
+    set_tests_properties(pyptx_codegen_jit_gpu_${mode} PROPERTIES
+      SKIP_RETURN_CODE 77 TIMEOUT 1800)
+  endforeach()
+endif()
