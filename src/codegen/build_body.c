@@ -193,6 +193,8 @@ static const char *reg_form_why(cg_builder *b, const ptx_var *v)
         ptx_str c = tstr(b, d->count);
         if (!cg_is_decimal(c.p, c.n))
             return "register count not written in decimal";
+        if (c.n > 10 || strtoull(c.p, NULL, 10) > 0x7fffffffu)
+            return "register count beyond what pyptx's reg.array takes";
     }
     return NULL;
 }
@@ -204,7 +206,10 @@ static uint32_t decl_count(cg_builder *b, const ptx_declarator *d)
     size_t n = c.n < sizeof buf - 1 ? c.n : sizeof buf - 1;
     memcpy(buf, c.p, n);
     buf[n] = 0;
-    return (uint32_t)strtoul(buf, NULL, 0);
+    /* saturate: passes size per-register tables from this and skip
+       kernels beyond SG_MAX_TRACKED_REGS */
+    unsigned long long v = strtoull(buf, NULL, 0);
+    return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }
 
 /* Declare the registers of `v`; CG_S_REG (api) or CG_S_BIND statements. */

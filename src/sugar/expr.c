@@ -446,9 +446,9 @@ void sugar_expr(cg_module *m, cg_stats *st)
             continue;
         ctx c = { .m = m, .k = k };
         c.base = cg_alloc(m, (k->nsyms + 1) * sizeof *c.base);
-        uint32_t total = 0;
+        uint64_t total = 0;
         for (uint32_t i = 0; i < k->nsyms; i++) {
-            c.base[i] = total;
+            c.base[i] = (uint32_t)total;
             const cg_sym *y = &k->syms[i];
             if (y->kind == CG_SYM_REGARRAY)
                 total += y->count;
@@ -469,6 +469,11 @@ void sugar_expr(cg_module *m, cg_stats *st)
                 if (!strcmp(k->syms[s->u.reg].ptx, "%rd"))
                     c.ok64 = 1;
             }
+        /* use/def counts are kept per register; a declared range far
+           beyond what any kernel uses (%r<99999999999>) is left alone
+           rather than allocated */
+        if (total > SG_MAX_TRACKED_REGS)
+            continue;
         c.uses = cg_alloc(m, (total + 1) * sizeof *c.uses);
         c.defs = cg_alloc(m, (total + 1) * sizeof *c.defs);
         count_stmts(&c, k->body);

@@ -79,7 +79,7 @@ static const char *free_ptx(cg_module *m, const cg_kernel *k, const char *base)
     for (unsigned i = 2; !sg_ptx_name_free(m, k, buf) || !sg_py_name_free(m, k, buf); i++) {
         if (i > 1000)
             return NULL;
-        snprintf(buf, sizeof buf, "%s_%u", base, i);
+        snprintf(buf, sizeof buf, "%.240s_%u", base, i); /* room for the suffix */
     }
     return cg_strndup(m, buf, strlen(buf));
 }
@@ -91,7 +91,7 @@ static const char *free_py(cg_module *m, const cg_kernel *k, const char *base)
     for (unsigned i = 2; !sg_py_name_free(m, k, buf); i++) {
         if (i > 1000)
             return NULL;
-        snprintf(buf, sizeof buf, "%s_%u", base, i);
+        snprintf(buf, sizeof buf, "%.240s_%u", base, i); /* room for the suffix */
     }
     return cg_strndup(m, buf, strlen(buf));
 }

@@ -11,6 +11,10 @@
 #ifndef PTX_SUGAR_H
 #define PTX_SUGAR_H
 
+/* Passes that keep per-register tables skip kernels declaring more
+   registers than this (no real kernel comes near it). */
+#define SG_MAX_TRACKED_REGS (1u << 22)
+
 #include "codegen/ir.h"
 
 /* Pass entry points (rows of cg_passes). */
