@@ -41,11 +41,52 @@ static void imports(const cg_module *m, ptx_buf *out)
         "    ptx.inst._raw_emit(text)\n");
 }
 
-static void kernel_args(const cg_module *m, const cg_kernel *k, ptx_buf *out)
+/* The punctuation of the @kernel(...) arguments: one per line, or all on
+   one line (sugar mode, when it fits). */
+typedef struct layout {
+    const char *open, *arg_sep, *close;     /* around and between arguments */
+    const char *lopen, *item, *lclose;      /* around and before list items */
+} layout;
+
+static const layout tall = { "(\n    ", ",\n    ", ",\n)", "[\n        ",
+                             ",\n        ", ",\n    ]" };
+static const layout flat = { "(", ", ", ")", "[", ", ", "]" };
+
+static void param_item(const cg_kernel *k, const cg_param *p, ptx_buf *out)
 {
-    ptx_buf_puts(out, "(\n    arch=");
+    ptx_buf_putc(out, '(');
+    put_str(out, p->typestr);
+    ptx_buf_puts(out, ", \"");
+    py_escape(out, p->pre, strlen(p->pre));
+    const char *s = k->syms[p->sym].ptx;
+    py_escape(out, s, strlen(s));
+    py_escape(out, p->rest, strlen(p->rest));
+    ptx_buf_puts(out, "\")");
+}
+
+static void dir_item(const cg_dir *d, ptx_buf *out)
+{
+    ptx_buf_putc(out, '(');
+    put_str(out, d->name);
+    ptx_buf_puts(out, ", (");
+    for (uint32_t i = 0; i < d->nvals; i++) {
+        if (d->is_int[i])
+            ptx_buf_puts(out, d->vals[i]);
+        else
+            put_str(out, d->vals[i]);
+        ptx_buf_puts(out, d->nvals == 1 ? "," : i + 1 < d->nvals ? ", " : "");
+    }
+    ptx_buf_puts(out, "))");
+}
+
+static void kernel_args_as(const cg_module *m, const cg_kernel *k,
+                           const layout *l, ptx_buf *out)
+{
+    ptx_buf_puts(out, l->open);
+    ptx_buf_puts(out, "arch=");
     put_str(out, m->arch);
-    ptx_buf_puts(out, ",\n    version=(");
+    ptx_buf_puts(out, l->arg_sep);
+    ptx_buf_puts(out, "version=(");
     if (m->version_ints)
         ptx_buf_printf(out, "%s, %s", m->vmajor, m->vminor);
     else {
@@ -53,39 +94,48 @@ static void kernel_args(const cg_module *m, const cg_kernel *k, ptx_buf *out)
         ptx_buf_put(out, ", ", 2);
         put_str(out, m->vminor);
     }
-    ptx_buf_puts(out, "),\n");
+    ptx_buf_putc(out, ')');
     if (k->params) {
-        ptx_buf_puts(out, "    raw_params=[\n");
+        ptx_buf_puts(out, l->arg_sep);
+        ptx_buf_puts(out, "raw_params=");
+        ptx_buf_puts(out, l->lopen);
         for (const cg_param *p = k->params; p; p = p->next) {
-            ptx_buf_puts(out, "        (");
-            put_str(out, p->typestr);
-            ptx_buf_puts(out, ", \"");
-            py_escape(out, p->pre, strlen(p->pre));
-            const char *s = k->syms[p->sym].ptx;
-            py_escape(out, s, strlen(s));
-            py_escape(out, p->rest, strlen(p->rest));
-            ptx_buf_puts(out, "\"),\n");
+            param_item(k, p, out);
+            if (p->next)
+                ptx_buf_puts(out, l->item);
         }
-        ptx_buf_puts(out, "    ],\n");
+        ptx_buf_puts(out, l->lclose);
     }
     if (k->dirs) {
-        ptx_buf_puts(out, "    raw_directives=[\n");
+        ptx_buf_puts(out, l->arg_sep);
+        ptx_buf_puts(out, "raw_directives=");
+        ptx_buf_puts(out, l->lopen);
         for (const cg_dir *d = k->dirs; d; d = d->next) {
-            ptx_buf_puts(out, "        (");
-            put_str(out, d->name);
-            ptx_buf_puts(out, ", (");
-            for (uint32_t i = 0; i < d->nvals; i++) {
-                if (d->is_int[i])
-                    ptx_buf_puts(out, d->vals[i]);
-                else
-                    put_str(out, d->vals[i]);
-                ptx_buf_puts(out, d->nvals == 1 ? "," : i + 1 < d->nvals ? ", " : "");
-            }
-            ptx_buf_puts(out, ")),\n");
+            dir_item(d, out);
+            if (d->next)
+                ptx_buf_puts(out, l->item);
         }
-        ptx_buf_puts(out, "    ],\n");
+        ptx_buf_puts(out, l->lclose);
     }
-    ptx_buf_puts(out, ")");
+    ptx_buf_puts(out, l->close);
+}
+
+/* Sugar output is for reading: the arguments go on one line when that line
+   stays short; plain output keeps one per line, as DESIGN.md describes. */
+static void kernel_args(const cg_module *m, const cg_kernel *k, ptx_buf *out)
+{
+    enum { MAX_FLAT = 88 };
+    if (m->opt && m->opt->sugar) {
+        ptx_buf one = { 0 };
+        kernel_args_as(m, k, &flat, &one);
+        int fits = one.n <= MAX_FLAT && !memchr(one.p, '\n', one.n);
+        if (fits)
+            ptx_buf_put(out, one.p, one.n);
+        ptx_buf_free(&one);
+        if (fits)
+            return;
+    }
+    kernel_args_as(m, k, &tall, out);
 }
 
 static void note(const char *text, ptx_buf *out)

@@ -373,12 +373,11 @@ void ptx_emit_expr(const ptx_module *m, const ptx_expr *e, ptx_buf *out)
 void ptx_emit_stmt(const ptx_module *m, const ptx_stmt *s, int depth,
                    ptx_buf *out)
 {
-    /* a private buffer so that SP_LINE at the start adds no newline */
+    /* a private, empty buffer: the statement's leading SP_LINE then adds
+       only the indentation (labels and raw lines stay at column 0) */
     ptx_buf tmp = { 0 };
     printer p = { m, &tmp, 1, depth, NULL, 0 };
-    for (int i = 0; i < depth; i++)
-        ptx_buf_putc(&tmp, '\t');
-    stmt(&p, s, SP_NONE);
+    stmt(&p, s, SP_LINE);
     ptx_buf_put(out, tmp.p, tmp.n);
     ptx_buf_putc(out, '\n');
     ptx_buf_free(&tmp);
