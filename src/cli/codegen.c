@@ -56,6 +56,30 @@ static void list_passes(void)
                ptx_codegen_pass_ready(i) ? "" : " (not compiled in yet)");
 }
 
+static size_t count_lines(const ptx_buf *b)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < b->n; i++)
+        n += b->p[i] == '\n';
+    return n;
+}
+
+/* --stats: what the sugar bought, as lines of Python.  The tree is
+   read-only, so generating the plain text again from it is safe. */
+static void print_line_counts(const ptx_module *m, const ptx_codegen_options *o,
+                              const ptx_buf *py)
+{
+    ptx_codegen_options plain = *o;
+    plain.sugar = 0;
+    plain.stats = NULL;
+    ptx_buf b = { 0 };
+    ptx_diag d;
+    if (ptx_codegen(m, &plain, &b, &d) == 0)
+        fprintf(stderr, "lines: %zu plain -> %zu with these passes\n",
+                count_lines(&b), count_lines(py));
+    ptx_buf_free(&b);
+}
+
 static void print_stats(const ptx_codegen_stats *st)
 {
     fprintf(stderr, "kernels=%u unsupported=%u insts=%u raw=%u decls=%u\n",
@@ -152,8 +176,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "pyptx-codegen: %s: error: %s\n", argv[optind], d.msg);
     else if (write_out(out, &py) != 0)
         rc = 2;
-    else if (want_stats)
+    else if (want_stats) {
         print_stats(&st);
+        print_line_counts(m, &o, &py);
+    }
     ptx_buf_free(&py);
     ptx_module_free(m);
     return rc < 0 ? 1 : rc;
