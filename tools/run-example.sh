@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# run-example.sh - set up, then the main job on the bundled examples:
-# transpile a bundled kernel with --sugar and run the result through pyptx,
-# and round-trip the bundled corpus.
+# run-example.sh - set up (tools/setup.sh), then the main job on the bundled
+# examples: transpile a bundled kernel with --sugar, run the Python through
+# pyptx 0.1.1 and check that it gives back the kernel's PTX, then round-trip
+# the bundled corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh build >/dev/null
-example=tests/corpus/nvcc/saxpy_sm_90a.ptx
-if [ -x build/pyptx-codegen ]; then
-    echo "== pyptx-codegen --sugar $example > build/example.py"
-    build/pyptx-codegen "$example" --sugar -o build/example.py
-    head -n 40 build/example.py
-    echo "== python build/example.py  (pyptx traces it back to PTX)"
-    build/venv/bin/python build/example.py > build/example.ptx
-    head -n 20 build/example.ptx
-fi
-echo "== pyptx-roundtrip --canonical tests/corpus"
+example=tests/corpus/nvcc/hopper_tma_sm_90a.ptx
+
+echo "== build/pyptx-codegen $example --sugar --stats -o build/example.py"
+build/pyptx-codegen "$example" --sugar --stats -o build/example.py
+echo "-- build/example.py, from its first kernel:"
+sed -n '/^def /,$p' build/example.py | head -n 40
+echo "== build/venv/bin/python build/example.py > build/example.ptx"
+build/venv/bin/python build/example.py > build/example.ptx
+echo "== build/pyptx-diff $example build/example.ptx   (0: same statements)"
+build/pyptx-diff --ignore-labels --ignore-names "$example" build/example.ptx && echo "same"
+echo "== build/pyptx-roundtrip --canonical tests/corpus"
 build/pyptx-roundtrip --canonical --jobs "$(nproc)" tests/corpus
