@@ -6,6 +6,7 @@
  * storing them.  The input must end with a NUL sentinel at src[size]; a NUL
  * inside the input is an error except inside comments.
  */
+#include <string.h>
 #include "front/lexer.h"
 
 #define YYCTYPE unsigned char
@@ -18,8 +19,7 @@
     re2c:yyfill:enable = 0;
     re2c:eof = 0;
 
-    nl      = "\n";
-    ws      = [ \t\r\f\v]+;
+    ws      = [ \t\r\f\v\n]+;
     idstart = [a-zA-Z_$];
     idchar  = [a-zA-Z0-9_$];
     ident   = idstart idchar* | "%" idchar+;
@@ -37,11 +37,15 @@
     hexflt  = "0" [fF] [0-9a-fA-F]{8} | "0" [dD] [0-9a-fA-F]{16};
 
     string  = "\"" ([^"\\\n\x00] | "\\" [^\n\x00])* "\"";
-    lcomment = "//" [^\n]*;
     bcomment = "/*" ([^*] | "*"+ [^*/])* "*"+ "/";
 */
 
-int ptx_lex(ptx_lexer *lx, uint32_t *start, uint32_t *len)
+/* The parser includes this file (PTX_LEX_INLINE defined) to get the
+   scanner inlined into its yylex: no call, and *start and *len stay in
+   registers.  The exported ptx_lex is compiled only in lexer.c's own
+   object, for everyone else. */
+static inline __attribute__((always_inline))
+int lex_token(ptx_lexer *lx, uint32_t *start, uint32_t *len)
 {
     const unsigned char *cur = lx->cur, *lim = lx->lim, *mar, *tok;
     int kind;
@@ -50,9 +54,15 @@ int ptx_lex(ptx_lexer *lx, uint32_t *start, uint32_t *len)
         tok = cur;
         /*!re2c
             $           { kind = PTX_T_EOF; goto done; }
-            ws | nl     { continue; }
+            ws          { continue; }  /* newlines too: one pass per gap */
             "\xEF\xBB\xBF" { continue; }  /* a UTF-8 byte order mark is trivia */
-            lcomment    { continue; }
+            "//"        {
+                /* the rest of the line, NULs included: memchr scans a
+                   comment several bytes at a time, the DFA one */
+                const unsigned char *nl = memchr(cur, '\n', (size_t)(lim - cur));
+                cur = nl ? nl : lim;
+                continue;
+            }
             bcomment    { continue; }
             "/*"        { lx->err = "unterminated /* comment"; goto fail; }
 
@@ -109,3 +119,10 @@ fail:
     *len = 0;
     return -1;
 }
+
+#ifndef PTX_LEX_INLINE
+int ptx_lex(ptx_lexer *lx, uint32_t *start, uint32_t *len)
+{
+    return lex_token(lx, start, len);
+}
+#endif

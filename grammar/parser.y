@@ -17,7 +17,6 @@
 
 %define api.pure full
 %define api.prefix {ptx_yy}
-%define api.location.type {ptx_loc}
 %define parse.error custom
 /* Canonical LR without default reductions: a syntax error is detected in
    the state where it happens and the expected-token list is exact.  With
@@ -27,57 +26,73 @@
    tables; LAC (parse.lac full) would cost ~14%. */
 %define lr.type canonical-lr
 %define lr.default-reduction accepting
-%locations
+/* Raw token numbers: the lexer's table (ptx_yylex) gives bison's symbol
+   numbers directly, so the parser does not translate the lookahead again
+   on every action (~3% of instructions).  Raw tokens cannot be character
+   literals, hence COMMA "','" and so on; the quoted alias is what error
+   messages show.  No %locations: no action uses @n (a value is already a
+   token index), and the location stack cost ~4% of instructions. */
+%define api.token.raw
 %param {ptx_parser *P}
 
 %code {
-static int ptx_yylex(PTX_YYSTYPE *lval, ptx_loc *lloc, ptx_parser *P);
-static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg);
-
-#define YYLLOC_DEFAULT(Cur, Rhs, N)                                   \
-    do {                                                              \
-        (Cur) = (N) ? YYRHSLOC(Rhs, 1) : YYRHSLOC(Rhs, 0);            \
-    } while (0)
+/* inline: yyparse calls it once per token */
+static inline __attribute__((always_inline))
+int ptx_yylex(PTX_YYSTYPE *lval, ptx_parser *P);
+static void ptx_yyerror(ptx_parser *P, const char *msg);
 
 #define NEW(T) ((T *)ptx_arena_alloc(P->m->arena, sizeof(T)))
+/* A list under construction is its last element, whose `next` points back
+   to the first (a circular list): one pointer per value on bison's stack,
+   where a {head, tail} pair was 16 bytes copied on every action.  CLOSE
+   breaks the circle when the list is complete and gives its head. */
+#define ONE(l, x)                                                     \
+    do {                                                              \
+        __typeof__(l) x_ = (x);                                       \
+        x_->next = x_;                                                \
+        (l) = x_;                                                     \
+    } while (0)
 #define APPEND(l, x)                                                  \
     do {                                                              \
-        __typeof__((l).tail) x_ = (x);                                \
-        if ((l).tail) (l).tail->next = x_; else (l).head = x_;        \
-        (l).tail = x_;                                                \
+        __typeof__(l) x_ = (x);                                       \
+        if (l) { x_->next = (l)->next; (l)->next = x_; }              \
+        else x_->next = x_;                                           \
+        (l) = x_;                                                     \
     } while (0)
-#define ONE(l, x) ((l).head = (l).tail = (x))
+#define CLOSE(l)                                                      \
+    __extension__({                                                   \
+        __typeof__(l) t_ = (l), h_ = NULL;                            \
+        if (t_) { h_ = t_->next; t_->next = NULL; }                   \
+        h_;                                                           \
+    })
 #define CHECK(x) do { if (!(x)) YYABORT; } while (0)
 
-static ptx_expr *mk_expr(ptx_parser *P, int kind, uint32_t tok, ptx_expr *a,
-                      ptx_expr *b, ptx_expr *c);
-static ptx_stmt *stmt(ptx_parser *P, int kind, uint32_t first);
-static ptx_stmt *dir_stmt(ptx_parser *P, int kind, uint32_t dir,
-                          ptx_expr *args, uint32_t semi);
-static ptx_expr *leaf(ptx_parser *P, uint32_t tok);
-static ptx_stmt *instr(ptx_parser *P, uint32_t at, uint32_t bang,
-                       uint32_t pred, uint32_t op, ptx_expr *operands,
-                       uint32_t semi);
-static ptx_expr *last(ptx_expr *e);
-static void split_opcode(ptx_parser *P, ptx_instr *in);
+/* node builders: src/front/nodes.c */
+#define mk_expr(...) ptx_node_expr(__VA_ARGS__)
+#define leaf(...) ptx_node_leaf(__VA_ARGS__)
+#define spec(...) ptx_node_spec(__VA_ARGS__)
+#define last(...) ptx_node_last(__VA_ARGS__)
+#define stmt(...) ptx_node_stmt(__VA_ARGS__)
+#define dir_stmt(...) ptx_node_dir(__VA_ARGS__)
+#define instr(...) ptx_node_instr(__VA_ARGS__)
 }
 
+/* Lists are circular while they are built: see ONE, APPEND and CLOSE. */
 %union {
     uint32_t tok;
     ptx_expr *expr;
-    struct { ptx_expr *head, *tail; } elist;
+    ptx_expr *elist;
     ptx_stmt *stmt;
-    struct { ptx_stmt *head, *tail; } slist;
-    ptx_spec *spec;
-    struct { ptx_spec *head, *tail; } splist;
+    ptx_stmt *slist;
+    ptx_spec *splist;
     ptx_declarator *decl;
-    struct { ptx_declarator *head, *tail; } dlist;
-    struct { ptx_dim *head, *tail; } dims;
+    ptx_declarator *dlist;
+    ptx_dim *dims;
     ptx_param *param;
-    struct { ptx_param *head, *tail; } plist;
+    ptx_param *plist;
     ptx_param_list *params;
     ptx_fdir *fdir;
-    struct { ptx_fdir *head, *tail; } fdlist;
+    ptx_fdir *fdlist;
     ptx_block *block;
     ptx_func *func;
 }
@@ -92,30 +107,32 @@ static void split_opcode(ptx_parser *P, ptx_instr *in);
 %token <tok> BRANCHTARGETS ".branchtargets" PRAGMA ".pragma" ALIAS ".alias"
 %token <tok> SHL "<<" SHR ">>" LE "<=" GE ">=" EQ "==" NE "!="
 %token <tok> ANDAND "&&" OROR "||"
-%token <tok> ',' ';' ':' '{' '}' '(' ')' '[' ']' '<' '>' '+' '-' '*' '/'
-%token <tok> '%' '!' '~' '&' '|' '^' '?' '=' '@'
+%token <tok> COMMA "','" SEMI "';'" COLON "':'" LBRACE "'{'" RBRACE "'}'"
+%token <tok> LPAREN "'('" RPAREN "')'" LBRACK "'['" RBRACK "']'"
+%token <tok> LT "'<'" GT "'>'" PLUS "'+'" MINUS "'-'" STAR "'*'"
+%token <tok> SLASH "'/'" PERCENT "'%'" BANG "'!'" TILDE "'~'" AMP "'&'"
+%token <tok> PIPE "'|'" CARET "'^'" QUEST "'?'" ASSIGN "'='" AT "'@'"
 
-%right '='
-%right '?' ':'
+%right ASSIGN
+%right QUEST COLON
 %left OROR
 %left ANDAND
-%left '|'
-%left '^'
-%left '&'
+%left PIPE
+%left CARET
+%left AMP
 %left EQ NE
-%left '<' '>' LE GE
+%left LT GT LE GE
 %left SHL SHR
-%left '+' '-'
-%left '*' '/' '%'
+%left PLUS MINUS
+%left STAR SLASH PERCENT
 %precedence UNARY
 
 %type <slist> items stmts section_items
-%type <stmt> item top_decl stmt instr label_stmt loc pragma section_item
+%type <stmt> item top_decl stmt label_stmt loc pragma section_item
 %type <stmt> version target address_size file alias section data_line
-%type <elist> exprlist exprlist_opt target_names fdir_args_ne
+%type <elist> exprlist target_names fdir_args_ne
 %type <elist> data_args name_list strings fdir_args attr_list
-%type <expr> expr data_arg loc_attr attr
-%type <spec> spec
+%type <expr> expr cexpr data_arg loc_attr attr
 %type <splist> specs
 %type <decl> declarator
 %type <dlist> declarators
@@ -132,11 +149,11 @@ static void split_opcode(ptx_parser *P, ptx_instr *in);
 %%
 
 module
-    : items                     { P->m->items = $1.head; }
+    : items                     { P->m->items = CLOSE($1); }
     ;
 
 items
-    : %empty                    { $$.head = $$.tail = NULL; }
+    : %empty                    { $$ = NULL; }
     | items item                { $$ = $1; APPEND($$, $2); }
     ;
 
@@ -156,12 +173,12 @@ version
     ;
 
 target
-    : TARGET target_names       { $$ = dir_stmt(P, PTX_S_TARGET, $1, $2.head, PTX_NOTOK); }
+    : TARGET target_names       { $$ = dir_stmt(P, PTX_S_TARGET, $1, CLOSE($2), PTX_NOTOK); }
     ;
 
 target_names
     : WORD                      { ONE($$, leaf(P, $1)); }
-    | target_names ',' WORD     { $$ = $1; $$.tail->sep = $2; APPEND($$, leaf(P, $3)); }
+    | target_names COMMA WORD   { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
     ;
 
 address_size
@@ -174,7 +191,7 @@ file
             n->next = leaf(P, $3);
             $$ = dir_stmt(P, PTX_S_FILE, $1, n, PTX_NOTOK);
         }
-    | file ',' INT              {
+    | file COMMA INT            {
             $$ = $1;
             ptx_expr *t = last($$->u.dir.args);
             t->sep = $2; t->next = leaf(P, $3);
@@ -188,7 +205,7 @@ loc
             a->next = b; b->next = c;
             $$ = dir_stmt(P, PTX_S_LOC, $1, a, PTX_NOTOK);
         }
-    | loc ',' WORD loc_attr     {
+    | loc COMMA WORD loc_attr   {
             $$ = $1;
             ptx_expr *t = last($$->u.dir.args), *k = leaf(P, $3);
             t->sep = $2; t->next = k; k->next = $4;
@@ -197,23 +214,23 @@ loc
 
 loc_attr
     : WORD                      { $$ = leaf(P, $1); }
-    | WORD '+' INT              { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, leaf(P, $1), leaf(P, $3), NULL)); }
+    | WORD PLUS INT             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, leaf(P, $1), leaf(P, $3), NULL)); }
     | INT INT INT               {
             $$ = leaf(P, $1); $$->next = leaf(P, $2); $$->next->next = leaf(P, $3);
         }
     ;
 
 pragma
-    : PRAGMA strings ';'        { $$ = dir_stmt(P, PTX_S_PRAGMA, $1, $2.head, $3); }
+    : PRAGMA strings SEMI       { $$ = dir_stmt(P, PTX_S_PRAGMA, $1, CLOSE($2), $3); }
     ;
 
 strings
     : STRING                    { ONE($$, leaf(P, $1)); }
-    | strings ',' STRING        { $$ = $1; $$.tail->sep = $2; APPEND($$, leaf(P, $3)); }
+    | strings COMMA STRING      { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
     ;
 
 alias
-    : ALIAS WORD ',' WORD ';'   {
+    : ALIAS WORD COMMA WORD SEMI {
             ptx_expr *a = leaf(P, $2);
             a->sep = $3;
             a->next = leaf(P, $4);
@@ -224,18 +241,18 @@ alias
 /* ---- debug sections */
 
 section
-    : SECTION DOTNAME '{' section_items '}' {
+    : SECTION DOTNAME LBRACE section_items RBRACE {
             $$ = stmt(P, PTX_S_SECTION, $1);
             $$->u.section.dir = $1;
             $$->u.section.name = $2;
             $$->u.section.body.lbrace = $3;
-            $$->u.section.body.stmts = $4.head;
+            $$->u.section.body.stmts = CLOSE($4);
             $$->u.section.body.rbrace = $5;
         }
     ;
 
 section_items
-    : %empty                    { $$.head = $$.tail = NULL; }
+    : %empty                    { $$ = NULL; }
     | section_items section_item { $$ = $1; APPEND($$, $2); }
     ;
 
@@ -245,38 +262,39 @@ section_item
     ;
 
 data_line
-    : DOTNAME data_args semi_opt { $$ = dir_stmt(P, PTX_S_DATA, $1, $2.head, $3); }
+    : DOTNAME data_args semi_opt { $$ = dir_stmt(P, PTX_S_DATA, $1, CLOSE($2), $3); }
     ;
 
 data_args
     : data_arg                  { ONE($$, $1); }
-    | data_args ',' data_arg    { $$ = $1; $$.tail->sep = $2; APPEND($$, $3); }
+    | data_args COMMA data_arg  { $$ = $1; $$->sep = $2; APPEND($$, $3); }
     ;
 
 /* `.b32 .debug_loc+66`: a section name, optionally plus an offset */
 data_arg
     : expr
     | DOTNAME                   { $$ = leaf(P, $1); }
-    | DOTNAME '+' INT           { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, leaf(P, $1), leaf(P, $3), NULL)); }
+    | DOTNAME PLUS INT          { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, leaf(P, $1), leaf(P, $3), NULL)); }
     ;
 
 semi_opt
     : %empty                    { $$ = PTX_NOTOK; }
-    | ';'
+    | SEMI
     ;
 
 /* ---- declarations */
 
 top_decl
-    : specs declarators ';'     {
-            $$ = stmt(P, PTX_S_VAR, $1.head->tok);
-            $$->u.var.specs = $1.head;
-            $$->u.var.decls = $2.head;
+    : specs declarators SEMI    {
+            ptx_spec *s = CLOSE($1);
+            $$ = stmt(P, PTX_S_VAR, s->tok);
+            $$->u.var.specs = s;
+            $$->u.var.decls = CLOSE($2);
             $$->u.var.semi = $3;
         }
     | specs func_rest           {
-            $2->specs = $1.head;
-            $$ = stmt(P, PTX_S_FUNC, $1.head->tok);
+            $2->specs = CLOSE($1);
+            $$ = stmt(P, PTX_S_FUNC, $2->specs->tok);
             $$->u.func = *$2;
         }
     | func_rest                 {
@@ -285,65 +303,72 @@ top_decl
         }
     ;
 
+/* Each specifier is reduced straight into the list (no `spec` symbol):
+   one reduction per specifier instead of two.  A list is never followed
+   by INT or '(', so `.align 16` and `.attribute(...)` do not conflict. */
 specs
-    : spec                      { ONE($$, $1); }
-    | specs spec                { $$ = $1; APPEND($$, $2); }
-    ;
-
-spec
-    : DOTNAME                   { $$ = NEW(ptx_spec); $$->tok = $1; }
-    | DOTNAME INT               { $$ = NEW(ptx_spec); $$->tok = $1; $$->arg = leaf(P, $2); }
-    | DOTNAME '(' attr_list ')' {
-            $$ = NEW(ptx_spec); $$->tok = $1;
-            CHECK($$->arg = mk_expr(P, PTX_E_PAREN, $2, $3.head, NULL, NULL));
-            $$->arg->close = $4;
+    : DOTNAME                   { ONE($$, spec(P, $1, NULL)); }
+    | DOTNAME INT               { ONE($$, spec(P, $1, leaf(P, $2))); }
+    | DOTNAME LPAREN attr_list RPAREN {
+            ptx_expr *a;
+            CHECK(a = mk_expr(P, PTX_E_PAREN, $2, CLOSE($3), NULL, NULL));
+            a->close = $4;
+            ONE($$, spec(P, $1, a));
+        }
+    | specs DOTNAME             { $$ = $1; APPEND($$, spec(P, $2, NULL)); }
+    | specs DOTNAME INT         { $$ = $1; APPEND($$, spec(P, $2, leaf(P, $3))); }
+    | specs DOTNAME LPAREN attr_list RPAREN {
+            ptx_expr *a;
+            CHECK(a = mk_expr(P, PTX_E_PAREN, $3, CLOSE($4), NULL, NULL));
+            a->close = $5;
+            $$ = $1; APPEND($$, spec(P, $2, a));
         }
     ;
 
 attr_list
     : attr                      { ONE($$, $1); }
-    | attr_list ',' attr        { $$ = $1; $$.tail->sep = $2; APPEND($$, $3); }
+    | attr_list COMMA attr      { $$ = $1; $$->sep = $2; APPEND($$, $3); }
     ;
 
 attr
     : DOTNAME                   { $$ = leaf(P, $1); }
     | INT                       { $$ = leaf(P, $1); }
-    | DOTNAME '(' attr_list ')' {
-            CHECK($$ = mk_expr(P, PTX_E_CALL, $1, $3.head, NULL, NULL));
+    | DOTNAME LPAREN attr_list RPAREN {
+            CHECK($$ = mk_expr(P, PTX_E_CALL, $1, CLOSE($3), NULL, NULL));
             $$->open = $2; $$->close = $4;
         }
     ;
 
 declarators
     : declarator                { ONE($$, $1); }
-    | declarators ',' declarator { $$ = $1; $$.tail->sep = $2; APPEND($$, $3); }
+    | declarators COMMA declarator { $$ = $1; $$->sep = $2; APPEND($$, $3); }
     ;
 
 declarator
     : WORD dims                 {
             $$ = NEW(ptx_declarator);
             $$->name = $1; $$->lt = $$->count = $$->gt = PTX_NOTOK;
-            $$->dims = $2.head; $$->eq = $$->sep = PTX_NOTOK;
+            $$->dims = CLOSE($2); $$->eq = $$->sep = PTX_NOTOK;
         }
-    | WORD '<' INT '>'          {
+    | WORD LT INT GT            {
             $$ = NEW(ptx_declarator);
             $$->name = $1; $$->lt = $2; $$->count = $3; $$->gt = $4;
             $$->eq = $$->sep = PTX_NOTOK;
         }
-    | WORD dims '=' expr        {
+    | WORD dims ASSIGN expr     {
             $$ = NEW(ptx_declarator);
             $$->name = $1; $$->lt = $$->count = $$->gt = PTX_NOTOK;
-            $$->dims = $2.head; $$->eq = $3; $$->init = $4; $$->sep = PTX_NOTOK;
+            $$->dims = CLOSE($2); $$->eq = $3; $$->init = $4; $$->sep = PTX_NOTOK;
         }
     ;
 
 dims
-    : %empty                    { $$.head = $$.tail = NULL; }
-    | dims '[' ']'              {
+    : %empty                    { $$ = NULL; }
+    | dims LBRACK RBRACK        {
             $$ = $1; ptx_dim *d = NEW(ptx_dim);
             d->lbrack = $2; d->rbrack = $3; APPEND($$, d);
         }
-    | dims '[' expr ']'         {
+    | dims LBRACK expr RBRACK   {
             $$ = $1; ptx_dim *d = NEW(ptx_dim);
             d->lbrack = $2; d->size = $3; d->rbrack = $4; APPEND($$, d);
         }
@@ -354,31 +379,31 @@ dims
 func_rest
     : ENTRY WORD params_opt fdirs block {
             $$ = NEW(ptx_func); $$->label = $$->colon = PTX_NOTOK;
-            $$->kw = $1; $$->name = $2; $$->params = $3; $$->dirs = $4.head;
+            $$->kw = $1; $$->name = $2; $$->params = $3; $$->dirs = CLOSE($4);
             $$->body = $5; $$->semi = PTX_NOTOK;
         }
-    | ENTRY WORD params_opt fdirs ';' {
+    | ENTRY WORD params_opt fdirs SEMI {
             $$ = NEW(ptx_func); $$->label = $$->colon = PTX_NOTOK;
-            $$->kw = $1; $$->name = $2; $$->params = $3; $$->dirs = $4.head;
+            $$->kw = $1; $$->name = $2; $$->params = $3; $$->dirs = CLOSE($4);
             $$->semi = $5;
         }
     | FUNC params_opt WORD params_opt fdirs block {
             $$ = NEW(ptx_func); $$->label = $$->colon = PTX_NOTOK;
             $$->kw = $1; $$->ret = $2; $$->name = $3; $$->params = $4;
-            $$->dirs = $5.head; $$->body = $6; $$->semi = PTX_NOTOK;
+            $$->dirs = CLOSE($5); $$->body = $6; $$->semi = PTX_NOTOK;
         }
-    | FUNC params_opt WORD params_opt fdirs ';' {
+    | FUNC params_opt WORD params_opt fdirs SEMI {
             $$ = NEW(ptx_func); $$->label = $$->colon = PTX_NOTOK;
             $$->kw = $1; $$->ret = $2; $$->name = $3; $$->params = $4;
-            $$->dirs = $5.head; $$->semi = $6;
+            $$->dirs = CLOSE($5); $$->semi = $6;
         }
     ;
 
 proto_rest
-    : CALLPROTOTYPE params_opt WORD params_opt fdirs ';' {
+    : CALLPROTOTYPE params_opt WORD params_opt fdirs SEMI {
             $$ = NEW(ptx_func);
             $$->kw = $1; $$->ret = $2; $$->name = $3; $$->params = $4;
-            $$->dirs = $5.head; $$->semi = $6;
+            $$->dirs = CLOSE($5); $$->semi = $6;
         }
     ;
 
@@ -388,83 +413,92 @@ params_opt
     ;
 
 param_list
-    : '(' ')'                   { $$ = NEW(ptx_param_list); $$->lparen = $1; $$->rparen = $2; }
-    | '(' param_seq ')'         {
+    : LPAREN RPAREN             { $$ = NEW(ptx_param_list); $$->lparen = $1; $$->rparen = $2; }
+    | LPAREN param_seq RPAREN   {
             $$ = NEW(ptx_param_list);
-            $$->lparen = $1; $$->params = $2.head; $$->rparen = $3;
+            $$->lparen = $1; $$->params = CLOSE($2); $$->rparen = $3;
         }
     ;
 
 param_seq
     : param                     { ONE($$, $1); }
-    | param_seq ',' param       { $$ = $1; $$.tail->sep = $2; APPEND($$, $3); }
+    | param_seq COMMA param     { $$ = $1; $$->sep = $2; APPEND($$, $3); }
     ;
 
 param
     : specs declarator          {
-            $$ = NEW(ptx_param); $$->specs = $1.head; $$->decl = $2; $$->sep = PTX_NOTOK;
+            $$ = NEW(ptx_param); $$->specs = CLOSE($1); $$->decl = $2; $$->sep = PTX_NOTOK;
         }
     ;
 
 fdirs
-    : %empty                    { $$.head = $$.tail = NULL; }
+    : %empty                    { $$ = NULL; }
     | fdirs fdir                { $$ = $1; APPEND($$, $2); }
     ;
 
 fdir
     : DOTNAME fdir_args         {
-            $$ = NEW(ptx_fdir); $$->dir = $1; $$->args = $2.head; $$->semi = PTX_NOTOK;
+            $$ = NEW(ptx_fdir); $$->dir = $1; $$->args = CLOSE($2); $$->semi = PTX_NOTOK;
         }
-    | PRAGMA strings ';'        {
-            $$ = NEW(ptx_fdir); $$->dir = $1; $$->args = $2.head; $$->semi = $3;
+    | PRAGMA strings SEMI       {
+            $$ = NEW(ptx_fdir); $$->dir = $1; $$->args = CLOSE($2); $$->semi = $3;
         }
     ;
 
 fdir_args
-    : %empty                    { $$.head = $$.tail = NULL; }
+    : %empty                    { $$ = NULL; }
     | fdir_args_ne
     ;
 
 fdir_args_ne
     : INT                       { ONE($$, leaf(P, $1)); }
-    | fdir_args_ne ',' INT      { $$ = $1; $$.tail->sep = $2; APPEND($$, leaf(P, $3)); }
+    | fdir_args_ne COMMA INT    { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
     ;
 
 /* ---- bodies */
 
 block
-    : '{' stmts '}'             {
-            $$ = NEW(ptx_block); $$->lbrace = $1; $$->stmts = $2.head; $$->rbrace = $3;
+    : LBRACE stmts RBRACE       {
+            $$ = NEW(ptx_block); $$->lbrace = $1; $$->stmts = CLOSE($2); $$->rbrace = $3;
         }
     ;
 
 stmts
-    : %empty                    { $$.head = $$.tail = NULL; }
+    : %empty                    { $$ = NULL; }
     | stmts stmt                { $$ = $1; APPEND($$, $2); }
     ;
 
+/* Instructions are alternatives of stmt itself (no `instr` symbol): one
+   reduction less per instruction.  Operand-less ones have their own
+   alternative so that the common case needs no empty-list reduction. */
 stmt
-    : specs declarators ';'     {
-            $$ = stmt(P, PTX_S_VAR, $1.head->tok);
-            $$->u.var.specs = $1.head;
-            $$->u.var.decls = $2.head;
+    : specs declarators SEMI    {
+            ptx_spec *s = CLOSE($1);
+            $$ = stmt(P, PTX_S_VAR, s->tok);
+            $$->u.var.specs = s;
+            $$->u.var.decls = CLOSE($2);
             $$->u.var.semi = $3;
         }
     | label_stmt
-    | WORD ':' proto_rest       {
+    | WORD COLON proto_rest     {
             $3->label = $1; $3->colon = $2;
             $$ = stmt(P, PTX_S_CALLPROTOTYPE, $1);
             $$->u.func = *$3;
         }
-    | WORD ':' CALLTARGETS name_list ';' {
-            $$ = dir_stmt(P, PTX_S_CALLTARGETS, $3, $4.head, $5);
+    | WORD COLON CALLTARGETS name_list SEMI {
+            $$ = dir_stmt(P, PTX_S_CALLTARGETS, $3, CLOSE($4), $5);
             $$->first = $1; $$->u.dir.label = $1; $$->u.dir.colon = $2;
         }
-    | WORD ':' BRANCHTARGETS name_list ';' {
-            $$ = dir_stmt(P, PTX_S_BRANCHTARGETS, $3, $4.head, $5);
+    | WORD COLON BRANCHTARGETS name_list SEMI {
+            $$ = dir_stmt(P, PTX_S_BRANCHTARGETS, $3, CLOSE($4), $5);
             $$->first = $1; $$->u.dir.label = $1; $$->u.dir.colon = $2;
         }
-    | instr
+    | WORD SEMI                 { $$ = instr(P, PTX_NOTOK, PTX_NOTOK, PTX_NOTOK, $1, NULL, $2); }
+    | WORD exprlist SEMI        { $$ = instr(P, PTX_NOTOK, PTX_NOTOK, PTX_NOTOK, $1, CLOSE($2), $3); }
+    | AT WORD WORD SEMI         { $$ = instr(P, $1, PTX_NOTOK, $2, $3, NULL, $4); }
+    | AT WORD WORD exprlist SEMI { $$ = instr(P, $1, PTX_NOTOK, $2, $3, CLOSE($4), $5); }
+    | AT BANG WORD WORD SEMI    { $$ = instr(P, $1, $2, $3, $4, NULL, $5); }
+    | AT BANG WORD WORD exprlist SEMI { $$ = instr(P, $1, $2, $3, $4, CLOSE($5), $6); }
     | block                     { $$ = stmt(P, PTX_S_BLOCK, $1->lbrace); $$->u.block = *$1; }
     | loc
     | pragma
@@ -473,7 +507,7 @@ stmt
     ;
 
 label_stmt
-    : WORD ':'                  {
+    : WORD COLON                {
             $$ = stmt(P, PTX_S_LABEL, $1);
             $$->u.label.name = $1; $$->u.label.colon = $2;
         }
@@ -481,74 +515,81 @@ label_stmt
 
 name_list
     : WORD                      { ONE($$, leaf(P, $1)); }
-    | name_list ',' WORD        { $$ = $1; $$.tail->sep = $2; APPEND($$, leaf(P, $3)); }
-    ;
-
-/* Operand-less instructions have their own rule so that the common case
-   needs no empty-list reduction. */
-instr
-    : WORD ';'                  { $$ = instr(P, PTX_NOTOK, PTX_NOTOK, PTX_NOTOK, $1, NULL, $2); }
-    | WORD exprlist ';'         { $$ = instr(P, PTX_NOTOK, PTX_NOTOK, PTX_NOTOK, $1, $2.head, $3); }
-    | '@' WORD WORD ';'         { $$ = instr(P, $1, PTX_NOTOK, $2, $3, NULL, $4); }
-    | '@' WORD WORD exprlist ';' { $$ = instr(P, $1, PTX_NOTOK, $2, $3, $4.head, $5); }
-    | '@' '!' WORD WORD ';'     { $$ = instr(P, $1, $2, $3, $4, NULL, $5); }
-    | '@' '!' WORD WORD exprlist ';' { $$ = instr(P, $1, $2, $3, $4, $5.head, $6); }
+    | name_list COMMA WORD      { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
     ;
 
 /* ---- expressions */
 
-exprlist_opt
-    : %empty                    { $$.head = $$.tail = NULL; }
-    | exprlist
-    ;
-
+/* A list element that is a single token is reduced straight into the
+   list, and the list reduces the compound kinds (cexpr) itself: one
+   reduction per operand instead of two (`expr: WORD`, then the list).
+   A bare operand is an `expr` only where an operator follows it, which
+   the lookahead tells apart (canonical LR: no conflict). */
 exprlist
-    : expr                      { ONE($$, $1); }
-    | exprlist ',' expr         { $$ = $1; $$.tail->sep = $2; APPEND($$, $3); }
+    : WORD                      { ONE($$, leaf(P, $1)); }
+    | INT                       { ONE($$, leaf(P, $1)); }
+    | FLOAT                     { ONE($$, leaf(P, $1)); }
+    | STRING                    { ONE($$, leaf(P, $1)); }
+    | cexpr                     { ONE($$, $1); }
+    | exprlist COMMA WORD       { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
+    | exprlist COMMA INT        { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
+    | exprlist COMMA FLOAT      { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
+    | exprlist COMMA STRING     { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
+    | exprlist COMMA cexpr      { $$ = $1; $$->sep = $2; APPEND($$, $3); }
     ;
 
-/* Leaves and brackets are alternatives of expr itself rather than of a
-   separate `primary`: one reduction less per operand. */
 expr
     : WORD                      { $$ = leaf(P, $1); }
     | INT                       { $$ = leaf(P, $1); }
     | FLOAT                     { $$ = leaf(P, $1); }
     | STRING                    { $$ = leaf(P, $1); }
-    | '{' exprlist_opt '}'      { CHECK($$ = mk_expr(P, PTX_E_VECTOR, $1, $2.head, NULL, NULL)); $$->close = $3; }
-    | '[' exprlist ']'          { CHECK($$ = mk_expr(P, PTX_E_ADDRESS, $1, $2.head, NULL, NULL)); $$->close = $3; }
-    | '(' exprlist_opt ')'      { CHECK($$ = mk_expr(P, PTX_E_PAREN, $1, $2.head, NULL, NULL)); $$->close = $3; }
-    | WORD '(' exprlist_opt ')' {
-            CHECK($$ = mk_expr(P, PTX_E_CALL, $1, $3.head, NULL, NULL));
+    | cexpr
+    ;
+
+/* Everything but a single token.  Empty brackets are alternatives of
+   their own rather than an optional list (one reduction less). */
+cexpr
+    : LBRACE RBRACE             { CHECK($$ = mk_expr(P, PTX_E_VECTOR, $1, NULL, NULL, NULL)); $$->close = $2; }
+    | LBRACE exprlist RBRACE    { CHECK($$ = mk_expr(P, PTX_E_VECTOR, $1, CLOSE($2), NULL, NULL)); $$->close = $3; }
+    | LBRACK exprlist RBRACK    { CHECK($$ = mk_expr(P, PTX_E_ADDRESS, $1, CLOSE($2), NULL, NULL)); $$->close = $3; }
+    | LPAREN RPAREN             { CHECK($$ = mk_expr(P, PTX_E_PAREN, $1, NULL, NULL, NULL)); $$->close = $2; }
+    | LPAREN exprlist RPAREN    { CHECK($$ = mk_expr(P, PTX_E_PAREN, $1, CLOSE($2), NULL, NULL)); $$->close = $3; }
+    | WORD LPAREN RPAREN        {
+            CHECK($$ = mk_expr(P, PTX_E_CALL, $1, NULL, NULL, NULL));
+            $$->open = $2; $$->close = $3;
+        }
+    | WORD LPAREN exprlist RPAREN {
+            CHECK($$ = mk_expr(P, PTX_E_CALL, $1, CLOSE($3), NULL, NULL));
             $$->open = $2; $$->close = $4;
         }
-    | '-' expr %prec UNARY      { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
-    | '+' expr %prec UNARY      { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
-    | '!' expr %prec UNARY      { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
-    | '~' expr %prec UNARY      { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
-    | '(' DOTNAME ')' expr %prec UNARY {
+    | MINUS expr %prec UNARY    { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
+    | PLUS expr %prec UNARY     { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
+    | BANG expr %prec UNARY     { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
+    | TILDE expr %prec UNARY    { CHECK($$ = mk_expr(P, PTX_E_UNARY, $1, $2, NULL, NULL)); }
+    | LPAREN DOTNAME RPAREN expr %prec UNARY {
             CHECK($$ = mk_expr(P, PTX_E_CAST, $1, $4, NULL, NULL));
             $$->open = $2; $$->close = $3;
         }
-    | expr '+' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
-    | expr '-' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
-    | expr '*' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
-    | expr '/' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
-    | expr '%' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr PLUS expr            { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr MINUS expr           { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr STAR expr            { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr SLASH expr           { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr PERCENT expr         { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
     | expr SHL expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
     | expr SHR expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
-    | expr '<' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
-    | expr '>' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr LT expr              { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr GT expr              { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
     | expr LE expr              { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
     | expr GE expr              { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
     | expr EQ expr              { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
     | expr NE expr              { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
-    | expr '&' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
-    | expr '^' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
-    | expr '|' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr AMP expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr CARET expr           { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr PIPE expr            { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
     | expr ANDAND expr          { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
     | expr OROR expr            { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
-    | expr '=' expr             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
-    | expr '?' expr ':' expr    {
+    | expr ASSIGN expr          { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, $1, $3, NULL)); }
+    | expr QUEST expr COLON expr {
             CHECK($$ = mk_expr(P, PTX_E_COND, $2, $1, $3, $5)); $$->close = $4;
         }
     ;
@@ -556,12 +597,39 @@ expr
 %%
 
 
-/* Bison's token numbers for the lexer's kinds >= 256 (ptx_token_kind). */
-static const int bison_token[PTX_T_KIND_END - PTX_T_WORD] = {
-    WORD, DOTNAME, INT, FLOAT, STRING, DWARF, PREPROC,
-    VERSION, TARGET, ADDRESS_SIZE, FILE_, LOC, SECTION, ENTRY, FUNC,
-    CALLPROTOTYPE, CALLTARGETS, BRANCHTARGETS, PRAGMA, ALIAS,
-    SHL, SHR, LE, GE, EQ, NE, ANDAND, OROR,
+/* The scanner, inlined into ptx_yylex (see grammar/lexer.re). */
+#define PTX_LEX_INLINE
+#include "lexer.c"
+
+/* The lexer's kind (ptx_token_kind or the ASCII code of a punctuation
+   character) -> bison's symbol number (raw tokens), and what the token
+   does to the bracket depth.  One lookup per token; kinds missing here
+   are never returned by the lexer. */
+static const struct { uint8_t sym; int8_t depth; } lex_map[PTX_T_KIND_END] = {
+    [PTX_T_EOF] = { PTX_YYEOF, 0 },
+    [','] = { COMMA, 0 }, [';'] = { SEMI, 0 }, [':'] = { COLON, 0 },
+    ['{'] = { LBRACE, 1 }, ['}'] = { RBRACE, -1 },
+    ['('] = { LPAREN, 1 }, [')'] = { RPAREN, -1 },
+    ['['] = { LBRACK, 1 }, [']'] = { RBRACK, -1 },
+    ['<'] = { LT, 0 }, ['>'] = { GT, 0 }, ['+'] = { PLUS, 0 },
+    ['-'] = { MINUS, 0 }, ['*'] = { STAR, 0 }, ['/'] = { SLASH, 0 },
+    ['%'] = { PERCENT, 0 }, ['!'] = { BANG, 0 }, ['~'] = { TILDE, 0 },
+    ['&'] = { AMP, 0 }, ['|'] = { PIPE, 0 }, ['^'] = { CARET, 0 },
+    ['?'] = { QUEST, 0 }, ['='] = { ASSIGN, 0 }, ['@'] = { AT, 0 },
+    [PTX_T_WORD] = { WORD, 0 }, [PTX_T_DOTNAME] = { DOTNAME, 0 },
+    [PTX_T_INT] = { INT, 0 }, [PTX_T_FLOAT] = { FLOAT, 0 },
+    [PTX_T_STRING] = { STRING, 0 }, [PTX_T_DWARF] = { DWARF, 0 },
+    [PTX_T_PREPROC] = { PREPROC, 0 }, [PTX_T_VERSION] = { VERSION, 0 },
+    [PTX_T_TARGET] = { TARGET, 0 }, [PTX_T_ADDRESS_SIZE] = { ADDRESS_SIZE, 0 },
+    [PTX_T_FILE] = { FILE_, 0 }, [PTX_T_LOC] = { LOC, 0 },
+    [PTX_T_SECTION] = { SECTION, 0 }, [PTX_T_ENTRY] = { ENTRY, 0 },
+    [PTX_T_FUNC] = { FUNC, 0 }, [PTX_T_CALLPROTOTYPE] = { CALLPROTOTYPE, 0 },
+    [PTX_T_CALLTARGETS] = { CALLTARGETS, 0 },
+    [PTX_T_BRANCHTARGETS] = { BRANCHTARGETS, 0 },
+    [PTX_T_PRAGMA] = { PRAGMA, 0 }, [PTX_T_ALIAS] = { ALIAS, 0 },
+    [PTX_T_SHL] = { SHL, 0 }, [PTX_T_SHR] = { SHR, 0 }, [PTX_T_LE] = { LE, 0 },
+    [PTX_T_GE] = { GE, 0 }, [PTX_T_EQ] = { EQ, 0 }, [PTX_T_NE] = { NE, 0 },
+    [PTX_T_ANDAND] = { ANDAND, 0 }, [PTX_T_OROR] = { OROR, 0 },
 };
 
 static int grow_tokens(ptx_parser *P)
@@ -577,48 +645,52 @@ static int grow_tokens(ptx_parser *P)
     return 1;
 }
 
-static int ptx_yylex(PTX_YYSTYPE *lval, ptx_loc *lloc, ptx_parser *P)
+/* Out of line: only on a lexical error. */
+static int lex_error(ptx_parser *P, uint32_t start)
+{
+    P->err = P->lx.err;
+    P->err_offset = start;
+    /* name the offending byte */
+    unsigned char c = (unsigned char)P->m->src[start];
+    if (start < P->m->size && c != 0 && (c < 0x20 || c >= 0x7f)) {
+        snprintf(P->errbuf, sizeof P->errbuf, "%s (byte 0x%02x)", P->lx.err, c);
+        P->err = P->errbuf;
+    } else if (start < P->m->size && c != 0 && strcmp(P->lx.err, "unexpected character") == 0) {
+        snprintf(P->errbuf, sizeof P->errbuf, "unexpected character '%c'", c);
+        P->err = P->errbuf;
+    }
+    return PTX_YYerror;
+}
+
+static int too_deep(ptx_parser *P, uint32_t start)
+{
+    snprintf(P->errbuf, sizeof P->errbuf,
+             "brackets nested deeper than %d", PTX_MAX_DEPTH);
+    P->err = P->errbuf;
+    P->err_offset = start;
+    return PTX_YYerror;
+}
+
+static inline int ptx_yylex(PTX_YYSTYPE *lval, ptx_parser *P)
 {
     uint32_t start, len;
-    int kind = ptx_lex(&P->lx, &start, &len);
-    if (kind < 0) {
-        P->err = P->lx.err;
-        P->err_offset = start;
-        /* name the offending byte */
-        unsigned char c = (unsigned char)P->m->src[start];
-        if (start < P->m->size && c != 0 && (c < 0x20 || c >= 0x7f)) {
-            snprintf(P->errbuf, sizeof P->errbuf, "%s (byte 0x%02x)", P->lx.err, c);
-            P->err = P->errbuf;
-        } else if (start < P->m->size && c != 0 && strcmp(P->lx.err, "unexpected character") == 0) {
-            snprintf(P->errbuf, sizeof P->errbuf, "unexpected character '%c'", c);
-            P->err = P->errbuf;
-        }
-        return PTX_YYerror;
-    }
+    int kind = lex_token(&P->lx, &start, &len);
+    if (kind < 0)
+        return lex_error(P, start);
     if (P->m->ntoks == P->cap && !grow_tokens(P))
         return PTX_YYerror;
     uint32_t i = P->m->ntoks++;
     P->m->toks[i] = (ptx_token){ start, len, (uint32_t)kind };
     lval->tok = i;
-    *lloc = i;
-    switch (kind) {
-    case '{': case '(': case '[':
-        if (++P->depth > PTX_MAX_DEPTH) {
-            snprintf(P->errbuf, sizeof P->errbuf,
-                     "brackets nested deeper than %d", PTX_MAX_DEPTH);
-            P->err = P->errbuf;
-            P->err_offset = start;
-            return PTX_YYerror;
-        }
-        break;
-    case '}': case ')': case ']':
-        P->depth--;
-        break;
-    }
-    return kind < 256 ? kind : bison_token[kind - PTX_T_WORD];
+    /* closing brackets may take the depth below 0 (the parser rejects
+       them); only a deeper opening one can pass the limit */
+    P->depth += lex_map[kind].depth;
+    if (P->depth > PTX_MAX_DEPTH)
+        return too_deep(P, start);
+    return lex_map[kind].sym;
 }
 
-static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg)
+static void ptx_yyerror(ptx_parser *P, const char *msg)
 {
     if (P->err)
         return; /* the lexer already said what went wrong */
@@ -632,51 +704,6 @@ static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg)
         snprintf(P->errbuf, sizeof P->errbuf, "%s", msg);
     P->err = P->errbuf;
     P->err_offset = P->m->ntoks ? P->m->toks[P->m->ntoks - 1].start : 0;
-}
-
-/* Declaration specifiers and directives the grammar takes as a DOTNAME; a
-   syntax error in a statement that starts with any other DOTNAME is
-   reported as an unknown directive. */
-static int known_dotname(ptx_str s)
-{
-    static const char *const names[] = {
-        "reg", "sreg", "const", "global", "local", "param", "shared", "tex",
-        "visible", "extern", "weak", "common", "align", "ptr", "attribute",
-        "managed", "unified", "texref", "samplerref", "surfref", "pred",
-        "v2", "v4", "v8", "maxntid", "reqntid", "minnctapersm",
-        "maxnctapersm", "maxnreg", "noreturn", "maxclusterrank",
-        "reqnctapercluster", "explicitcluster", "blocksareclusters",
-    };
-    if (s.n < 2 || s.p[0] != '.')
-        return 1;
-    const char *p = s.p + 1;
-    size_t n = s.n - 1;
-    const char *colons = memchr(p, ':', n); /* .shared::cta */
-    if (colons)
-        n = (size_t)(colons - p);
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strlen(names[i]) == n && memcmp(names[i], p, n) == 0)
-            return 1;
-    /* fundamental types: .b8 .u32 .s64 .f16 .f16x2 .bf16 .e4m3 .tf32 ... */
-    if (n >= 2 && strchr("bsufe", p[0]) && (p[1] >= '0' && p[1] <= '9'))
-        return 1;
-    if (n >= 3 && (memcmp(p, "bf", 2) == 0 || memcmp(p, "tf", 2) == 0) &&
-        p[2] >= '0' && p[2] <= '9')
-        return 1;
-    return 0;
-}
-
-/* The first token on the line of token t. */
-static uint32_t line_start_token(const ptx_module *m, uint32_t t)
-{
-    while (t > 0) {
-        const char *p = m->src + m->toks[t - 1].start + m->toks[t - 1].len;
-        const char *q = m->src + m->toks[t].start;
-        if (memchr(p, '\n', (size_t)(q - p)))
-            break;
-        t--;
-    }
-    return t;
 }
 
 /* Bison's message lists the expected tokens only when there are at most
@@ -699,9 +726,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
 
     /* an unknown directive starting the line: say that */
     if (m->ntoks) {
-        uint32_t first = line_start_token(m, m->ntoks - 1);
+        uint32_t first = ptx_line_start_token(m, m->ntoks - 1);
         if (m->toks[first].kind == PTX_T_DOTNAME &&
-            !known_dotname(ptx_tok_str(m, first))) {
+            !ptx_known_dotname(ptx_tok_str(m, first))) {
             ptx_str s = ptx_tok_str(m, first);
             snprintf(P->errbuf, sizeof P->errbuf,
                      "unknown directive '%.*s'", (int)(s.n > 64 ? 64 : s.n), s.p);
@@ -714,15 +741,15 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
     const char *what = NULL;
     if (n > MAX) {
         static const yysymbol_kind_t likely[] = {
-            YYSYMBOL_31_ /* ',' */, YYSYMBOL_32_ /* ';' */,
-            YYSYMBOL_37_ /* ')' */, YYSYMBOL_39_ /* ']' */,
-            YYSYMBOL_35_ /* '}' */,
+            YYSYMBOL_COMMA, YYSYMBOL_SEMI,
+            YYSYMBOL_RPAREN, YYSYMBOL_RBRACK,
+            YYSYMBOL_RBRACE,
         };
         int k = 0, word = 0, dot = 0, at_sign = 0, intlit = 0;
         for (int j = 0; j < n; j++) {
             word |= exp[j] == YYSYMBOL_WORD;
             dot |= exp[j] == YYSYMBOL_DOTNAME;
-            at_sign |= exp[j] == YYSYMBOL_54_;
+            at_sign |= exp[j] == YYSYMBOL_AT;
             intlit |= exp[j] == YYSYMBOL_INT;
         }
         for (size_t i = 0; i < sizeof likely / sizeof *likely; i++)
@@ -760,114 +787,4 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
                  "%s%s", n ? " or " : ", expecting ", what);
     P->err = P->errbuf;
     return 0;
-}
-
-static ptx_expr *mk_expr(ptx_parser *P, int kind, uint32_t tok, ptx_expr *a,
-                         ptx_expr *b, ptx_expr *c)
-{
-    ptx_expr *e = NEW(ptx_expr);
-    e->kind = (uint16_t)kind;
-    e->tok = tok;
-    e->open = e->close = e->sep = PTX_NOTOK;
-    e->a = a;
-    e->b = b;
-    e->c = c;
-    unsigned d = 0;
-    for (ptx_expr *k = a; k; k = k->next) /* a may be a list */
-        if (k->depth > d) d = k->depth;
-    if (b && b->depth > d) d = b->depth;
-    if (c && c->depth > d) d = c->depth;
-    if (d + 1 > PTX_MAX_DEPTH) {
-        snprintf(P->errbuf, sizeof P->errbuf,
-                 "expression nested deeper than %d", PTX_MAX_DEPTH);
-        P->err = P->errbuf;
-        P->err_offset = P->m->toks[tok].start;
-        return NULL;
-    }
-    e->depth = (uint16_t)(d + 1);
-    return e;
-}
-
-static ptx_expr *leaf(ptx_parser *P, uint32_t tok)
-{
-    static const uint16_t kind_of[PTX_T_KIND_END - PTX_T_WORD] = {
-        [PTX_T_WORD - PTX_T_WORD] = PTX_E_NAME,
-        [PTX_T_DOTNAME - PTX_T_WORD] = PTX_E_DOTNAME,
-        [PTX_T_INT - PTX_T_WORD] = PTX_E_INT,
-        [PTX_T_FLOAT - PTX_T_WORD] = PTX_E_FLOAT,
-        [PTX_T_STRING - PTX_T_WORD] = PTX_E_STRING,
-    };
-    ptx_expr *e = NEW(ptx_expr);
-    e->kind = kind_of[P->m->toks[tok].kind - PTX_T_WORD];
-    e->depth = 1;
-    e->tok = tok;
-    e->open = e->close = e->sep = PTX_NOTOK;
-    return e;
-}
-
-static ptx_expr *last(ptx_expr *e)
-{
-    while (e->next)
-        e = e->next;
-    return e;
-}
-
-static ptx_stmt *stmt(ptx_parser *P, int kind, uint32_t first)
-{
-    ptx_stmt *s = NEW(ptx_stmt);
-    s->kind = (uint32_t)kind;
-    s->first = first;
-    return s;
-}
-
-static ptx_stmt *dir_stmt(ptx_parser *P, int kind, uint32_t dir,
-                          ptx_expr *args, uint32_t semi)
-{
-    ptx_stmt *s = stmt(P, kind, dir);
-    s->u.dir.label = s->u.dir.colon = PTX_NOTOK;
-    s->u.dir.dir = dir;
-    s->u.dir.args = args;
-    s->u.dir.semi = semi;
-    return s;
-}
-
-/* ld.global.v4.u32 -> opcode "ld", modifiers global, v4, u32 */
-static void split_opcode(ptx_parser *P, ptx_instr *in)
-{
-    ptx_str w = ptx_tok_str(P->m, in->op);
-    uint32_t n = 0, first = w.n;
-    for (uint32_t i = 0; i < w.n; i++)
-        if (w.p[i] == '.') {
-            if (!n)
-                first = i;
-            n++;
-        }
-    in->opcode = (ptx_str){ w.p, first };
-    if (!n)
-        return;
-    ptx_str *mods = ptx_arena_alloc(P->m->arena, n * sizeof *mods);
-    uint32_t k = 0, start = first + 1;
-    for (uint32_t i = start; i <= w.n; i++)
-        if (i == w.n || w.p[i] == '.') {
-            mods[k++] = (ptx_str){ w.p + start, i - start };
-            start = i + 1;
-        }
-    in->mods = mods;
-    in->nmods = n;
-}
-
-static ptx_stmt *instr(ptx_parser *P, uint32_t at, uint32_t bang,
-                       uint32_t pred, uint32_t op, ptx_expr *operands,
-                       uint32_t semi)
-{
-    ptx_stmt *s = stmt(P, PTX_S_INSTR, at != PTX_NOTOK ? at : op);
-    ptx_instr *in = &s->u.instr;
-    in->at = at;
-    in->bang = bang;
-    in->pred = pred;
-    in->op = op;
-    in->operands = operands;
-    in->semi = semi;
-    split_opcode(P, in);
-    return s;
 }

@@ -24,37 +24,34 @@ typedef struct printer {
     ptx_buf *out;
     int canonical;
     int depth;
-    /* The exact printer's output is a run of adjacent source bytes; it is
-       gathered here and copied in one piece when the run breaks. */
-    const char *run;
-    size_t run_n;
+    /* The exact printer prints each token with the trivia in front of it.
+       Consecutive tokens are adjacent in the source, so its output is runs
+       of tokens first..next-1, each copied in one piece when it breaks
+       (a token out of order, missing or repeated starts a new run). */
+    ptx_tok first, next;
 } printer;
 
+/* Copy the pending run of tokens: the trivia before `first` to the end
+   of token next-1. */
 static void flush(printer *p)
 {
-    if (p->run_n)
-        ptx_buf_put(p->out, p->run, p->run_n);
-    p->run_n = 0;
-}
-
-/* Output bytes that lie at s in the source (exact printer). */
-static void source_bytes(printer *p, const char *s, size_t n)
-{
-    /* (run_n == 0 first: run may still be NULL, and NULL + 0 is UB) */
-    if (!p->run_n || p->run + p->run_n != s) {
-        flush(p);
-        p->run = s;
-    }
-    p->run_n += n;
-}
-
-static void spacing(printer *p, ptx_tok t, space sp)
-{
-    if (!p->canonical) {
-        uint32_t lead = ptx_tok_lead(p->m, t);
-        source_bytes(p, p->m->src + lead, p->m->toks[t].start - lead);
+    if (p->first == PTX_NOTOK)
         return;
-    }
+    uint32_t from = ptx_tok_lead(p->m, p->first);
+    const ptx_token *last = &p->m->toks[p->next - 1];
+    ptx_buf_put(p->out, p->m->src + from, last->start + last->len - from);
+    p->first = PTX_NOTOK;
+}
+
+static void run_break(printer *p, ptx_tok t)
+{
+    flush(p);
+    p->first = t;
+}
+
+/* The canonical spacing in front of a token. */
+static void spacing(printer *p, space sp)
+{
     switch (sp) {
     case SP_NONE: break;
     case SP_SPACE: ptx_buf_putc(p->out, ' '); break;
@@ -74,16 +71,20 @@ static void spacing(printer *p, ptx_tok t, space sp)
     }
 }
 
-static void tok(printer *p, ptx_tok t, space sp)
+/* Inline: called for every token; the exact printer's common case (the
+   next token in source order) is a compare and an increment. */
+static inline void tok(printer *p, ptx_tok t, space sp)
 {
     if (t == PTX_NOTOK)
         return;
-    spacing(p, t, sp);
-    const char *s = p->m->src + p->m->toks[t].start;
-    if (p->canonical)
-        ptx_buf_put(p->out, s, p->m->toks[t].len);
-    else
-        source_bytes(p, s, p->m->toks[t].len);
+    if (!p->canonical) {
+        if (t != p->next || p->first == PTX_NOTOK)
+            run_break(p, t);
+        p->next = t + 1;
+        return;
+    }
+    spacing(p, sp);
+    ptx_buf_put(p->out, p->m->src + p->m->toks[t].start, p->m->toks[t].len);
 }
 
 /* ---- expressions */
@@ -266,18 +267,17 @@ static void instr(printer *p, const ptx_instr *in, space sp)
         tok(p, in->pred, SP_NONE);
         opsp = SP_SPACE;
     }
-    /* the opcode word is rebuilt from its parsed parts */
-    spacing(p, in->op, opsp);
+    /* the canonical printer rebuilds the opcode word from its parsed parts
+       (its round trip checks them); the exact one prints the token */
     if (p->canonical) {
+        spacing(p, opsp);
         ptx_buf_put(p->out, in->opcode.p, in->opcode.n);
         for (uint32_t i = 0; i < in->nmods; i++) {
             ptx_buf_putc(p->out, '.');
             ptx_buf_put(p->out, in->mods[i].p, in->mods[i].n);
         }
     } else {
-        source_bytes(p, in->opcode.p, in->opcode.n);
-        for (uint32_t i = 0; i < in->nmods; i++)  /* the dot, then the name */
-            source_bytes(p, in->mods[i].p - 1, in->mods[i].n + 1);
+        tok(p, in->op, opsp);
     }
     list(p, in->operands, SP_TAB);
     tok(p, in->semi, SP_NONE);
@@ -335,16 +335,15 @@ static void stmt(printer *p, const ptx_stmt *s, space sp)
 
 static void module(const ptx_module *m, ptx_buf *out, int canonical)
 {
-    printer p = { m, out, canonical, 0, NULL, 0 };
+    printer p = { m, out, canonical, 0, PTX_NOTOK, 0 };
     for (const ptx_stmt *s = m->items; s; s = s->next)
         stmt(&p, s, SP_LINE);
-    ptx_tok eof = m->ntoks - 1;
     if (canonical) {
         if (out->n)
             ptx_buf_putc(out, '\n');
     } else {
-        uint32_t lead = ptx_tok_lead(m, eof);
-        source_bytes(&p, m->src + lead, m->size - lead);
+        /* the EOF token (length 0) carries the trivia that ends the file */
+        tok(&p, m->ntoks - 1, SP_NONE);
         flush(&p);
     }
 }
@@ -366,7 +365,7 @@ void ptx_emit_token(const ptx_module *m, ptx_tok t, ptx_buf *out)
 
 void ptx_emit_expr(const ptx_module *m, const ptx_expr *e, ptx_buf *out)
 {
-    printer p = { m, out, 1, 0, NULL, 0 };
+    printer p = { m, out, 1, 0, PTX_NOTOK, 0 };
     expr(&p, e, SP_NONE);
 }
 
@@ -376,7 +375,7 @@ void ptx_emit_stmt(const ptx_module *m, const ptx_stmt *s, int depth,
     /* a private, empty buffer: the statement's leading SP_LINE then adds
        only the indentation (labels and raw lines stay at column 0) */
     ptx_buf tmp = { 0 };
-    printer p = { m, &tmp, 1, depth, NULL, 0 };
+    printer p = { m, &tmp, 1, depth, PTX_NOTOK, 0 };
     stmt(&p, s, SP_LINE);
     ptx_buf_put(out, tmp.p, tmp.n);
     ptx_buf_putc(out, '\n');

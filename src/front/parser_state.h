@@ -16,11 +16,25 @@ typedef struct ptx_parser {
     char errbuf[256];
 } ptx_parser;
 
-/* A grammar symbol's location is the index of its first token; line and
-   column are derived from the token's offset only when needed.  One word
-   keeps bison's location stack cheap. */
-typedef uint32_t ptx_loc;
-
 int ptx_yyparse(ptx_parser *P);
+
+/* Node builders for the grammar's actions (nodes.c).  Those that can fail
+   (nesting deeper than PTX_MAX_DEPTH) set P->err and return NULL. */
+ptx_expr *ptx_node_expr(ptx_parser *P, int kind, uint32_t tok, ptx_expr *a,
+                        ptx_expr *b, ptx_expr *c);
+ptx_expr *ptx_node_leaf(ptx_parser *P, uint32_t tok);
+ptx_spec *ptx_node_spec(ptx_parser *P, uint32_t tok, ptx_expr *arg);
+ptx_expr *ptx_node_last(ptx_expr *e);
+ptx_stmt *ptx_node_stmt(ptx_parser *P, int kind, uint32_t first);
+ptx_stmt *ptx_node_dir(ptx_parser *P, int kind, uint32_t dir,
+                       ptx_expr *args, uint32_t semi);
+ptx_stmt *ptx_node_instr(ptx_parser *P, uint32_t at, uint32_t bang,
+                         uint32_t pred, uint32_t op, ptx_expr *operands,
+                         uint32_t semi);
+
+/* For syntax error messages (nodes.c): whether a DOTNAME is a specifier or
+   directive the grammar knows; the first token on token t's line. */
+int ptx_known_dotname(ptx_str s);
+uint32_t ptx_line_start_token(const ptx_module *m, uint32_t t);
 
 #endif

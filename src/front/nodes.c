@@ -1,0 +1,200 @@
+/* nodes.c - the tree nodes the grammar's actions build (grammar/parser.y
+   calls them by short names: mk_expr, leaf, stmt, ...). */
+#include <stdio.h>
+#include <string.h>
+#include "front/parser_state.h"
+
+#define NEW(T) ((T *)ptx_arena_alloc(P->m->arena, sizeof(T)))
+
+ptx_expr *ptx_node_expr(ptx_parser *P, int kind, uint32_t tok, ptx_expr *a,
+                         ptx_expr *b, ptx_expr *c)
+{
+    ptx_expr *e = NEW(ptx_expr);
+    e->kind = (uint16_t)kind;
+    e->tok = tok;
+    e->open = e->close = e->sep = PTX_NOTOK;
+    e->a = a;
+    e->b = b;
+    e->c = c;
+    unsigned d = 0;
+    for (ptx_expr *k = a; k; k = k->next) /* a may be a list */
+        if (k->depth > d) d = k->depth;
+    if (b && b->depth > d) d = b->depth;
+    if (c && c->depth > d) d = c->depth;
+    if (d + 1 > PTX_MAX_DEPTH) {
+        snprintf(P->errbuf, sizeof P->errbuf,
+                 "expression nested deeper than %d", PTX_MAX_DEPTH);
+        P->err = P->errbuf;
+        P->err_offset = P->m->toks[tok].start;
+        return NULL;
+    }
+    e->depth = (uint16_t)(d + 1);
+    return e;
+}
+
+ptx_expr *ptx_node_leaf(ptx_parser *P, uint32_t tok)
+{
+    static const uint16_t kind_of[PTX_T_KIND_END - PTX_T_WORD] = {
+        [PTX_T_WORD - PTX_T_WORD] = PTX_E_NAME,
+        [PTX_T_DOTNAME - PTX_T_WORD] = PTX_E_DOTNAME,
+        [PTX_T_INT - PTX_T_WORD] = PTX_E_INT,
+        [PTX_T_FLOAT - PTX_T_WORD] = PTX_E_FLOAT,
+        [PTX_T_STRING - PTX_T_WORD] = PTX_E_STRING,
+    };
+    ptx_expr *e = NEW(ptx_expr);
+    e->kind = kind_of[P->m->toks[tok].kind - PTX_T_WORD];
+    e->depth = 1;
+    e->tok = tok;
+    e->open = e->close = e->sep = PTX_NOTOK;
+    return e;
+}
+
+ptx_spec *ptx_node_spec(ptx_parser *P, uint32_t tok, ptx_expr *arg)
+{
+    ptx_spec *s = NEW(ptx_spec);
+    s->tok = tok;
+    s->arg = arg;
+    return s;
+}
+
+ptx_expr *ptx_node_last(ptx_expr *e)
+{
+    while (e->next)
+        e = e->next;
+    return e;
+}
+
+ptx_stmt *ptx_node_stmt(ptx_parser *P, int kind, uint32_t first)
+{
+    ptx_stmt *s = NEW(ptx_stmt);
+    s->kind = (uint32_t)kind;
+    s->first = first;
+    return s;
+}
+
+ptx_stmt *ptx_node_dir(ptx_parser *P, int kind, uint32_t dir,
+                          ptx_expr *args, uint32_t semi)
+{
+    ptx_stmt *s = ptx_node_stmt(P, kind, dir);
+    s->u.dir.label = s->u.dir.colon = PTX_NOTOK;
+    s->u.dir.dir = dir;
+    s->u.dir.args = args;
+    s->u.dir.semi = semi;
+    return s;
+}
+
+/* Bit 7 of each byte of the result is set where v has a '.' byte. */
+static inline uint64_t dot_bytes(uint64_t v)
+{
+    const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fULL;
+    v ^= 0x2e2e2e2e2e2e2e2eULL; /* '.' -> 0 */
+    return ~(((v & lo7) + lo7) | v | lo7);
+}
+
+/* Runs the statements given with `at` set to the offset of each '.' in
+   p[0..n), eight bytes at a time where the byte order allows: opcode
+   words are long (wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16)
+   and this ran a byte at a time twice per instruction. */
+#define FOR_EACH_DOT(p, n, at, ...)                                   \
+    do {                                                              \
+        uint32_t i_ = 0;                                              \
+        if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)                \
+            for (; i_ + 8 <= (n); i_ += 8) {                          \
+                uint64_t v_;                                          \
+                memcpy(&v_, (p) + i_, 8);                             \
+                for (uint64_t z_ = dot_bytes(v_); z_; z_ &= z_ - 1) { \
+                    uint32_t at = i_ + (uint32_t)(__builtin_ctzll(z_) >> 3); \
+                    __VA_ARGS__;                                      \
+                }                                                     \
+            }                                                         \
+        for (; i_ < (n); i_++)                                        \
+            if ((p)[i_] == '.') {                                     \
+                uint32_t at = i_;                                     \
+                __VA_ARGS__;                                          \
+            }                                                         \
+    } while (0)
+
+/* ld.global.v4.u32 -> opcode "ld", modifiers global, v4, u32 */
+static void split_opcode(ptx_parser *P, ptx_instr *in)
+{
+    ptx_str w = ptx_tok_str(P->m, in->op);
+    uint32_t n = 0, first = w.n;
+    FOR_EACH_DOT(w.p, w.n, at, { if (!n) first = at; n++; });
+    in->opcode = (ptx_str){ w.p, first };
+    if (!n)
+        return;
+    ptx_str *mods = ptx_arena_alloc(P->m->arena, n * sizeof *mods);
+    uint32_t k = 0, start = first + 1; /* where the current modifier starts */
+    FOR_EACH_DOT(w.p, w.n, at, {
+        if (at > first) {
+            mods[k++] = (ptx_str){ w.p + start, at - start };
+            start = at + 1;
+        }
+    });
+    mods[k] = (ptx_str){ w.p + start, w.n - start };
+    in->mods = mods;
+    in->nmods = n;
+}
+
+ptx_stmt *ptx_node_instr(ptx_parser *P, uint32_t at, uint32_t bang,
+                       uint32_t pred, uint32_t op, ptx_expr *operands,
+                       uint32_t semi)
+{
+    ptx_stmt *s = ptx_node_stmt(P, PTX_S_INSTR, at != PTX_NOTOK ? at : op);
+    ptx_instr *in = &s->u.instr;
+    in->at = at;
+    in->bang = bang;
+    in->pred = pred;
+    in->op = op;
+    in->operands = operands;
+    in->semi = semi;
+    split_opcode(P, in);
+    return s;
+}
+
+/* ---- for syntax error messages (parser.y yyreport_syntax_error) */
+
+/* Declaration specifiers and directives the grammar takes as a DOTNAME; a
+   syntax error in a statement that starts with any other DOTNAME is
+   reported as an unknown directive. */
+int ptx_known_dotname(ptx_str s)
+{
+    static const char *const names[] = {
+        "reg", "sreg", "const", "global", "local", "param", "shared", "tex",
+        "visible", "extern", "weak", "common", "align", "ptr", "attribute",
+        "managed", "unified", "texref", "samplerref", "surfref", "pred",
+        "v2", "v4", "v8", "maxntid", "reqntid", "minnctapersm",
+        "maxnctapersm", "maxnreg", "noreturn", "maxclusterrank",
+        "reqnctapercluster", "explicitcluster", "blocksareclusters",
+    };
+    if (s.n < 2 || s.p[0] != '.')
+        return 1;
+    const char *p = s.p + 1;
+    size_t n = s.n - 1;
+    const char *colons = memchr(p, ':', n); /* .shared::cta */
+    if (colons)
+        n = (size_t)(colons - p);
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i]) == n && memcmp(names[i], p, n) == 0)
+            return 1;
+    /* fundamental types: .b8 .u32 .s64 .f16 .f16x2 .bf16 .e4m3 .tf32 ... */
+    if (n >= 2 && strchr("bsufe", p[0]) && (p[1] >= '0' && p[1] <= '9'))
+        return 1;
+    if (n >= 3 && (memcmp(p, "bf", 2) == 0 || memcmp(p, "tf", 2) == 0) &&
+        p[2] >= '0' && p[2] <= '9')
+        return 1;
+    return 0;
+}
+
+/* The first token on the line of token t. */
+uint32_t ptx_line_start_token(const ptx_module *m, uint32_t t)
+{
+    while (t > 0) {
+        const char *p = m->src + m->toks[t - 1].start + m->toks[t - 1].len;
+        const char *q = m->src + m->toks[t].start;
+        if (memchr(p, '\n', (size_t)(q - p)))
+            break;
+        t--;
+    }
+    return t;
+}
