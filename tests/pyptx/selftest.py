@@ -54,7 +54,7 @@ def main():
             path = os.path.join(SELF, name + ".ptx")
             opts = {"codegen": FAKE, "python": args.python, "mode": mode,
                     "timeout": 60, "keep": None, "tmp": None}
-            _, ok, reasons, ident, _notes = harness.check_file((path, opts))
+            _, ok, reasons, ident, _notes, _jit = harness.check_file((path, opts))
             text = "\n".join(reasons)
             if ok != exp[col]:
                 errors.append("%s/%s: expected %s, got %s: %s" % (
