@@ -124,7 +124,7 @@ static void kernel_args_as(const cg_module *m, const cg_kernel *k,
    stays short; plain output keeps one per line, as DESIGN.md describes. */
 static void kernel_args(const cg_module *m, const cg_kernel *k, ptx_buf *out)
 {
-    enum { MAX_FLAT = 88 };
+    enum { MAX_FLAT = 150 }; /* about what the reference transpiler writes */
     if (m->opt && m->opt->sugar) {
         ptx_buf one = { 0 };
         kernel_args_as(m, k, &flat, &one);

@@ -1,16 +1,16 @@
 /*
  * sugar/comments.c - pass "comments": drop the _raw("") / _raw("//...")
  * lines that plain mode keeps for byte identity (blank and comment-only
- * source lines inside bodies, CG_S_RAW with why == NULL).  They carry no
- * PTX token, so the traced tokens do not change; sugar output is compared
- * by tokens only.
+ * source lines inside bodies, and trailing comments that plain mode moves
+ * onto a line of their own).  They carry no PTX token, so the traced tokens
+ * do not change; sugar output is compared by tokens only.
  */
 #include <string.h>
 #include "sugar/sugar.h"
 
 static int trivia_only(const cg_stmt *s)
 {
-    if (s->kind != CG_S_RAW || s->u.raw.why)
+    if (s->kind != CG_S_RAW)
         return 0;
     /* belt and braces: only whitespace and // comments */
     int in_comment = 0;
