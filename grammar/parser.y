@@ -79,6 +79,8 @@ static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg);
 /* node builders: src/front/nodes.c */
 #define mk_expr(...) ptx_node_expr(__VA_ARGS__)
 #define leaf(...) ptx_node_leaf(__VA_ARGS__)
+/* a leaf of the kind the rule knows, without looking at the token */
+#define leafk(...) ptx_node_leafk(__VA_ARGS__)
 #define spec(...) ptx_node_spec(__VA_ARGS__)
 #define last(...) ptx_node_last(__VA_ARGS__)
 #define stmt(...) ptx_node_stmt(__VA_ARGS__)
@@ -137,11 +139,11 @@ static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg);
 %precedence UNARY
 
 %type <slist> items stmts section_items
-%type <stmt> item top_decl stmt label_stmt loc pragma section_item
-%type <stmt> version target address_size file alias section data_line
+%type <stmt> item top_decl stmt label_stmt loc pragma
+%type <stmt> version target address_size file alias section
 %type <elist> exprlist target_names fdir_args_ne
 %type <elist> data_args name_list strings fdir_args attr_list
-%type <expr> expr cexpr data_arg loc_attr attr
+%type <expr> expr cexpr data_name loc_attr attr
 %type <splist> specs
 %type <decl> declarator
 %type <dlist> declarators
@@ -153,7 +155,6 @@ static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg);
 %type <fdlist> fdirs
 %type <block> block
 %type <func> func_rest proto_rest
-%type <tok> semi_opt
 
 %%
 
@@ -177,8 +178,8 @@ item
 /* ---- line directives (no ';': they end where the next statement starts) */
 
 version
-    : VERSION FLOAT             { $$ = dir_stmt(P, PTX_S_VERSION, $1, leaf(P, $2), PTX_NOTOK); }
-    | VERSION INT               { $$ = dir_stmt(P, PTX_S_VERSION, $1, leaf(P, $2), PTX_NOTOK); }
+    : VERSION FLOAT             { $$ = dir_stmt(P, PTX_S_VERSION, $1, leafk(P, $2, PTX_E_FLOAT), PTX_NOTOK); }
+    | VERSION INT               { $$ = dir_stmt(P, PTX_S_VERSION, $1, leafk(P, $2, PTX_E_INT), PTX_NOTOK); }
     ;
 
 target
@@ -186,12 +187,12 @@ target
     ;
 
 target_names
-    : WORD                      { ONE($$, leaf(P, $1)); }
-    | target_names COMMA WORD   { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
+    : WORD                      { ONE($$, leafk(P, $1, PTX_E_NAME)); }
+    | target_names COMMA WORD   { $$ = $1; $$->sep = $2; APPEND($$, leafk(P, $3, PTX_E_NAME)); }
     ;
 
 address_size
-    : ADDRESS_SIZE INT          { $$ = dir_stmt(P, PTX_S_ADDRESS_SIZE, $1, leaf(P, $2), PTX_NOTOK); }
+    : ADDRESS_SIZE INT          { $$ = dir_stmt(P, PTX_S_ADDRESS_SIZE, $1, leafk(P, $2, PTX_E_INT), PTX_NOTOK); }
     ;
 
 file
@@ -210,20 +211,21 @@ file
 /* .loc file line col [, function_name label[+off]] [, inlined_at f l c] */
 loc
     : LOC INT INT INT           {
-            ptx_expr *a = leaf(P, $2), *b = leaf(P, $3), *c = leaf(P, $4);
+            ptx_expr *a = leafk(P, $2, PTX_E_INT), *b = leafk(P, $3, PTX_E_INT);
+            ptx_expr *c = leafk(P, $4, PTX_E_INT);
             a->next = b; b->next = c;
             $$ = dir_stmt(P, PTX_S_LOC, $1, a, PTX_NOTOK);
         }
     | loc COMMA WORD loc_attr   {
             $$ = $1;
-            ptx_expr *t = last($$->u.dir.args), *k = leaf(P, $3);
+            ptx_expr *t = last($$->u.dir.args), *k = leafk(P, $3, PTX_E_NAME);
             t->sep = $2; t->next = k; k->next = $4;
         }
     ;
 
 loc_attr
-    : WORD                      { $$ = leaf(P, $1); }
-    | WORD PLUS INT             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, leaf(P, $1), leaf(P, $3), NULL)); }
+    : WORD                      { $$ = leafk(P, $1, PTX_E_NAME); }
+    | WORD PLUS INT             { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, leafk(P, $1, PTX_E_NAME), leafk(P, $3, PTX_E_INT), NULL)); }
     | INT INT INT               {
             $$ = leaf(P, $1); $$->next = leaf(P, $2); $$->next->next = leaf(P, $3);
         }
@@ -234,8 +236,8 @@ pragma
     ;
 
 strings
-    : STRING                    { ONE($$, leaf(P, $1)); }
-    | strings COMMA STRING      { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
+    : STRING                    { ONE($$, leafk(P, $1, PTX_E_STRING)); }
+    | strings COMMA STRING      { $$ = $1; $$->sep = $2; APPEND($$, leafk(P, $3, PTX_E_STRING)); }
     ;
 
 alias
@@ -260,36 +262,35 @@ section
         }
     ;
 
+/* Data lines are alternatives of the list itself, with and without ';':
+   nvcc -G writes one line per DWARF byte, and every reduction saved here
+   is saved a million times on such a file. */
 section_items
     : %empty                    { $$ = NULL; }
-    | section_items section_item { $$ = $1; APPEND($$, $2); }
-    ;
-
-section_item
-    : label_stmt
-    | data_line
-    ;
-
-data_line
-    : DOTNAME data_args semi_opt { $$ = dir_stmt(P, PTX_S_DATA, $1, CLOSE($2), $3); }
+    | section_items label_stmt  { $$ = $1; APPEND($$, $2); }
+    | section_items DOTNAME data_args {
+            $$ = $1;
+            APPEND($$, dir_stmt(P, PTX_S_DATA, $2, CLOSE($3), PTX_NOTOK));
+        }
+    | section_items DOTNAME data_args SEMI {
+            $$ = $1;
+            APPEND($$, dir_stmt(P, PTX_S_DATA, $2, CLOSE($3), $4));
+        }
     ;
 
 data_args
-    : data_arg                  { ONE($$, $1); }
-    | data_args COMMA data_arg  { $$ = $1; $$->sep = $2; APPEND($$, $3); }
+    : expr                      { ONE($$, $1); }
+    | data_name                 { ONE($$, $1); }
+    | data_args COMMA expr      { $$ = $1; $$->sep = $2; APPEND($$, $3); }
+    | data_args COMMA data_name { $$ = $1; $$->sep = $2; APPEND($$, $3); }
     ;
 
 /* `.b32 .debug_loc+66`: a section name, optionally plus an offset */
-data_arg
-    : expr
-    | DOTNAME                   { $$ = leaf(P, $1); }
-    | DOTNAME PLUS INT          { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, leaf(P, $1), leaf(P, $3), NULL)); }
+data_name
+    : DOTNAME                   { $$ = leafk(P, $1, PTX_E_DOTNAME); }
+    | DOTNAME PLUS INT          { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, leafk(P, $1, PTX_E_DOTNAME), leafk(P, $3, PTX_E_INT), NULL)); }
     ;
 
-semi_opt
-    : %empty                    { $$ = PTX_NOTOK; }
-    | SEMI
-    ;
 
 /* ---- declarations */
 
@@ -317,7 +318,7 @@ top_decl
    by INT or '(', so `.align 16` and `.attribute(...)` do not conflict. */
 specs
     : DOTNAME                   { ONE($$, spec(P, $1, NULL)); }
-    | DOTNAME INT               { ONE($$, spec(P, $1, leaf(P, $2))); }
+    | DOTNAME INT               { ONE($$, spec(P, $1, leafk(P, $2, PTX_E_INT))); }
     | DOTNAME LPAREN attr_list RPAREN {
             ptx_expr *a;
             CHECK(a = mk_expr(P, PTX_E_PAREN, $2, CLOSE($3), NULL, NULL));
@@ -325,7 +326,7 @@ specs
             ONE($$, spec(P, $1, a));
         }
     | specs DOTNAME             { $$ = $1; APPEND($$, spec(P, $2, NULL)); }
-    | specs DOTNAME INT         { $$ = $1; APPEND($$, spec(P, $2, leaf(P, $3))); }
+    | specs DOTNAME INT         { $$ = $1; APPEND($$, spec(P, $2, leafk(P, $3, PTX_E_INT))); }
     | specs DOTNAME LPAREN attr_list RPAREN {
             ptx_expr *a;
             CHECK(a = mk_expr(P, PTX_E_PAREN, $3, CLOSE($4), NULL, NULL));
@@ -340,8 +341,8 @@ attr_list
     ;
 
 attr
-    : DOTNAME                   { $$ = leaf(P, $1); }
-    | INT                       { $$ = leaf(P, $1); }
+    : DOTNAME                   { $$ = leafk(P, $1, PTX_E_DOTNAME); }
+    | INT                       { $$ = leafk(P, $1, PTX_E_INT); }
     | DOTNAME LPAREN attr_list RPAREN {
             CHECK($$ = mk_expr(P, PTX_E_CALL, $1, CLOSE($3), NULL, NULL));
             $$->open = $2; $$->close = $4;
@@ -460,8 +461,8 @@ fdir_args
     ;
 
 fdir_args_ne
-    : INT                       { ONE($$, leaf(P, $1)); }
-    | fdir_args_ne COMMA INT    { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
+    : INT                       { ONE($$, leafk(P, $1, PTX_E_INT)); }
+    | fdir_args_ne COMMA INT    { $$ = $1; $$->sep = $2; APPEND($$, leafk(P, $3, PTX_E_INT)); }
     ;
 
 /* ---- bodies */
@@ -523,8 +524,8 @@ label_stmt
     ;
 
 name_list
-    : WORD                      { ONE($$, leaf(P, $1)); }
-    | name_list COMMA WORD      { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
+    : WORD                      { ONE($$, leafk(P, $1, PTX_E_NAME)); }
+    | name_list COMMA WORD      { $$ = $1; $$->sep = $2; APPEND($$, leafk(P, $3, PTX_E_NAME)); }
     ;
 
 /* ---- expressions */
@@ -535,23 +536,23 @@ name_list
    A bare operand is an `expr` only where an operator follows it, which
    the lookahead tells apart (canonical LR: no conflict). */
 exprlist
-    : WORD                      { ONE($$, leaf(P, $1)); }
-    | INT                       { ONE($$, leaf(P, $1)); }
-    | FLOAT                     { ONE($$, leaf(P, $1)); }
-    | STRING                    { ONE($$, leaf(P, $1)); }
+    : WORD                      { ONE($$, leafk(P, $1, PTX_E_NAME)); }
+    | INT                       { ONE($$, leafk(P, $1, PTX_E_INT)); }
+    | FLOAT                     { ONE($$, leafk(P, $1, PTX_E_FLOAT)); }
+    | STRING                    { ONE($$, leafk(P, $1, PTX_E_STRING)); }
     | cexpr                     { ONE($$, $1); }
-    | exprlist COMMA WORD       { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
-    | exprlist COMMA INT        { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
-    | exprlist COMMA FLOAT      { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
-    | exprlist COMMA STRING     { $$ = $1; $$->sep = $2; APPEND($$, leaf(P, $3)); }
+    | exprlist COMMA WORD       { $$ = $1; $$->sep = $2; APPEND($$, leafk(P, $3, PTX_E_NAME)); }
+    | exprlist COMMA INT        { $$ = $1; $$->sep = $2; APPEND($$, leafk(P, $3, PTX_E_INT)); }
+    | exprlist COMMA FLOAT      { $$ = $1; $$->sep = $2; APPEND($$, leafk(P, $3, PTX_E_FLOAT)); }
+    | exprlist COMMA STRING     { $$ = $1; $$->sep = $2; APPEND($$, leafk(P, $3, PTX_E_STRING)); }
     | exprlist COMMA cexpr      { $$ = $1; $$->sep = $2; APPEND($$, $3); }
     ;
 
 expr
-    : WORD                      { $$ = leaf(P, $1); }
-    | INT                       { $$ = leaf(P, $1); }
-    | FLOAT                     { $$ = leaf(P, $1); }
-    | STRING                    { $$ = leaf(P, $1); }
+    : WORD                      { $$ = leafk(P, $1, PTX_E_NAME); }
+    | INT                       { $$ = leafk(P, $1, PTX_E_INT); }
+    | FLOAT                     { $$ = leafk(P, $1, PTX_E_FLOAT); }
+    | STRING                    { $$ = leafk(P, $1, PTX_E_STRING); }
     | cexpr
     ;
 
@@ -610,94 +611,8 @@ cexpr
 #define PTX_LEX_INLINE
 #include "lexer.c"
 
-/* The lexer's kind (ptx_token_kind or the ASCII code of a punctuation
-   character) -> bison's symbol number (raw tokens), and what the token
-   does to the bracket depth.  One lookup per token; kinds missing here
-   are never returned by the lexer. */
-static const struct { uint8_t sym; int8_t depth; } lex_map[PTX_T_KIND_END] = {
-    [PTX_T_EOF] = { PTX_YYEOF, 0 },
-    [','] = { COMMA, 0 }, [';'] = { SEMI, 0 }, [':'] = { COLON, 0 },
-    ['{'] = { LBRACE, 1 }, ['}'] = { RBRACE, -1 },
-    ['('] = { LPAREN, 1 }, [')'] = { RPAREN, -1 },
-    ['['] = { LBRACK, 1 }, [']'] = { RBRACK, -1 },
-    ['<'] = { LT, 0 }, ['>'] = { GT, 0 }, ['+'] = { PLUS, 0 },
-    ['-'] = { MINUS, 0 }, ['*'] = { STAR, 0 }, ['/'] = { SLASH, 0 },
-    ['%'] = { PERCENT, 0 }, ['!'] = { BANG, 0 }, ['~'] = { TILDE, 0 },
-    ['&'] = { AMP, 0 }, ['|'] = { PIPE, 0 }, ['^'] = { CARET, 0 },
-    ['?'] = { QUEST, 0 }, ['='] = { ASSIGN, 0 }, ['@'] = { AT, 0 },
-    [PTX_T_WORD] = { WORD, 0 }, [PTX_T_DOTNAME] = { DOTNAME, 0 },
-    [PTX_T_INT] = { INT, 0 }, [PTX_T_FLOAT] = { FLOAT, 0 },
-    [PTX_T_STRING] = { STRING, 0 }, [PTX_T_DWARF] = { DWARF, 0 },
-    [PTX_T_PREPROC] = { PREPROC, 0 }, [PTX_T_VERSION] = { VERSION, 0 },
-    [PTX_T_TARGET] = { TARGET, 0 }, [PTX_T_ADDRESS_SIZE] = { ADDRESS_SIZE, 0 },
-    [PTX_T_FILE] = { FILE_, 0 }, [PTX_T_LOC] = { LOC, 0 },
-    [PTX_T_SECTION] = { SECTION, 0 }, [PTX_T_ENTRY] = { ENTRY, 0 },
-    [PTX_T_FUNC] = { FUNC, 0 }, [PTX_T_CALLPROTOTYPE] = { CALLPROTOTYPE, 0 },
-    [PTX_T_CALLTARGETS] = { CALLTARGETS, 0 },
-    [PTX_T_BRANCHTARGETS] = { BRANCHTARGETS, 0 },
-    [PTX_T_PRAGMA] = { PRAGMA, 0 }, [PTX_T_ALIAS] = { ALIAS, 0 },
-    [PTX_T_SHL] = { SHL, 0 }, [PTX_T_SHR] = { SHR, 0 }, [PTX_T_LE] = { LE, 0 },
-    [PTX_T_GE] = { GE, 0 }, [PTX_T_EQ] = { EQ, 0 }, [PTX_T_NE] = { NE, 0 },
-    [PTX_T_ANDAND] = { ANDAND, 0 }, [PTX_T_OROR] = { OROR, 0 },
-};
-
-static int grow_tokens(ptx_parser *P)
-{
-    uint32_t cap = P->cap ? P->cap * 2 : 1024;
-    ptx_token *t = realloc(P->m->toks, (size_t)cap * sizeof *t);
-    if (!t) {
-        P->err = "out of memory";
-        return 0;
-    }
-    P->m->toks = t;
-    P->cap = cap;
-    return 1;
-}
-
-/* Out of line: only on a lexical error. */
-static int lex_error(ptx_parser *P, uint32_t start)
-{
-    P->err = P->lx.err;
-    P->err_offset = start;
-    /* name the offending byte */
-    unsigned char c = (unsigned char)P->m->src[start];
-    if (start < P->m->size && c != 0 && (c < 0x20 || c >= 0x7f)) {
-        snprintf(P->errbuf, sizeof P->errbuf, "%s (byte 0x%02x)", P->lx.err, c);
-        P->err = P->errbuf;
-    } else if (start < P->m->size && c != 0 && strcmp(P->lx.err, "unexpected character") == 0) {
-        snprintf(P->errbuf, sizeof P->errbuf, "unexpected character '%c'", c);
-        P->err = P->errbuf;
-    }
-    return PTX_YYerror;
-}
-
-static int too_deep(ptx_parser *P, uint32_t start)
-{
-    snprintf(P->errbuf, sizeof P->errbuf,
-             "brackets nested deeper than %d", PTX_MAX_DEPTH);
-    P->err = P->errbuf;
-    P->err_offset = start;
-    return PTX_YYerror;
-}
-
-static inline int ptx_yylex(PTX_YYSTYPE *lval, ptx_loc *lloc, ptx_parser *P)
-{
-    uint32_t start, len;
-    int kind = lex_token(&P->lx, &start, &len);
-    if (kind < 0)
-        return lex_error(P, start);
-    if (P->m->ntoks == P->cap && !grow_tokens(P))
-        return PTX_YYerror;
-    uint32_t i = P->m->ntoks++;
-    P->m->toks[i] = (ptx_token){ start, len, (uint32_t)kind };
-    lval->tok = *lloc = i;
-    /* closing brackets may take the depth below 0 (the parser rejects
-       them); only a deeper opening one can pass the limit */
-    P->depth += lex_map[kind].depth;
-    if (P->depth > PTX_MAX_DEPTH)
-        return too_deep(P, start);
-    return lex_map[kind].sym;
-}
+/* ptx_yylex and the data-line fast path */
+#include "front/yylex.h"
 
 static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg)
 {
@@ -733,10 +648,11 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
     ptx_module *m = P->m;
     ptx_loc at = *yypcontext_location(ctx); /* the lookahead token */
     P->err_offset = at < m->ntoks ? m->toks[at].start : 0;
+    uint32_t lasttok = m->ntoks - 1;
 
     /* an unknown directive starting the line: say that */
     if (m->ntoks) {
-        uint32_t first = ptx_line_start_token(m, m->ntoks - 1);
+        uint32_t first = ptx_line_start_token(m, lasttok);
         if (m->toks[first].kind == PTX_T_DOTNAME &&
             !ptx_known_dotname(ptx_tok_str(m, first))) {
             ptx_str s = ptx_tok_str(m, first);
@@ -784,7 +700,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
     /* and its spelling, where the kind alone does not say it */
     if ((tok == YYSYMBOL_WORD || tok == YYSYMBOL_DOTNAME || tok == YYSYMBOL_INT ||
          tok == YYSYMBOL_FLOAT) && m->ntoks) {
-        ptx_str sp = ptx_tok_str(m, m->ntoks - 1);
+        ptx_str sp = ptx_tok_str(m, lasttok);
         len += snprintf(P->errbuf + len, sizeof P->errbuf - (size_t)len,
                         " '%.*s%s'", (int)(sp.n > 40 ? 40 : sp.n), sp.p,
                         sp.n > 40 ? "..." : "");

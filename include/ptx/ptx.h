@@ -66,6 +66,32 @@ typedef struct ptx_buf {
 void ptx_buf_put(ptx_buf *b, const char *s, size_t n);
 void ptx_buf_puts(ptx_buf *b, const char *s);
 void ptx_buf_putc(ptx_buf *b, char c);
+/* The growing path of the two above (exported for the inline versions). */
+void ptx_buf_put_slow(ptx_buf *b, const char *s, size_t n);
+
+/* The printers append a few bytes at a time, millions of times: where the
+   buffer has room, put and putc are a copy and an add, inline.  The
+   functions above stay for callers that take their address. */
+#ifndef PTX_BUF_NO_INLINE
+static inline void ptx_buf_put_inline(ptx_buf *b, const char *s, size_t n)
+{
+    if (n && b->cap - b->n >= n) {
+        __builtin_memcpy(b->p + b->n, s, n);
+        b->n += n;
+    } else {
+        ptx_buf_put_slow(b, s, n);
+    }
+}
+static inline void ptx_buf_putc_inline(ptx_buf *b, char c)
+{
+    if (b->n < b->cap)
+        b->p[b->n++] = c;
+    else
+        ptx_buf_put_slow(b, &c, 1);
+}
+#define ptx_buf_put(b, s, n) ptx_buf_put_inline((b), (s), (n))
+#define ptx_buf_putc(b, c) ptx_buf_putc_inline((b), (c))
+#endif
 void ptx_buf_printf(ptx_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void ptx_buf_free(ptx_buf *b);

@@ -3,6 +3,7 @@
  * escapes, UTF-8 copied through, invalid bytes as \udcNN (the generated
  * file writes with surrogateescape, so they come back byte for byte).
  */
+#include <stdint.h>
 #include <string.h>
 #include "codegen/pystr.h"
 
@@ -33,13 +34,42 @@ static size_t utf8_len(const unsigned char *p, size_t n)
     return len;
 }
 
+/* Whether any byte of v needs an escape: below 0x20, 0x7f and above,
+   '\\' or '"'.  (x - 0x01..) & ~x & 0x80.. is nonzero where a byte of x
+   is zero; the high bits of v are the bytes >= 0x80.) */
+static inline int needs_escape8(uint64_t v)
+{
+    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+    uint64_t lt20 = (v - ones * 0x20) & ~v;
+    uint64_t bs = v ^ (ones * '\\'), dq = v ^ (ones * '"'), del = v ^ (ones * 0x7f);
+    uint64_t z = ((bs - ones) & ~bs) | ((dq - ones) & ~dq) | ((del - ones) & ~del);
+    return ((lt20 | z | v) & high) != 0;
+}
+
+/* Plain bytes (copied as they are): printable ASCII but '\\' and '"'. */
+static inline int plain(unsigned c)
+{
+    return c >= 0x20 && c < 0x7f && c != '\\' && c != '"';
+}
+
 void py_escape(ptx_buf *out, const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t run = 0;
     for (size_t i = 0; i < n; i++) {
+        /* most text needs no escape: skip it eight bytes at a time (a
+           false alarm only falls through to the byte test) */
+        while (i + 8 <= n) {
+            uint64_t v;
+            memcpy(&v, p + i, 8);
+            if (needs_escape8(v))
+                break;
+            i += 8;
+        }
+        if (i >= n)
+            break;
         unsigned c = p[i];
-        if (c >= 0x20 && c < 0x7f && c != '\\' && c != '"')
+        if (plain(c))
             continue;
         if (i > run)
             ptx_buf_put(out, s + run, i - run);

@@ -20,7 +20,7 @@ static void reserve(ptx_buf *b, size_t extra)
     b->cap = cap;
 }
 
-void ptx_buf_put(ptx_buf *b, const char *s, size_t n)
+void ptx_buf_put_slow(ptx_buf *b, const char *s, size_t n)
 {
     if (!n)
         return; /* b->p and s may be NULL: memcpy(NULL, NULL, 0) is UB */
@@ -29,15 +29,24 @@ void ptx_buf_put(ptx_buf *b, const char *s, size_t n)
     b->n += n;
 }
 
+/* The out-of-line API functions (ptx.h defines same-named inline macros
+   for everyone else). */
+#undef ptx_buf_put
+#undef ptx_buf_putc
+
+void ptx_buf_put(ptx_buf *b, const char *s, size_t n)
+{
+    ptx_buf_put_slow(b, s, n);
+}
+
 void ptx_buf_puts(ptx_buf *b, const char *s)
 {
-    ptx_buf_put(b, s, strlen(s));
+    ptx_buf_put_inline(b, s, strlen(s));
 }
 
 void ptx_buf_putc(ptx_buf *b, char c)
 {
-    reserve(b, 1);
-    b->p[b->n++] = c;
+    ptx_buf_put_slow(b, &c, 1);
 }
 
 void ptx_buf_printf(ptx_buf *b, const char *fmt, ...)

@@ -26,6 +26,17 @@ int ptx_yyparse(ptx_parser *P);
 ptx_expr *ptx_node_expr(ptx_parser *P, int kind, uint32_t tok, ptx_expr *a,
                         ptx_expr *b, ptx_expr *c);
 ptx_expr *ptx_node_leaf(ptx_parser *P, uint32_t tok);
+/* A leaf whose kind the grammar rule already knows (WORD: PTX_E_NAME, ...);
+   inline: the parser builds one for most operands. */
+static inline ptx_expr *ptx_node_leafk(ptx_parser *P, uint32_t tok, int kind)
+{
+    ptx_expr *e = (ptx_expr *)ptx_arena_alloc(P->m->arena, sizeof *e);
+    e->kind = (uint16_t)kind;
+    e->depth = 1;
+    e->tok = tok;
+    e->open = e->close = e->sep = PTX_NOTOK;
+    return e;
+}
 ptx_spec *ptx_node_spec(ptx_parser *P, uint32_t tok, ptx_expr *arg);
 ptx_expr *ptx_node_last(ptx_expr *e);
 ptx_stmt *ptx_node_stmt(ptx_parser *P, int kind, uint32_t first);

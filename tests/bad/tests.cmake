@@ -28,3 +28,14 @@ add_test(NAME valgrind_roundtrip
   COMMAND ${Python3_EXECUTABLE} ${BAD_DIR}/run.py --roundtrip $<TARGET_FILE:pyptx-roundtrip>
     --shared ${PTX_SHARED_CORPUS} valgrind)
 set_tests_properties(valgrind_roundtrip PROPERTIES LABELS valgrind TIMEOUT 3000)
+
+# valgrind memcheck over the code generator (plain and --sugar) and the
+# diff, on the compiler output of both corpora.
+if(TARGET pyptx-codegen AND TARGET pyptx-diff)
+  add_test(NAME valgrind_tools
+    COMMAND ${Python3_EXECUTABLE} ${BAD_DIR}/valgrind_tools.py
+      --codegen $<TARGET_FILE:pyptx-codegen> --diff $<TARGET_FILE:pyptx-diff>
+      ${CMAKE_SOURCE_DIR}/tests/corpus/nvcc ${CMAKE_SOURCE_DIR}/tests/corpus/triton
+      ${PTX_SHARED_CORPUS})
+  set_tests_properties(valgrind_tools PROPERTIES LABELS valgrind TIMEOUT 3000)
+endif()
