@@ -67,7 +67,7 @@ def kernel_lines(text, ours, body_only=False):
     lines = text.split("\n")
     start = None
     for i, l in enumerate(lines):
-        if (l.startswith("@kernel(") and not body_only) or (
+        if (l.startswith(("@kernel(", "@_named(")) and not body_only) or (
                 re.match(r"def \w+\(\):", l) and not l.startswith("def _raw")):
             start = i
             break

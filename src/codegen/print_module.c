@@ -7,6 +7,11 @@
 #include "codegen/build.h"
 #include "codegen/pystr.h"
 
+static int sugared(const cg_module *m)
+{
+    return m->opt && m->opt->sugar;
+}
+
 static void put_str(ptx_buf *out, const char *s)
 {
     py_str(out, s, strlen(s));
@@ -39,6 +44,18 @@ static void imports(const cg_module *m, ptx_buf *out)
         "    \"\"\"Emit PTX text verbatim into the kernel being traced: for what\n"
         "    the DSL has no construct for (each call says why).\"\"\"\n"
         "    ptx.inst._raw_emit(text)\n");
+    int named = 0;
+    for (uint32_t i = 0; i < m->nkernels; i++)
+        named |= !m->kernels[i].decorated && !m->kernels[i].unsupported;
+    if (named && sugared(m))
+        ptx_buf_puts(out,
+            "\n\ndef _named(name, **args):\n"
+            "    \"\"\"@kernel(**args) for a kernel traced under the PTX entry name\n"
+            "    `name` (kept so that host code still finds a mangled kernel).\"\"\"\n"
+            "    def wrap(fn):\n"
+            "        fn.__name__ = name\n"
+            "        return kernel(**args)(fn)\n"
+            "    return wrap\n");
 }
 
 /* The punctuation of the @kernel(...) arguments: one per line, or all on
@@ -79,10 +96,15 @@ static void dir_item(const cg_dir *d, ptx_buf *out)
     ptx_buf_puts(out, "))");
 }
 
+/* `entry`: the PTX entry name as _named's first argument, or NULL */
 static void kernel_args_as(const cg_module *m, const cg_kernel *k,
-                           const layout *l, ptx_buf *out)
+                           const layout *l, const char *entry, ptx_buf *out)
 {
     ptx_buf_puts(out, l->open);
+    if (entry) {
+        put_str(out, entry);
+        ptx_buf_puts(out, l->arg_sep);
+    }
     ptx_buf_puts(out, "arch=");
     put_str(out, m->arch);
     ptx_buf_puts(out, l->arg_sep);
@@ -122,12 +144,13 @@ static void kernel_args_as(const cg_module *m, const cg_kernel *k,
 
 /* Sugar output is for reading: the arguments go on one line when that line
    stays short; plain output keeps one per line, as DESIGN.md describes. */
-static void kernel_args(const cg_module *m, const cg_kernel *k, ptx_buf *out)
+static void kernel_args(const cg_module *m, const cg_kernel *k,
+                        const char *entry, ptx_buf *out)
 {
     enum { MAX_FLAT = 150 }; /* about what the reference transpiler writes */
     if (m->opt && m->opt->sugar) {
         ptx_buf one = { 0 };
-        kernel_args_as(m, k, &flat, &one);
+        kernel_args_as(m, k, &flat, entry, &one);
         int fits = one.n <= MAX_FLAT && !memchr(one.p, '\n', one.n);
         if (fits)
             ptx_buf_put(out, one.p, one.n);
@@ -135,7 +158,7 @@ static void kernel_args(const cg_module *m, const cg_kernel *k, ptx_buf *out)
         if (fits)
             return;
     }
-    kernel_args_as(m, k, &tall, out);
+    kernel_args_as(m, k, &tall, entry, out);
 }
 
 static void note(const char *text, ptx_buf *out)
@@ -152,23 +175,27 @@ static void note(const char *text, ptx_buf *out)
     }
 }
 
+/* A kernel whose Python name is not its PTX name (a mangled C++ name, a
+   Python keyword) is traced under the PTX name.  Sugar output says so with
+   one decorator, @_named("_Z...", ...); plain output sets __name__ and
+   calls kernel(...) after the def, as DESIGN.md describes. */
 static void kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out)
 {
     ptx_buf_puts(out, "\n\n");
     if (k->note)
         note(k->note, out);
-    if (k->decorated) {
-        ptx_buf_puts(out, "@kernel");
-        kernel_args(m, k, out);
+    if (k->decorated || sugared(m)) {
+        ptx_buf_puts(out, k->decorated ? "@kernel" : "@_named");
+        kernel_args(m, k, k->decorated ? NULL : k->ptx_name, out);
         ptx_buf_putc(out, '\n');
     }
     ptx_buf_printf(out, "def %s():\n", k->py_name);
     cg_print_stmts(m, k, k->body, 1, out);
-    if (!k->decorated) {
+    if (!k->decorated && !sugared(m)) {
         ptx_buf_printf(out, "\n\n%s.__name__ = ", k->py_name);
         put_str(out, k->ptx_name);
         ptx_buf_printf(out, "\n%s = kernel", k->py_name);
-        kernel_args(m, k, out);
+        kernel_args(m, k, NULL, out);
         ptx_buf_printf(out, "(%s)\n", k->py_name);
     }
 }
