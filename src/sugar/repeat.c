@@ -35,13 +35,7 @@ static void shape_opnd(const cg_opnd *o, ptx_buf *b)
         if (o->kind == CG_O_SYM)
             ptx_buf_printf(b, "s%u%c", (unsigned)o->sym, o->index >= 0 ? 'i' : 'n');
         else if (o->kind != CG_O_INT)
-            for (uint32_t i = 0; i < o->text.n; i++) {
-                const cg_piece *p = &o->text.v[i];
-                if (p->sym != CG_NOSYM)
-                    ptx_buf_printf(b, "{%u:%d}", (unsigned)p->sym, p->index);
-                else
-                    ptx_buf_put(b, p->p, p->n);
-            }
+            sg_text_key(&o->text, b);
         shape_opnd(o->a, b);
         shape_opnd(o->b, b);
         shape_opnd(o->elems, b);

@@ -41,6 +41,9 @@ cg_opnd *sg_py_opnd(cg_module *m, const char *text);     /* CG_O_PY */
 int sg_opnd_equal(const cg_opnd *a, const cg_opnd *b);   /* same Python/PTX */
 cg_text sg_lit(cg_module *m, const char *p, size_t n); /* copied */
 int sg_text_equal(const cg_text *a, const cg_text *b);
+/* Appends t with each symbol piece as "{sym:index}": a key under which
+   texts that differ only in their symbols' spellings still compare equal. */
+void sg_text_key(const cg_text *t, ptx_buf *b);
 /* Literal text of a one-piece (or all-literal) cg_text into buf; 0 if it
    references a symbol or does not fit. */
 int sg_text_lit(const cg_text *t, char *buf, size_t cap);

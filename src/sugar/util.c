@@ -58,6 +58,17 @@ cg_opnd *sg_py_opnd(cg_module *m, const char *text)
     return o;
 }
 
+void sg_text_key(const cg_text *t, ptx_buf *b)
+{
+    for (uint32_t i = 0; i < t->n; i++) {
+        const cg_piece *p = &t->v[i];
+        if (p->sym != CG_NOSYM)
+            ptx_buf_printf(b, "{%u:%d}", (unsigned)p->sym, p->index);
+        else
+            ptx_buf_put(b, p->p, p->n);
+    }
+}
+
 int sg_text_equal(const cg_text *a, const cg_text *b)
 {
     if (a->n != b->n)

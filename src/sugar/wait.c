@@ -90,13 +90,7 @@ static int ser_opnd(const cg_kernel *k, const locals *l, cg_opnd *o, ptx_buf *b,
                                o->index);
                 ptx_buf_puts(b, k->syms[o->sym].ptx);
             }
-            for (uint32_t i = 0; i < o->text.n; i++) {
-                const cg_piece *p = &o->text.v[i];
-                if (p->sym != CG_NOSYM)
-                    ptx_buf_printf(b, "{%u:%d}", (unsigned)p->sym, p->index);
-                else
-                    ptx_buf_put(b, p->p, p->n);
-            }
+            sg_text_key(&o->text, b);
             if (!ser_opnd(k, l, o->a, b, wi) || !ser_opnd(k, l, o->b, b, wi) ||
                 !ser_opnd(k, l, o->elems, b, wi))
                 return 0;
