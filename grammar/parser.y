@@ -75,6 +75,12 @@ static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg);
         h_;                                                           \
     })
 #define CHECK(x) do { if (!(x)) YYABORT; } while (0)
+/* a section's data line: `.b8 1, 2` with its ';' or PTX_NOTOK */
+#define DATA_LINE(out, items, dir, args, semi)                        \
+    do {                                                              \
+        (out) = (items);                                              \
+        APPEND((out), dir_stmt(P, PTX_S_DATA, (dir), (args), (semi))); \
+    } while (0)
 
 /* node builders: src/front/nodes.c */
 #define mk_expr(...) ptx_node_expr(__VA_ARGS__)
@@ -142,8 +148,8 @@ static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg);
 %type <stmt> item top_decl stmt label_stmt loc pragma
 %type <stmt> version target address_size file alias section
 %type <elist> exprlist target_names fdir_args_ne
-%type <elist> data_args name_list strings fdir_args attr_list
-%type <expr> expr cexpr data_name loc_attr attr
+%type <elist> data_args data_comma name_list strings fdir_args attr_list
+%type <expr> expr cexpr data_one loc_attr attr
 %type <splist> specs
 %type <decl> declarator
 %type <dlist> declarators
@@ -264,30 +270,49 @@ section
 
 /* Data lines are alternatives of the list itself, with and without ';':
    nvcc -G writes one line per DWARF byte, and every reduction saved here
-   is saved a million times on such a file. */
+   is saved a million times on such a file.  The commonest lines, a lone
+   integer or name (`.b8 2`, `.b64 $L__tmp1`), are one reduction each; the
+   lookahead tells them from the head of a list or of an expression
+   (canonical LR: no conflict), which is why data_args never is a lone
+   INT or WORD. */
 section_items
     : %empty                    { $$ = NULL; }
     | section_items label_stmt  { $$ = $1; APPEND($$, $2); }
-    | section_items DOTNAME data_args {
-            $$ = $1;
-            APPEND($$, dir_stmt(P, PTX_S_DATA, $2, CLOSE($3), PTX_NOTOK));
-        }
-    | section_items DOTNAME data_args SEMI {
-            $$ = $1;
-            APPEND($$, dir_stmt(P, PTX_S_DATA, $2, CLOSE($3), $4));
-        }
+    | section_items DOTNAME INT      { DATA_LINE($$, $1, $2, leafk(P, $3, PTX_E_INT), PTX_NOTOK); }
+    | section_items DOTNAME INT SEMI { DATA_LINE($$, $1, $2, leafk(P, $3, PTX_E_INT), $4); }
+    | section_items DOTNAME WORD     { DATA_LINE($$, $1, $2, leafk(P, $3, PTX_E_NAME), PTX_NOTOK); }
+    | section_items DOTNAME WORD SEMI { DATA_LINE($$, $1, $2, leafk(P, $3, PTX_E_NAME), $4); }
+    | section_items DOTNAME data_args { DATA_LINE($$, $1, $2, CLOSE($3), PTX_NOTOK); }
+    | section_items DOTNAME data_args SEMI { DATA_LINE($$, $1, $2, CLOSE($3), $4); }
     ;
 
+/* A data list but a lone INT or WORD.  DWARF strings are long lists of
+   byte values (`.b8 95,90,78,...`): each integer is one reduction, with
+   the ',' after it. */
 data_args
-    : expr                      { ONE($$, $1); }
-    | data_name                 { ONE($$, $1); }
-    | data_args COMMA expr      { $$ = $1; $$->sep = $2; APPEND($$, $3); }
-    | data_args COMMA data_name { $$ = $1; $$->sep = $2; APPEND($$, $3); }
+    : data_one                  { ONE($$, $1); }
+    | data_comma INT            { $$ = $1; APPEND($$, leafk(P, $2, PTX_E_INT)); }
+    | data_comma WORD           { $$ = $1; APPEND($$, leafk(P, $2, PTX_E_NAME)); }
+    | data_comma data_one       { $$ = $1; APPEND($$, $2); }
     ;
 
-/* `.b32 .debug_loc+66`: a section name, optionally plus an offset */
-data_name
-    : DOTNAME                   { $$ = leafk(P, $1, PTX_E_DOTNAME); }
+/* the elements so far, up to the ',' after the last one */
+data_comma
+    : INT COMMA                 { ONE($$, leafk(P, $1, PTX_E_INT)); $$->sep = $2; }
+    | WORD COMMA                { ONE($$, leafk(P, $1, PTX_E_NAME)); $$->sep = $2; }
+    | data_one COMMA            { ONE($$, $1); $$->sep = $2; }
+    | data_comma INT COMMA      { $$ = $1; APPEND($$, leafk(P, $2, PTX_E_INT)); $$->sep = $3; }
+    | data_comma WORD COMMA     { $$ = $1; APPEND($$, leafk(P, $2, PTX_E_NAME)); $$->sep = $3; }
+    | data_comma data_one COMMA { $$ = $1; APPEND($$, $2); $$->sep = $3; }
+    ;
+
+/* an element other than a lone INT or WORD; `.b32 .debug_loc+66` is a
+   section name, optionally plus an offset */
+data_one
+    : FLOAT                     { $$ = leafk(P, $1, PTX_E_FLOAT); }
+    | STRING                    { $$ = leafk(P, $1, PTX_E_STRING); }
+    | cexpr
+    | DOTNAME                   { $$ = leafk(P, $1, PTX_E_DOTNAME); }
     | DOTNAME PLUS INT          { CHECK($$ = mk_expr(P, PTX_E_BINARY, $2, leafk(P, $1, PTX_E_DOTNAME), leafk(P, $3, PTX_E_INT), NULL)); }
     ;
 
@@ -473,14 +498,22 @@ block
         }
     ;
 
+/* Instructions are alternatives of the list itself (no `instr` or
+   `stmt` symbol): one reduction per instruction.  Operand-less ones have
+   their own alternative so that the common case needs no empty-list
+   reduction. */
 stmts
     : %empty                    { $$ = NULL; }
     | stmts stmt                { $$ = $1; APPEND($$, $2); }
+    | stmts WORD SEMI           { $$ = $1; APPEND($$, instr(P, PTX_NOTOK, PTX_NOTOK, PTX_NOTOK, $2, NULL, $3)); }
+    | stmts WORD exprlist SEMI  { $$ = $1; APPEND($$, instr(P, PTX_NOTOK, PTX_NOTOK, PTX_NOTOK, $2, CLOSE($3), $4)); }
+    | stmts AT WORD WORD SEMI   { $$ = $1; APPEND($$, instr(P, $2, PTX_NOTOK, $3, $4, NULL, $5)); }
+    | stmts AT WORD WORD exprlist SEMI { $$ = $1; APPEND($$, instr(P, $2, PTX_NOTOK, $3, $4, CLOSE($5), $6)); }
+    | stmts AT BANG WORD WORD SEMI { $$ = $1; APPEND($$, instr(P, $2, $3, $4, $5, NULL, $6)); }
+    | stmts AT BANG WORD WORD exprlist SEMI { $$ = $1; APPEND($$, instr(P, $2, $3, $4, $5, CLOSE($6), $7)); }
     ;
 
-/* Instructions are alternatives of stmt itself (no `instr` symbol): one
-   reduction less per instruction.  Operand-less ones have their own
-   alternative so that the common case needs no empty-list reduction. */
+/* every other body statement */
 stmt
     : specs declarators SEMI    {
             ptx_spec *s = CLOSE($1);
@@ -503,12 +536,6 @@ stmt
             $$ = dir_stmt(P, PTX_S_BRANCHTARGETS, $3, CLOSE($4), $5);
             $$->first = $1; $$->u.dir.label = $1; $$->u.dir.colon = $2;
         }
-    | WORD SEMI                 { $$ = instr(P, PTX_NOTOK, PTX_NOTOK, PTX_NOTOK, $1, NULL, $2); }
-    | WORD exprlist SEMI        { $$ = instr(P, PTX_NOTOK, PTX_NOTOK, PTX_NOTOK, $1, CLOSE($2), $3); }
-    | AT WORD WORD SEMI         { $$ = instr(P, $1, PTX_NOTOK, $2, $3, NULL, $4); }
-    | AT WORD WORD exprlist SEMI { $$ = instr(P, $1, PTX_NOTOK, $2, $3, CLOSE($4), $5); }
-    | AT BANG WORD WORD SEMI    { $$ = instr(P, $1, $2, $3, $4, NULL, $5); }
-    | AT BANG WORD WORD exprlist SEMI { $$ = instr(P, $1, $2, $3, $4, CLOSE($5), $6); }
     | block                     { $$ = stmt(P, PTX_S_BLOCK, $1->lbrace); $$->u.block = *$1; }
     | loc
     | pragma
