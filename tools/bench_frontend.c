@@ -15,6 +15,7 @@
 #include "ptx/codegen.h"
 #include "ptx/ptx.h"
 #include "util/paths.h"
+#include "util/memory.h"
 
 typedef struct input {
     char *name, *data;
@@ -45,6 +46,7 @@ static int load(const char *path, input *in)
 
 int main(int argc, char **argv)
 {
+    ptx_keep_freed_memory();
     int canonical = 0, codegen = 0;
     double seconds = 2.0;
     long repeat = 0; /* --repeat N: exactly N passes (for callgrind) */

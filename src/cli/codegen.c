@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "ptx/codegen.h"
 #include "ptx/ptx.h"
+#include "util/memory.h"
 
 static const char usage[] =
     "usage: pyptx-codegen [options] FILE.ptx      (FILE '-' reads standard input)\n"
@@ -119,6 +120,7 @@ static int write_out(const char *path, const ptx_buf *b)
 
 int main(int argc, char **argv)
 {
+    ptx_keep_freed_memory();
     static const struct option longs[] = {
         { "name", required_argument, 0, OPT_NAME },
         { "sugar", optional_argument, 0, OPT_SUGAR },

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "ptx/ptx.h"
 #include "ptx/diff.h"
+#include "util/memory.h"
 
 static const char usage[] =
     "usage: pyptx-diff [options] A.ptx B.ptx\n"
@@ -137,6 +138,7 @@ static int write_all(const ptx_buf *b)
 
 int main(int argc, char **argv)
 {
+    ptx_keep_freed_memory();
     cli c = { .o = { .context = 3 } };
     if (parse_args(argc, argv, &c) < 0) {
         fputs(usage, stderr);

@@ -11,6 +11,7 @@
 #include "ptx/ptx.h"
 #include "util/paths.h"
 #include "util/json.h"
+#include "util/memory.h"
 
 typedef struct opts {
     int canonical, json, jobs, emit;
@@ -293,6 +294,7 @@ static int emit(const char *path, const opts *o)
 
 int main(int argc, char **argv)
 {
+    ptx_keep_freed_memory();
     static const struct option longs[] = {
         { "canonical", no_argument, 0, 'c' }, { "emit", no_argument, 0, 'e' },
         { "jobs", required_argument, 0, 'j' }, { "json", no_argument, 0, 'J' },

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "front/arena.h"
 
-enum { CHUNK_MIN = 64 * 1024, CHUNK_MAX = 64 * 1024 * 1024 };
+enum { CHUNK_MIN = 64 * 1024, CHUNK_MAX = 16 * 1024 * 1024 };
 
 ptx_arena *ptx_arena_new(void)
 {
