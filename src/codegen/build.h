@@ -38,6 +38,7 @@ typedef struct cg_bind {
     int32_t prev;       /* binding it shadows, or -1 */
     uint16_t depth;
     uint8_t array;      /* in the array map */
+    uint8_t shadowed;   /* a later binding of the same name hides it */
 } cg_bind;
 
 typedef struct cg_builder {
@@ -47,6 +48,11 @@ typedef struct cg_builder {
     cg_map exact, arrays;   /* PTX name / array base -> binding index */
     cg_bind *binds;
     uint32_t nbinds, capbinds;
+    /* the bindings of register arrays (%r<N>), in declaration order: few
+       (%r %rd %f %fd %p ...), so resolving %r12 scans them instead of
+       hashing each way of splitting the name */
+    uint32_t *arrs;
+    uint32_t narrs, caparrs;
     uint16_t depth;         /* block nesting, 0 = kernel body */
     uint16_t nscopes;       /* scopes opened so far (ids) */
     uint8_t digit_base;     /* an array base ends in a digit (%r1<4>): then

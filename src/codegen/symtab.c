@@ -6,21 +6,33 @@
 #include <string.h>
 #include "codegen/build.h"
 
+static void *grow_vec(cg_builder *b, void *v, uint32_t n, uint32_t *cap,
+                      size_t size)
+{
+    if (n < *cap)
+        return v;
+    *cap = *cap ? 2 * *cap : 64;
+    void *w = cg_alloc(b->m, *cap * size);
+    if (n)
+        memcpy(w, v, n * size);
+    return w;
+}
+
 static int32_t push_bind(cg_builder *b, cg_symid sym, int32_t prev, int array)
 {
-    if (b->nbinds == b->capbinds) {
-        uint32_t cap = b->capbinds ? 2 * b->capbinds : 64;
-        cg_bind *v = cg_alloc(b->m, cap * sizeof *v);
-        if (b->nbinds)
-            memcpy(v, b->binds, b->nbinds * sizeof *v);
-        b->binds = v;
-        b->capbinds = cap;
-    }
+    b->binds = grow_vec(b, b->binds, b->nbinds, &b->capbinds, sizeof *b->binds);
     cg_bind *x = &b->binds[b->nbinds];
     x->sym = sym;
     x->prev = prev;
     x->depth = b->depth;
     x->array = (uint8_t)array;
+    x->shadowed = 0;
+    if (prev >= 0)
+        b->binds[prev].shadowed = 1;
+    if (array) {
+        b->arrs = grow_vec(b, b->arrs, b->narrs, &b->caparrs, sizeof *b->arrs);
+        b->arrs[b->narrs++] = b->nbinds;
+    }
     return (int32_t)b->nbinds++;
 }
 
@@ -61,6 +73,10 @@ void cg_scope_leave(cg_builder *b, uint32_t mark)
         cg_mslot *s = cg_map_get(mp, name, strlen(name));
         if (s)
             s->val = x->prev;
+        if (x->prev >= 0)
+            b->binds[x->prev].shadowed = 0;
+        if (x->array)
+            b->narrs--;
     }
     b->depth--;
 }
@@ -70,30 +86,52 @@ static int is_reg_kind(const cg_sym *s)
     return s->kind == CG_SYM_REG || s->kind == CG_SYM_REGARRAY;
 }
 
-/* Best array element reading of p[0..n): base + decimal index < count. */
+/* Array bases are a few bytes: a call to memcmp would cost more. */
+static inline int same_bytes(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+/* Best array element reading of p[0..n): base + decimal index < count,
+   the innermost binding winning and, among equals, the shortest base.
+   Without array bases ending in a digit, the base is p[0..d) exactly. */
 static int32_t array_lookup(cg_builder *b, const char *p, size_t n,
                             int32_t *index)
 {
     size_t d = n;
     while (d > 0 && p[d - 1] >= '0' && p[d - 1] <= '9')
         d--;
-    int32_t best = -1;
+    if (d == 0)
+        return -1;
     size_t kend = b->digit_base ? n : d + 1;
-    for (size_t k = d; k < kend && d > 0; k++) {
-        if (!cg_is_decimal(p + k, n - k) || n - k > 9)
+    int32_t best = -1;
+    size_t bestk = 0;
+    /* later bindings are at least as deep: scan from the last one and stop
+       below the depth of the first match */
+    for (uint32_t j = b->narrs; j-- > 0;) {
+        const cg_bind *x = &b->binds[b->arrs[j]];
+        if (best >= 0 && x->depth < b->binds[best].depth)
+            break;
+        if (x->shadowed)
             continue;
-        cg_mslot *s = cg_map_get(&b->arrays, p, k);
-        if (!s || s->val < 0)
+        const cg_sym *y = &b->k->syms[x->sym];
+        size_t k = y->ptxlen;
+        if (k < d || k >= kend || !same_bytes(y->ptx, p, k) ||
+            n - k > 9 || !cg_is_decimal(p + k, n - k))
             continue;
         uint32_t idx = 0;
         for (size_t i = k; i < n; i++)
             idx = idx * 10 + (uint32_t)(p[i] - '0');
-        if (idx >= b->k->syms[b->binds[s->val].sym].count)
+        if (idx >= y->count || (best >= 0 && k >= bestk))
             continue;
-        if (best < 0 || b->binds[s->val].depth > b->binds[best].depth) {
-            best = s->val;
-            *index = (int32_t)idx;
-        }
+        best = (int32_t)b->arrs[j];
+        bestk = k;
+        *index = (int32_t)idx;
+        if (!b->digit_base)
+            break; /* the only split; any other binding of it is shadowed */
     }
     return best;
 }
