@@ -91,6 +91,12 @@ static inline void ptx_buf_putc_inline(ptx_buf *b, char c)
 }
 #define ptx_buf_put(b, s, n) ptx_buf_put_inline((b), (s), (n))
 #define ptx_buf_putc(b, c) ptx_buf_putc_inline((b), (c))
+/* (a literal's length is then a constant) */
+#define ptx_buf_puts(b, s) ptx_buf_puts_inline((b), (s))
+static inline void ptx_buf_puts_inline(ptx_buf *b, const char *s)
+{
+    ptx_buf_put_inline(b, s, __builtin_strlen(s));
+}
 #endif
 void ptx_buf_printf(ptx_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -308,26 +308,68 @@ static cg_opnd *guard(cg_builder *b, const ptx_instr *in)
     return g;
 }
 
+/* Split and mangle an opcode word for ptx.inst: 0 if it cannot be one. */
+static int make_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
+{
+    oc->attr = cg_alloc(b->m, (in->nmods + 1) * sizeof *oc->attr);
+    if (!op_matches(b, in) || !(oc->attr[0] = mangled(b, in->opcode)))
+        return 0;
+    char c = oc->attr[0][0];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
+        return 0;
+    oc->op = cg_strndup(b->m, in->opcode.p, in->opcode.n);
+    oc->nmods = in->nmods;
+    oc->mods = cg_alloc(b->m, (in->nmods + 1) * sizeof *oc->mods);
+    for (uint32_t i = 0; i < in->nmods; i++) {
+        if (!(oc->attr[i + 1] = mangled(b, in->mods[i])))
+            return 0;
+        oc->mods[i] = cg_strndup(b->m, in->mods[i].p, in->mods[i].n);
+    }
+    return 1;
+}
+
+/* The instruction's opcode, from the module's cache; NULL if it cannot be
+   a ptx.inst call. */
+static const cg_opcode *opcode(cg_builder *b, const ptx_instr *in)
+{
+    cg_module *m = b->m;
+    if (!m->opcodes)
+        m->opcodes = cg_alloc(m, sizeof *m->opcodes);
+    ptx_str w = tstr(b, in->op);
+    cg_mslot *s = cg_map_put(m, m->opcodes, w.p, w.n);
+    if (s->val == -1) {
+        cg_opcode oc = { 0 };
+        if (!make_opcode(b, in, &oc)) {
+            s->val = -2;
+        } else {
+            if (m->nopcodes == m->capopcodes) {
+                uint32_t cap = m->capopcodes ? 2 * m->capopcodes : 64;
+                cg_opcode *v = cg_alloc(m, cap * sizeof *v);
+                if (m->nopcodes)
+                    memcpy(v, m->opcodes_v, m->nopcodes * sizeof *v);
+                m->opcodes_v = v;
+                m->capopcodes = cap;
+            }
+            m->opcodes_v[m->nopcodes] = oc;
+            s->val = (int32_t)m->nopcodes++;
+        }
+    }
+    return s->val >= 0 ? &m->opcodes_v[s->val] : NULL;
+}
+
 cg_stmt *cg_build_inst(cg_builder *b, const ptx_stmt *s, const char **why)
 {
     const ptx_instr *in = &s->u.instr;
+    *why = "opcode or modifier cannot be spelled as a ptx.inst attribute";
+    const cg_opcode *oc = opcode(b, in);
+    if (!oc)
+        return NULL;
     cg_stmt *st = cg_stmt_new(b->m, CG_S_INST, s->first);
     cg_inst *ci = &st->u.inst;
-    *why = "opcode or modifier cannot be spelled as a ptx.inst attribute";
-    ci->attr = cg_alloc(b->m, (in->nmods + 1) * sizeof *ci->attr);
-    if (!op_matches(b, in) || !(ci->attr[0] = mangled(b, in->opcode)))
-        return NULL;
-    char c = ci->attr[0][0];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
-        return NULL;
-    ci->op = cg_strndup(b->m, in->opcode.p, in->opcode.n);
-    ci->nmods = in->nmods;
-    ci->mods = cg_alloc(b->m, (in->nmods + 1) * sizeof *ci->mods);
-    for (uint32_t i = 0; i < in->nmods; i++) {
-        if (!(ci->attr[i + 1] = mangled(b, in->mods[i])))
-            return NULL;
-        ci->mods[i] = cg_strndup(b->m, in->mods[i].p, in->mods[i].n);
-    }
+    ci->op = oc->op;
+    ci->mods = oc->mods;
+    ci->nmods = oc->nmods;
+    ci->attr = oc->attr;
     *why = "operand form has no pyptx operand object";
     cg_opnd **tail = &ci->ops;
     for (const ptx_expr *e = in->operands; e; e = e->next) {

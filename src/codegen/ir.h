@@ -191,6 +191,16 @@ typedef enum cg_stmt_kind {
 
 typedef struct cg_stmt cg_stmt;
 
+/* An opcode word as ptx.inst needs it, shared by every instruction that
+   spells it (read-only: a pass that changes an instruction's opcode gives
+   it new arrays). */
+typedef struct cg_opcode {
+    const char *op;
+    const char **mods;
+    const char **attr;
+    uint32_t nmods;
+} cg_opcode;
+
 typedef struct cg_inst {
     const char *op;        /* PTX opcode, no dots: "ld" */
     const char **mods;     /* PTX modifiers, no dots: "global", "v4" */
@@ -320,6 +330,12 @@ struct cg_module {
                                 mangled_v (ptx.inst attribute), -2 = none */
     const char **mangled_v;
     uint32_t nmangled, capmangled;
+    /* cache: opcode word ("ld.global.v4.u32") -> index into opcodes_v,
+       -2 = not a ptx.inst call.  Kernels repeat a few dozen opcode words
+       thousands of times: each is split and mangled once. */
+    struct cg_map *opcodes;
+    struct cg_opcode *opcodes_v;
+    uint32_t nopcodes, capopcodes;
 };
 
 /* ------------------------------------------------------------------ */

@@ -33,6 +33,7 @@ void ptx_buf_put_slow(ptx_buf *b, const char *s, size_t n)
    for everyone else). */
 #undef ptx_buf_put
 #undef ptx_buf_putc
+#undef ptx_buf_puts
 
 void ptx_buf_put(ptx_buf *b, const char *s, size_t n)
 {
