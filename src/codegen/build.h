@@ -53,6 +53,10 @@ typedef struct cg_builder {
        hashing each way of splitting the name */
     uint32_t *arrs;
     uint32_t narrs, caparrs;
+    /* names ever in the exact map, by their first two bytes (a bit per
+       hash): most operands are array elements (%r12) and no exact name
+       starts like them, so their exact lookup is skipped */
+    uint64_t exact_lead[4];
     uint16_t depth;         /* block nesting, 0 = kernel body */
     uint16_t nscopes;       /* scopes opened so far (ids) */
     uint8_t digit_base;     /* an array base ends in a digit (%r1<4>): then

@@ -36,6 +36,13 @@ static int32_t push_bind(cg_builder *b, cg_symid sym, int32_t prev, int array)
     return (int32_t)b->nbinds++;
 }
 
+static inline unsigned lead_hash(const char *p, size_t n)
+{
+    unsigned c0 = n > 0 ? (unsigned char)p[0] : 0;
+    unsigned c1 = n > 1 ? (unsigned char)p[1] : 0;
+    return (c0 * 31 + c1) & 255;
+}
+
 cg_symid cg_declare(cg_builder *b, cg_sym_kind kind, const char *p, size_t n,
                     const char *type, uint32_t count)
 {
@@ -51,6 +58,10 @@ cg_symid cg_declare(cg_builder *b, cg_sym_kind kind, const char *p, size_t n,
     cg_symid id = cg_sym_add(m, b->k, kind, name, type, count, b->nscopes);
     if (array && n && p[n - 1] >= '0' && p[n - 1] <= '9')
         b->digit_base = 1;
+    if (!array) {
+        unsigned h = lead_hash(p, n);
+        b->exact_lead[h >> 6] |= 1ull << (h & 63);
+    }
     if (kind == CG_SYM_REG || kind == CG_SYM_REGARRAY)
         b->k->syms[id].py = cg_py_name(m, b->k, name);
     s->val = push_bind(b, id, s->val, array);
@@ -136,14 +147,47 @@ static int32_t array_lookup(cg_builder *b, const char *p, size_t n,
     return best;
 }
 
+/* The live binding of array element p[0..n) where no array base ends in
+   a digit: the base is exactly what precedes the trailing digits. */
+static int32_t element_lookup(cg_builder *b, const char *p, size_t n,
+                              int32_t *index)
+{
+    size_t d = n;
+    uint32_t idx = 0, scale = 1;
+    while (d > 0 && p[d - 1] >= '0' && p[d - 1] <= '9' && n - d < 9) {
+        d--;
+        idx += (uint32_t)(p[d] - '0') * scale;
+        scale *= 10;
+    }
+    if (d == 0 || (d > 0 && p[d - 1] >= '0' && p[d - 1] <= '9') ||
+        (p[d] == '0' && n - d > 1))
+        return -1; /* more than 9 digits, or a leading zero */
+    for (uint32_t j = b->narrs; j-- > 0;) {
+        const cg_bind *x = &b->binds[b->arrs[j]];
+        const cg_sym *y = &b->k->syms[x->sym];
+        if (x->shadowed || y->ptxlen != d || !same_bytes(y->ptx, p, d))
+            continue;
+        if (idx >= y->count)
+            return -1;
+        *index = (int32_t)idx;
+        return (int32_t)b->arrs[j];
+    }
+    return -1;
+}
+
 cg_symid cg_resolve(cg_builder *b, const char *p, size_t n, int32_t *index)
 {
     *index = -1;
-    cg_mslot *s = cg_map_get(&b->exact, p, n);
-    int32_t e = s ? s->val : -1;
-    int32_t idx = -1;
-    int32_t a = (n > 1 && p[n - 1] >= '0' && p[n - 1] <= '9')
-                    ? array_lookup(b, p, n, &idx) : -1;
+    unsigned h = lead_hash(p, n);
+    int32_t e = -1;
+    if (b->exact_lead[h >> 6] >> (h & 63) & 1) {
+        cg_mslot *s = cg_map_get(&b->exact, p, n);
+        e = s ? s->val : -1;
+    }
+    int32_t idx = -1, a = -1;
+    if (n > 1 && p[n - 1] >= '0' && p[n - 1] <= '9')
+        a = b->digit_base ? array_lookup(b, p, n, &idx)
+                          : element_lookup(b, p, n, &idx);
     if (a >= 0 && (e < 0 || b->binds[a].depth > b->binds[e].depth)) {
         *index = idx;
         return b->binds[a].sym;
