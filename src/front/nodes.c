@@ -114,24 +114,30 @@ static inline uint64_t dot_bytes(uint64_t v)
             }                                                         \
     } while (0)
 
-/* ld.global.v4.u32 -> opcode "ld", modifiers global, v4, u32 */
+/* ld.global.v4.u32 -> opcode "ld", modifiers global, v4, u32.  One scan
+   records the dots (opcode words have a dozen at most); a word with more
+   than fit is scanned a second time. */
 static void split_opcode(ptx_parser *P, ptx_instr *in)
 {
+    enum { MAX_DOTS = 32 };
     ptx_str w = ptx_tok_str(P->m, in->op);
-    uint32_t n = 0, first = w.n;
-    FOR_EACH_DOT(w.p, w.n, at, { if (!n) first = at; n++; });
-    in->opcode = (ptx_str){ w.p, first };
+    uint32_t dots[MAX_DOTS], n = 0;
+    FOR_EACH_DOT(w.p, w.n, at, { if (n < MAX_DOTS) dots[n] = at; n++; });
+    in->opcode = (ptx_str){ w.p, n ? dots[0] : w.n };
     if (!n)
         return;
     ptx_str *mods = ptx_arena_alloc(P->m->arena, n * sizeof *mods);
-    uint32_t k = 0, start = first + 1; /* where the current modifier starts */
-    FOR_EACH_DOT(w.p, w.n, at, {
-        if (at > first) {
-            mods[k++] = (ptx_str){ w.p + start, at - start };
-            start = at + 1;
-        }
-    });
-    mods[k] = (ptx_str){ w.p + start, w.n - start };
+    if (n > MAX_DOTS) {
+        uint32_t k = 0;
+        FOR_EACH_DOT(w.p, w.n, at, { mods[k++].p = w.p + at + 1; });
+        for (uint32_t i = 0; i + 1 < n; i++)
+            mods[i].n = (uint32_t)(mods[i + 1].p - mods[i].p - 1);
+    } else {
+        for (uint32_t i = 0; i + 1 < n; i++)
+            mods[i] = (ptx_str){ w.p + dots[i] + 1, dots[i + 1] - dots[i] - 1 };
+        mods[n - 1].p = w.p + dots[n - 1] + 1;
+    }
+    mods[n - 1].n = (uint32_t)(w.p + w.n - mods[n - 1].p);
     in->mods = mods;
     in->nmods = n;
 }
