@@ -25,7 +25,7 @@
    ']' or '}'" for a missing comma).  Costs ~2% instructions and 44 KB of
    tables; LAC (parse.lac full) would cost ~14%. */
 %define lr.type canonical-lr
-%define lr.default-reduction accepting
+%define lr.default-reduction consistent
 /* Raw token numbers: the lexer's table (ptx_yylex) gives bison's symbol
    numbers directly, so the parser does not translate the lookahead again
    on every action (~3% of instructions).  Raw tokens cannot be character

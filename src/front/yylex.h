@@ -87,8 +87,11 @@ static inline int ptx_yylex(PTX_YYSTYPE *lval, ptx_loc *lloc, ptx_parser *P)
     lval->tok = *lloc = i;
     /* closing brackets may take the depth below 0 (the parser rejects
        them); only a deeper opening one can pass the limit */
-    P->depth += lex_map[kind].depth;
-    if (P->depth > PTX_MAX_DEPTH)
-        return too_deep(P, start);
+    int step = lex_map[kind].depth;
+    if (step) {
+        P->depth += step;
+        if (P->depth > PTX_MAX_DEPTH)
+            return too_deep(P, start);
+    }
     return lex_map[kind].sym;
 }
