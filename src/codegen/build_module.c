@@ -289,49 +289,69 @@ static void header_values(cg_module *m)
     }
 }
 
-/* What a raw module segment holds, for the comment above it. */
-static const char *seg_why(cg_module *m, size_t a, size_t z)
+/* What a raw module segment holds, for the comment above it: the kinds of
+   its items in order of first appearance, and "comments".  *from is where
+   the items of this segment start (segments come in source order), and is
+   left at the first item after it. */
+static const char *seg_why(cg_module *m, size_t a, size_t z,
+                           const ptx_stmt **from)
 {
     const ptx_module *pm = m->src;
-    static const struct { uint32_t kind; const char *what; } kinds[] = {
-        { PTX_S_VERSION, "module header" }, { PTX_S_TARGET, "module header" },
-        { PTX_S_ADDRESS_SIZE, "module header" }, { PTX_S_FILE, ".file" },
-        { PTX_S_SECTION, "debug .section" }, { PTX_S_VAR, "module variables" },
-        { PTX_S_FUNC, ".func / declarations" }, { PTX_S_DWARF, "@@DWARF" },
-        { PTX_S_PREPROC, "preprocessor lines" }, { PTX_S_ALIAS, ".alias" },
-        { PTX_S_CALLPROTOTYPE, ".callprototype" }, { PTX_S_PRAGMA, ".pragma" },
-        { PTX_S_LOC, ".loc" },
+    enum { ENTRY_HERE = 13, ENTRY_NEXT, COMMENTS, NWHAT };
+    static const char *const what[NWHAT] = {
+        "module header", ".file", "debug .section", "module variables",
+        ".func / declarations", "@@DWARF", "preprocessor lines", ".alias",
+        ".callprototype", ".pragma", ".loc", NULL, NULL,
+        "entry pyptx cannot express", "linkage of the next .entry", "comments",
     };
-    char buf[400] = "";
-    size_t n = 0;
-    for (const ptx_stmt *s = pm->items; s; s = s->next) {
-        size_t at = pm->toks[s->first].start;
-        if (at < a || at >= z)
+    static const struct { uint32_t kind, what; } kinds[] = {
+        { PTX_S_VERSION, 0 }, { PTX_S_TARGET, 0 }, { PTX_S_ADDRESS_SIZE, 0 },
+        { PTX_S_FILE, 1 }, { PTX_S_SECTION, 2 }, { PTX_S_VAR, 3 },
+        { PTX_S_FUNC, 4 }, { PTX_S_DWARF, 5 }, { PTX_S_PREPROC, 6 },
+        { PTX_S_ALIAS, 7 }, { PTX_S_CALLPROTOTYPE, 8 }, { PTX_S_PRAGMA, 9 },
+        { PTX_S_LOC, 10 },
+    };
+    unsigned order[NWHAT], n = 0, seen = 0;
+    const ptx_stmt *s = *from;
+    for (; s && pm->toks[s->first].start < z; s = s->next) {
+        if (pm->toks[s->first].start < a)
             continue;
-        const char *what = NULL;
+        int w = -1;
         if (is_entry_def(pm, s))
-            what = pm->toks[s->u.func.kw].start < z ? "entry pyptx cannot express"
-                                                     : "linkage of the next .entry";
-        for (unsigned i = 0; !what && i < sizeof kinds / sizeof *kinds; i++)
+            w = pm->toks[s->u.func.kw].start < z ? ENTRY_HERE : ENTRY_NEXT;
+        for (unsigned i = 0; w < 0 && i < sizeof kinds / sizeof *kinds; i++)
             if (kinds[i].kind == s->kind)
-                what = kinds[i].what;
-        if (what && !strstr(buf, what) && n + strlen(what) + 3 < sizeof buf)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", n ? ", " : "", what);
+                w = (int)kinds[i].what;
+        if (w >= 0 && !(seen >> w & 1)) {
+            seen |= 1u << w;
+            order[n++] = (unsigned)w;
+        }
     }
+    *from = s;
     if (memmem(pm->src + a, z - a, "//", 2) || memmem(pm->src + a, z - a, "/*", 2))
-        if (n + 12 < sizeof buf)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "%scomments", n ? ", " : "");
-    return n ? cg_strndup(m, buf, n) : NULL;
+        order[n++] = COMMENTS;
+    if (!n)
+        return NULL;
+    ptx_buf buf = { 0 };
+    for (unsigned i = 0; i < n; i++) {
+        if (i)
+            ptx_buf_put(&buf, ", ", 2);
+        ptx_buf_puts(&buf, what[order[i]]);
+    }
+    const char *why = cg_strndup(m, buf.p, buf.n);
+    ptx_buf_free(&buf);
+    return why;
 }
 
-static void add_seg(cg_module *m, size_t a, size_t z, int32_t kernel)
+static void add_seg(cg_module *m, size_t a, size_t z, int32_t kernel,
+                    const ptx_stmt **from)
 {
     cg_seg *s = &m->segs[m->nsegs++];
     s->kernel = kernel;
     if (kernel < 0) {
         s->p = m->src->src + a;
         s->n = z - a;
-        s->why = seg_why(m, a, z);
+        s->why = seg_why(m, a, z, from);
     }
 }
 
@@ -362,6 +382,7 @@ int cg_build(const ptx_module *pm, const cg_options *o, cg_module **out,
     m->kernels = cg_alloc(m, (size_t)(ne + 1) * sizeof *m->kernels);
     m->segs = cg_alloc(m, (size_t)(2 * ne + 2) * sizeof *m->segs);
     size_t pos = 0;
+    const ptx_stmt *from = pm->items; /* the next raw segment's first item */
     for (const ptx_stmt *s = pm->items; s; s = s->next) {
         if (!is_entry_def(pm, s))
             continue;
@@ -369,14 +390,14 @@ int cg_build(const ptx_module *pm, const cg_options *o, cg_module **out,
         k->ptx_name = o->name ? o->name : NULL;
         build_kernel(m, s, k, m->nkernels);
         if (!k->unsupported) {
-            add_seg(m, pos, pm->toks[s->u.func.kw].start, -1);
-            add_seg(m, 0, 0, (int32_t)m->nkernels);
+            add_seg(m, pos, pm->toks[s->u.func.kw].start, -1, &from);
+            add_seg(m, 0, 0, (int32_t)m->nkernels, NULL);
             ptx_tok rb = s->u.func.body->rbrace;
             pos = pm->toks[rb].start + pm->toks[rb].len;
         }
         m->nkernels++;
     }
-    add_seg(m, pos, pm->size, -1);
+    add_seg(m, pos, pm->size, -1, &from);
     *out = m;
     return 0;
 }

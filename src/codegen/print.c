@@ -19,17 +19,22 @@ static void indent(ptx_buf *out, int depth)
     ptx_buf_put(out, sp, n);
 }
 
-static void put_index(ptx_buf *out, int32_t index)
+static void put_digits(ptx_buf *out, uint32_t v, int minus)
 {
     char b[16];
     size_t i = sizeof b;
-    uint32_t v = index < 0 ? (uint32_t)-(int64_t)index : (uint32_t)index;
     do
         b[--i] = (char)('0' + v % 10);
     while ((v /= 10));
-    if (index < 0)
+    if (minus)
         b[--i] = '-';
     ptx_buf_put(out, b + i, sizeof b - i);
+}
+
+static void put_index(ptx_buf *out, int32_t index)
+{
+    put_digits(out, index < 0 ? (uint32_t)-(int64_t)index : (uint32_t)index,
+               index < 0);
 }
 
 void cg_sym_ptx(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
@@ -195,8 +200,6 @@ static void print_reg(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                       int depth, ptx_buf *out)
 {
     const cg_sym *y = &k->syms[s->u.reg];
-    char cnt[16];
-    snprintf(cnt, sizeof cnt, "%u", (unsigned)y->count);
     indent(out, depth);
     ptx_buf_puts(out, y->py);
     ptx_buf_put(out, " = ", 3);
@@ -206,7 +209,7 @@ static void print_reg(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         ptx_buf_puts(out, y->type);
         if (arr) {
             ptx_buf_put(out, ", ", 2);
-            ptx_buf_puts(out, cnt);
+            put_digits(out, y->count, 0);
         }
         ptx_buf_puts(out, ", name=");
         py_str(out, y->ptx, strlen(y->ptx));
@@ -215,7 +218,7 @@ static void print_reg(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         py_str(out, y->ptx, strlen(y->ptx));
         if (arr) {
             ptx_buf_put(out, ", ", 2);
-            ptx_buf_puts(out, cnt);
+            put_digits(out, y->count, 0);
         }
         ptx_buf_put(out, ", ", 2);
         ptx_buf_puts(out, y->type);
@@ -235,12 +238,19 @@ static void print_var(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     ptx_buf_puts(out, v->type);
     ptx_buf_put(out, ", ", 2);
     sym_py(k, v->sym, -1, out);
-    if (v->size)
-        ptx_buf_printf(out, ", size=%s", v->size);
-    if (v->align)
-        ptx_buf_printf(out, ", align=%s", v->align);
-    if (v->linking)
-        ptx_buf_printf(out, ", linking=\"%s\"", v->linking);
+    if (v->size) {
+        ptx_buf_puts(out, ", size=");
+        ptx_buf_puts(out, v->size);
+    }
+    if (v->align) {
+        ptx_buf_puts(out, ", align=");
+        ptx_buf_puts(out, v->align);
+    }
+    if (v->linking) {
+        ptx_buf_puts(out, ", linking=\"");
+        ptx_buf_puts(out, v->linking);
+        ptx_buf_putc(out, '"');
+    }
     ptx_buf_put(out, ")\n", 2);
 }
 

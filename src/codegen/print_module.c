@@ -109,9 +109,11 @@ static void kernel_args_as(const cg_module *m, const cg_kernel *k,
     put_str(out, m->arch);
     ptx_buf_puts(out, l->arg_sep);
     ptx_buf_puts(out, "version=(");
-    if (m->version_ints)
-        ptx_buf_printf(out, "%s, %s", m->vmajor, m->vminor);
-    else {
+    if (m->version_ints) {
+        ptx_buf_puts(out, m->vmajor);
+        ptx_buf_puts(out, ", ");
+        ptx_buf_puts(out, m->vminor);
+    } else {
         put_str(out, m->vmajor);
         ptx_buf_put(out, ", ", 2);
         put_str(out, m->vminor);
@@ -189,14 +191,22 @@ static void kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out)
         kernel_args(m, k, k->decorated ? NULL : k->ptx_name, out);
         ptx_buf_putc(out, '\n');
     }
-    ptx_buf_printf(out, "def %s():\n", k->py_name);
+    ptx_buf_puts(out, "def ");
+    ptx_buf_puts(out, k->py_name);
+    ptx_buf_puts(out, "():\n");
     cg_print_stmts(m, k, k->body, 1, out);
     if (!k->decorated && !sugared(m)) {
-        ptx_buf_printf(out, "\n\n%s.__name__ = ", k->py_name);
+        ptx_buf_puts(out, "\n\n");
+        ptx_buf_puts(out, k->py_name);
+        ptx_buf_puts(out, ".__name__ = ");
         put_str(out, k->ptx_name);
-        ptx_buf_printf(out, "\n%s = kernel", k->py_name);
+        ptx_buf_putc(out, '\n');
+        ptx_buf_puts(out, k->py_name);
+        ptx_buf_puts(out, " = kernel");
         kernel_args(m, k, NULL, out);
-        ptx_buf_printf(out, "(%s)\n", k->py_name);
+        ptx_buf_putc(out, '(');
+        ptx_buf_puts(out, k->py_name);
+        ptx_buf_puts(out, ")\n");
     }
 }
 
@@ -210,7 +220,8 @@ static void dicts(const cg_module *m, ptx_buf *out)
             continue;
         ptx_buf_puts(out, first ? "\n    " : ",\n    ");
         put_str(out, k->ptx_name);
-        ptx_buf_printf(out, ": %s", k->py_name);
+        ptx_buf_puts(out, ": ");
+        ptx_buf_puts(out, k->py_name);
         first = 0;
     }
     ptx_buf_puts(out, first ? "}\n" : ",\n}\n");
@@ -284,9 +295,11 @@ void cg_print(const cg_module *m, ptx_buf *out)
                       "else a kernel.\n_MODULE = (\n");
     for (uint32_t i = 0; i < m->nsegs; i++) {
         const cg_seg *s = &m->segs[i];
-        if (s->kernel >= 0)
-            ptx_buf_printf(out, "    %s,\n", m->kernels[s->kernel].py_name);
-        else
+        if (s->kernel >= 0) {
+            ptx_buf_puts(out, "    ");
+            ptx_buf_puts(out, m->kernels[s->kernel].py_name);
+            ptx_buf_puts(out, ",\n");
+        } else
             segment(s, out);
     }
     ptx_buf_puts(out, ")\n");

@@ -50,18 +50,23 @@ void ptx_buf_putc(ptx_buf *b, char c)
     ptx_buf_put_slow(b, &c, 1);
 }
 
+/* Formats straight into the buffer; only text longer than the room left
+   (at least 256 bytes) is formatted a second time. */
 void ptx_buf_printf(ptx_buf *b, const char *fmt, ...)
 {
     va_list ap;
+    reserve(b, 256);
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
     va_end(ap);
     if (n < 0)
         return;
-    reserve(b, (size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    if ((size_t)n >= b->cap - b->n) {
+        reserve(b, (size_t)n + 1);
+        va_start(ap, fmt);
+        vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
     b->n += (size_t)n;
 }
 
