@@ -44,6 +44,21 @@ static const char *fmt(cg_module *m, const char *f, const char *a, size_t an,
     return cg_strndup(m, buf, n < (int)sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
+/* a b c[0..cn), in the module's arena (snprintf costs more than the rest
+   of a small file's parameter handling) */
+static const char *cat(cg_module *m, const char *a, const char *b,
+                       const char *c, size_t cn)
+{
+    size_t an = strlen(a), bn = strlen(b);
+    char *s = cg_alloc(m, an + bn + cn + 1);
+    memcpy(s, a, an);
+    memcpy(s + an, b, bn);
+    if (cn) /* c may be NULL then */
+        memcpy(s + an + bn, c, cn);
+    s[an + bn + cn] = 0;
+    return s;
+}
+
 /* .ptr .SS .align P NAME -> "TY.ptr.SS.palignP" (DESIGN.md 3.2). */
 static int ptr_form(cg_builder *b, const ptx_spec *sp, const ptx_declarator *d,
                     const char *ty, cg_param *cp)
@@ -64,9 +79,8 @@ static int ptr_form(cg_builder *b, const ptx_spec *sp, const ptx_declarator *d,
         return 0;
     for (unsigned i = 0; i < 5; i++)
         if (s.n == strlen(ss[i]) && !memcmp(s.p, ss[i], s.n)) {
-            char buf[160];
-            snprintf(buf, sizeof buf, "%s.ptr.%s.palign%.*s", ty, ss[i] + 1, (int)v.n, v.p);
-            cp->typestr = cg_strndup(b->m, buf, strlen(buf));
+            const char *pre = cat(b->m, ty, ".ptr.", ss[i] + 1, strlen(ss[i] + 1));
+            cp->typestr = cat(b->m, pre, ".palign", v.p, v.n);
             return 1;
         }
     return 0;
@@ -83,7 +97,6 @@ static const char *param(cg_builder *b, const ptx_param *p, cg_param *cp)
     if (t.n != 6 || memcmp(t.p, ".param", 6) || sp->arg)
         return fmt(m, "parameter \"%.*s\" does not begin with .param%s", name.p, name.n, "");
     sp = sp->next;
-    char ty[64] = "";
     const char *align = NULL;
     size_t alen = 0;
     if (sp && (t = tstr(pm, sp->tok)).n == 6 && !memcmp(t.p, ".align", 6)) {
@@ -100,8 +113,7 @@ static const char *param(cg_builder *b, const ptx_param *p, cg_param *cp)
         return fmt(m, "parameter \"%.*s\" has type %s, not a pyptx scalar type",
                    name.p, name.n, dup_span(m, sp ? sp->tok : p->decl->name,
                                             sp ? sp->tok + 1 : p->decl->name));
-    snprintf(ty, sizeof ty, "%s%s%.*s", cg_types[ti], align ? ".align" : "", (int)alen,
-             align ? align : "");
+    const char *ty = cat(m, cg_types[ti], align ? ".align" : "", align, alen);
     cp->sym = cg_declare(b, CG_SYM_PARAM, name.p, name.n, NULL, 0);
     cp->pre = cp->rest = "";
     const ptx_declarator *d = p->decl;
@@ -111,15 +123,13 @@ static const char *param(cg_builder *b, const ptx_param *p, cg_param *cp)
                       d->dims->size->kind == PTX_E_INT &&
                       cg_is_decimal(tstr(pm, d->dims->size->tok).p,
                                     tstr(pm, d->dims->size->tok).n)))) {
-        char buf[128];
         ptx_str z = d->dims ? tstr(pm, d->dims->size->tok) : (ptx_str){ "", 0 };
-        snprintf(buf, sizeof buf, "%s%s%.*s", ty, d->dims ? ".array" : "", (int)z.n, z.p);
-        cp->typestr = cg_strndup(m, buf, strlen(buf));
+        cp->typestr = cat(m, ty, d->dims ? ".array" : "", z.p, z.n);
         return NULL;
     }
     if (ptr_form(b, sp, d, ty, cp))
         return NULL;
-    cp->typestr = cg_strndup(m, ty, strlen(ty));
+    cp->typestr = ty;
     if (sp) { /* the name trick: the name carries the rest of the source */
         uint32_t a = pm->toks[sp->tok].start, z = pm->toks[d->name].start;
         cp->pre = cg_strndup(m, pm->src + a, z - a);
