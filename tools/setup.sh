@@ -40,6 +40,22 @@ if ! "$BUILD/venv/bin/python" -c "import pyptx, importlib.metadata as m; \
     "$BUILD/venv/bin/pip" install -q --disable-pip-version-check "pyptx==$PYPTX_VERSION"
 fi
 
-cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
-      -DPTX_VENV_PYTHON="$PWD/$BUILD/venv/bin/python" >/dev/null
+# Profile-guided build (cmake/pgo.cmake): an instrumented bench_frontend
+# parses, prints and translates the project's own corpus, then everything
+# is compiled with that profile.  PTX_PGO=OFF tools/setup.sh skips it.
+configure() {
+    cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DPTX_PGO="$1" \
+          -DPTX_VENV_PYTHON="$PWD/$BUILD/venv/bin/python" >/dev/null
+}
+if [ "${PTX_PGO:-ON}" != OFF ] && cc --version 2>/dev/null | grep -q 'Free Software Foundation'; then
+    configure GENERATE
+    rm -rf "$BUILD/pgo"
+    cmake --build "$BUILD" -j "$(nproc)" --target bench_frontend
+    for mode in exact canonical codegen; do
+        "$BUILD/bench_frontend" --mode "$mode" --repeat 2 tests/corpus >/dev/null
+    done
+    configure USE
+else
+    configure OFF
+fi
 cmake --build "$BUILD" -j "$(nproc)"
