@@ -57,6 +57,16 @@ typedef struct cg_builder {
        hash): most operands are array elements (%r12) and no exact name
        starts like them, so their exact lookup is skipped */
     uint64_t exact_lead[4];
+    /* resolutions of names of up to 8 bytes (the register operands), valid
+       while gen is unchanged: a declaration or a scope change bumps it.
+       Between two, a kernel reads and writes the same %r12 many times. */
+    uint32_t gen;
+    struct cg_rcache {
+        uint64_t key;   /* the name's bytes, zero-padded (names have no NUL) */
+        uint32_t gen;   /* 0: empty (gen starts at 1) */
+        cg_symid sym;
+        int32_t index;
+    } rcache[256];
     uint16_t depth;         /* block nesting, 0 = kernel body */
     uint16_t nscopes;       /* scopes opened so far (ids) */
     uint8_t digit_base;     /* an array base ends in a digit (%r1<4>): then

@@ -248,7 +248,7 @@ static void build_kernel(cg_module *m, const ptx_stmt *s, cg_kernel *k,
                          uint32_t i)
 {
     const ptx_func *f = &s->u.func;
-    cg_builder b = { .m = m, .pm = m->src, .k = k };
+    cg_builder b = { .m = m, .pm = m->src, .k = k, .gen = 1 };
     k->src = s;
     if (!k->ptx_name) {
         ptx_str n = tstr(m->src, f->name);

@@ -36,6 +36,44 @@ static int32_t push_bind(cg_builder *b, cg_symid sym, int32_t prev, int array)
     return (int32_t)b->nbinds++;
 }
 
+/* The name as an integer, or 0 if it is longer than 8 bytes. */
+static inline uint64_t short_key(const cg_builder *b, const char *p, size_t n)
+{
+    if (n > 8 || n == 0)
+        return 0;
+    uint64_t key = 0;
+    const char *src = b->pm->src;
+    if (p >= src && p + 8 <= src + b->pm->size + 1) {
+        /* one load; the bytes after the name are masked off */
+        memcpy(&key, p, 8);
+        if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+            return 0;
+        if (n < 8)
+            key &= (1ull << (8 * n)) - 1;
+        return key;
+    }
+    for (size_t i = 0; i < n; i++)
+        key |= (uint64_t)(unsigned char)p[i] << (8 * i);
+    return key;
+}
+
+
+static inline struct cg_rcache *cache_slot(cg_builder *b, uint64_t key)
+{
+    return &b->rcache[(key * 0x9e3779b97f4a7c15ull) >> 56];
+}
+
+/* A new or removed binding of name p[0..n): an array's changes how every
+   element name resolves; any other's only how the name itself does. */
+static void forget(cg_builder *b, const char *p, size_t n, int array)
+{
+    uint64_t key = array ? 0 : short_key(b, p, n);
+    if (array)
+        b->gen++;
+    else if (key)
+        cache_slot(b, key)->gen = 0;
+}
+
 static inline unsigned lead_hash(const char *p, size_t n)
 {
     unsigned c0 = n > 0 ? (unsigned char)p[0] : 0;
@@ -49,6 +87,7 @@ cg_symid cg_declare(cg_builder *b, cg_sym_kind kind, const char *p, size_t n,
     cg_module *m = b->m;
     char *name = cg_strndup(m, p, n);
     int array = kind == CG_SYM_REGARRAY;
+    forget(b, p, n, array);
     cg_map *mp = array ? &b->arrays : &b->exact;
     cg_mslot *s = cg_map_put(m, mp, name, n);
     /* a label defined twice (in sibling blocks) stays one symbol */
@@ -81,9 +120,11 @@ void cg_scope_leave(cg_builder *b, uint32_t mark)
         cg_bind *x = &b->binds[--b->nbinds];
         const char *name = b->k->syms[x->sym].ptx;
         cg_map *mp = x->array ? &b->arrays : &b->exact;
-        cg_mslot *s = cg_map_get(mp, name, strlen(name));
+        size_t n = strlen(name);
+        cg_mslot *s = cg_map_get(mp, name, n);
         if (s)
             s->val = x->prev;
+        forget(b, name, n, x->array);
         if (x->prev >= 0)
             b->binds[x->prev].shadowed = 0;
         if (x->array)
@@ -175,7 +216,27 @@ static int32_t element_lookup(cg_builder *b, const char *p, size_t n,
     return -1;
 }
 
+static cg_symid resolve(cg_builder *b, const char *p, size_t n, int32_t *index);
+
 cg_symid cg_resolve(cg_builder *b, const char *p, size_t n, int32_t *index)
+{
+    uint64_t key = short_key(b, p, n);
+    if (!key)
+        return resolve(b, p, n, index);
+    struct cg_rcache *c = cache_slot(b, key);
+    if (c->key == key && c->gen == b->gen) {
+        *index = c->index;
+        return c->sym;
+    }
+    cg_symid id = resolve(b, p, n, index);
+    c->key = key;
+    c->gen = b->gen;
+    c->sym = id;
+    c->index = *index;
+    return id;
+}
+
+static cg_symid resolve(cg_builder *b, const char *p, size_t n, int32_t *index)
 {
     *index = -1;
     unsigned h = lead_hash(p, n);
