@@ -6,11 +6,6 @@
 #include "codegen/build.h"
 #include "front/arena.h"
 
-void *cg_alloc(cg_module *m, size_t n)
-{
-    return ptx_arena_alloc(m->arena, n);
-}
-
 char *cg_strndup(cg_module *m, const char *p, size_t n)
 {
     char *s = ptx_arena_alloc(m->arena, n + 1);

@@ -45,6 +45,7 @@
 #include "ptx/ast.h"
 #include "ptx/codegen.h"
 #include "ptx/ptx.h"
+#include "front/arena.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -368,7 +369,12 @@ void cg_text_ptx(const cg_kernel *k, const cg_text *t, ptx_buf *out);
 void cg_sym_ptx(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out);
 
 /* Allocation in the module's arena. */
-void *cg_alloc(cg_module *m, size_t n);              /* zeroed */
+/* zeroed; inline, so that a node of constant size is cleared by a few
+   stores rather than a call to memset */
+static inline void *cg_alloc(cg_module *m, size_t n)
+{
+    return ptx_arena_alloc(m->arena, n);
+}
 char *cg_strndup(cg_module *m, const char *p, size_t n);
 cg_stmt *cg_stmt_new(cg_module *m, cg_stmt_kind kind, ptx_tok first);
 cg_opnd *cg_opnd_new(cg_module *m, cg_opnd_kind kind);
