@@ -84,6 +84,10 @@ cg_symid cg_resolve(cg_builder *b, const char *p, size_t n, int32_t *index);
 cg_symid cg_resolve_reg(cg_builder *b, const char *p, size_t n, int32_t *index);
 
 /* text.c: source text as cg_text pieces */
+/* The first slash followed by c (the start of a comment) in p[0..n), or
+   NULL: memchr for the slash, where glibc's memmem costs a few hundred
+   instructions a call. */
+const char *cg_find_slash(const char *p, size_t n, char c);
 /* Bytes of tokens [i, j) with the trivia between them. */
 ptx_str cg_span(const ptx_module *pm, ptx_tok i, ptx_tok j);
 /* The pieces of tokens [i, j): words that name symbols become references;

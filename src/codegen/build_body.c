@@ -92,7 +92,7 @@ static void trivia(walk *w, ptx_tok t, int keep_blank)
         if (!nl1 || !memchr(nl1 + 1, '\n', (size_t)(e - nl1 - 1)))
             return;
     }
-    if (memmem(g, (size_t)(e - g), "/*", 2)) {
+    if (cg_find_slash(g, (size_t)(e - g), '*')) {
         while (g < e && (is_space(*g) || *g == '\n'))
             g++;
         while (e > g && (is_space(e[-1]) || e[-1] == '\n'))
@@ -103,7 +103,7 @@ static void trivia(walk *w, ptx_tok t, int keep_blank)
     const char *nl = memchr(g, '\n', (size_t)(e - g));
     if (!nl)
         return;
-    const char *c = memmem(g, (size_t)(nl - g), "//", 2);
+    const char *c = cg_find_slash(g, (size_t)(nl - g), '/');
     if (c) {
         const char *ce = nl;
         while (ce > c && (is_space(ce[-1])))
@@ -132,6 +132,14 @@ static void trivia(walk *w, ptx_tok t, int keep_blank)
 /* 1 if a comment sits between the tokens of [first, end). */
 static int inner_comment(const ptx_module *pm, ptx_tok first, ptx_tok end)
 {
+    /* no '/' anywhere in the statement, the common case: one scan instead
+       of one per gap (a '/' in a token, a division or a string, only
+       sends it the long way) */
+    if (end <= first + 1)
+        return 0;
+    uint32_t from = pm->toks[first].start, to = pm->toks[end - 1].start;
+    if (!memchr(pm->src + from, '/', to - from))
+        return 0;
     for (ptx_tok t = first + 1; t < end; t++) {
         uint32_t a = ptx_tok_lead(pm, t), z = pm->toks[t].start;
         if (z > a && memchr(pm->src + a, '/', z - a))

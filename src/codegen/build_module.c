@@ -338,7 +338,7 @@ static const char *seg_why(cg_module *m, size_t a, size_t z,
         }
     }
     *from = s;
-    if (memmem(pm->src + a, z - a, "//", 2) || memmem(pm->src + a, z - a, "/*", 2))
+    if (cg_find_slash(pm->src + a, z - a, '/') || cg_find_slash(pm->src + a, z - a, '*'))
         order[n++] = COMMENTS;
     if (!n)
         return NULL;

@@ -5,6 +5,14 @@
 #include <string.h>
 #include "codegen/build.h"
 
+const char *cg_find_slash(const char *p, size_t n, char c)
+{
+    for (const char *e = p + n; (p = memchr(p, '/', (size_t)(e - p))); p++)
+        if (p + 1 < e && p[1] == c)
+            return p;
+    return NULL;
+}
+
 ptx_str cg_span(const ptx_module *pm, ptx_tok i, ptx_tok j)
 {
     ptx_str s = { pm->src + pm->toks[i].start, 0 };
