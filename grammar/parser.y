@@ -26,8 +26,9 @@
    for a missing comma).  A consistent state reduces without looking at
    the lookahead, which can only postpone an error by that reduction: on
    10440 truncated or corrupted corpus files (6652 of them errors) the
-   diagnostics are byte-identical to those without any default reduction,
-   with 1% fewer instructions.  LAC (parse.lac full) would cost ~14%. */
+   diagnostics are byte-identical to those without any default reduction
+   (tools/diag_compare.py), with 1% fewer instructions.  LAC (parse.lac
+   full) would cost ~14%. */
 %define lr.type canonical-lr
 %define lr.default-reduction consistent
 /* Raw token numbers: the lexer's table (ptx_yylex) gives bison's symbol
