@@ -264,14 +264,8 @@ static const char *mangled(cg_builder *b, ptx_str p)
         s->val = -2;
         return NULL;
     }
-    if (m->nmangled == m->capmangled) {
-        uint32_t cap = m->capmangled ? 2 * m->capmangled : 64;
-        const char **v = cg_alloc(m, cap * sizeof *v);
-        if (m->nmangled)
-            memcpy(v, m->mangled_v, m->nmangled * sizeof *v);
-        m->mangled_v = v;
-        m->capmangled = cap;
-    }
+    m->mangled_v = cg_grow(m, m->mangled_v, m->nmangled, &m->capmangled,
+                           sizeof *m->mangled_v);
     m->mangled_v[m->nmangled] = cg_strndup(m, buf, n);
     s->val = (int32_t)m->nmangled;
     return m->mangled_v[m->nmangled++];
@@ -342,14 +336,8 @@ static const cg_opcode *opcode(cg_builder *b, const ptx_instr *in)
         if (!make_opcode(b, in, &oc)) {
             s->val = -2;
         } else {
-            if (m->nopcodes == m->capopcodes) {
-                uint32_t cap = m->capopcodes ? 2 * m->capopcodes : 64;
-                cg_opcode *v = cg_alloc(m, cap * sizeof *v);
-                if (m->nopcodes)
-                    memcpy(v, m->opcodes_v, m->nopcodes * sizeof *v);
-                m->opcodes_v = v;
-                m->capopcodes = cap;
-            }
+            m->opcodes_v = cg_grow(m, m->opcodes_v, m->nopcodes, &m->capopcodes,
+                                   sizeof *m->opcodes_v);
             m->opcodes_v[m->nopcodes] = oc;
             s->val = (int32_t)m->nopcodes++;
         }

@@ -14,6 +14,17 @@ char *cg_strndup(cg_module *m, const char *p, size_t n)
     return s;
 }
 
+void *cg_grow(cg_module *m, void *v, uint32_t n, uint32_t *cap, size_t size)
+{
+    if (n < *cap)
+        return v;
+    *cap = *cap ? 2 * *cap : 8;
+    void *w = cg_alloc(m, *cap * size);
+    if (n)
+        memcpy(w, v, n * size);
+    return w;
+}
+
 cg_stmt *cg_stmt_new(cg_module *m, cg_stmt_kind kind, ptx_tok first)
 {
     cg_stmt *s = cg_alloc(m, sizeof *s);
@@ -37,14 +48,7 @@ cg_symid cg_sym_add(cg_module *m, cg_kernel *k, cg_sym_kind kind,
                     const char *ptx, const char *type, uint32_t count,
                     uint16_t scope)
 {
-    if (k->nsyms == k->capsyms) {
-        uint32_t cap = k->capsyms ? 2 * k->capsyms : 32;
-        cg_sym *v = cg_alloc(m, cap * sizeof *v);
-        if (k->nsyms)
-            memcpy(v, k->syms, k->nsyms * sizeof *v);
-        k->syms = v;
-        k->capsyms = cap;
-    }
+    k->syms = cg_grow(m, k->syms, k->nsyms, &k->capsyms, sizeof *k->syms);
     cg_sym *s = &k->syms[k->nsyms];
     memset(s, 0, sizeof *s);
     s->kind = (uint8_t)kind;

@@ -376,6 +376,9 @@ static inline void *cg_alloc(cg_module *m, size_t n)
     return ptx_arena_alloc(m->arena, n);
 }
 char *cg_strndup(cg_module *m, const char *p, size_t n);
+/* v (n elements of `size` bytes) with room for one more: the same array
+   while n < *cap, else a copy in an array twice as large (*cap updated). */
+void *cg_grow(cg_module *m, void *v, uint32_t n, uint32_t *cap, size_t size);
 cg_stmt *cg_stmt_new(cg_module *m, cg_stmt_kind kind, ptx_tok first);
 cg_opnd *cg_opnd_new(cg_module *m, cg_opnd_kind kind);
 cg_symid cg_sym_add(cg_module *m, cg_kernel *k, cg_sym_kind kind,

@@ -6,21 +6,9 @@
 #include <string.h>
 #include "codegen/build.h"
 
-static void *grow_vec(cg_builder *b, void *v, uint32_t n, uint32_t *cap,
-                      size_t size)
-{
-    if (n < *cap)
-        return v;
-    *cap = *cap ? 2 * *cap : 64;
-    void *w = cg_alloc(b->m, *cap * size);
-    if (n)
-        memcpy(w, v, n * size);
-    return w;
-}
-
 static int32_t push_bind(cg_builder *b, cg_symid sym, int32_t prev, int array)
 {
-    b->binds = grow_vec(b, b->binds, b->nbinds, &b->capbinds, sizeof *b->binds);
+    b->binds = cg_grow(b->m, b->binds, b->nbinds, &b->capbinds, sizeof *b->binds);
     cg_bind *x = &b->binds[b->nbinds];
     x->sym = sym;
     x->prev = prev;
@@ -30,7 +18,7 @@ static int32_t push_bind(cg_builder *b, cg_symid sym, int32_t prev, int array)
     if (prev >= 0)
         b->binds[prev].shadowed = 1;
     if (array) {
-        b->arrs = grow_vec(b, b->arrs, b->narrs, &b->caparrs, sizeof *b->arrs);
+        b->arrs = cg_grow(b->m, b->arrs, b->narrs, &b->caparrs, sizeof *b->arrs);
         b->arrs[b->narrs++] = b->nbinds;
     }
     return (int32_t)b->nbinds++;

@@ -53,17 +53,12 @@ cg_text cg_text_span(cg_builder *b, ptx_tok i, ptx_tok j, ptx_tok skip)
             id = cg_resolve(b, p, pm->toks[x].len, &idx);
         if (id == CG_NOSYM && x < j)
             continue;
-        if (t.n + 2 > cap) {
-            uint32_t nc = cap ? 2 * cap : 8;
-            cg_piece *v = cg_alloc(b->m, nc * sizeof *v);
-            if (t.n)
-                memcpy(v, t.v, t.n * sizeof *v);
-            t.v = v;
-            cap = nc;
-        }
-        if (p > lit)
+        if (p > lit) {
+            t.v = cg_grow(b->m, t.v, t.n, &cap, sizeof *t.v);
             t.v[t.n++] = (cg_piece){ lit, (uint32_t)(p - lit), CG_NOSYM, -1 };
+        }
         if (x < j) {
+            t.v = cg_grow(b->m, t.v, t.n, &cap, sizeof *t.v);
             t.v[t.n++] = (cg_piece){ NULL, 0, id, idx };
             b->k->syms[id].uses++;
             lit = p + pm->toks[x].len;

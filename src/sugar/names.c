@@ -120,13 +120,7 @@ static const char *alias_for(cg_module *m, cg_kernel *k, alias_set *as,
     if (!py)
         return NULL;
     sg_py_reserve(m, k, py);
-    if (as->n == as->cap) {
-        as->cap = as->cap ? 2 * as->cap : 8;
-        alias *v = cg_alloc(m, as->cap * sizeof *v);
-        if (as->n)
-            memcpy(v, as->v, as->n * sizeof *v);
-        as->v = v;
-    }
+    as->v = cg_grow(m, as->v, as->n, &as->cap, sizeof *as->v);
     as->v[as->n].ptx = cg_strndup(m, ptx, strlen(ptx));
     as->v[as->n].py = py;
     return as->v[as->n++].py;

@@ -198,13 +198,7 @@ static void collect(cg_module *m, cg_kernel *k, cg_stmt **link, wlist *wl)
         if (s->kind == CG_S_SCOPE) {
             winst wi = { 0 };
             if (match_block(m, k, s, &wi)) {
-                if (wl->n == wl->cap) {
-                    wl->cap = wl->cap ? 2 * wl->cap : 16;
-                    winst *v = cg_alloc(m, wl->cap * sizeof *v);
-                    if (wl->n)
-                        memcpy(v, wl->v, wl->n * sizeof *v);
-                    wl->v = v;
-                }
+                wl->v = cg_grow(m, wl->v, wl->n, &wl->cap, sizeof *wl->v);
                 wi.link = link;
                 wl->v[wl->n++] = wi;
             } else {
