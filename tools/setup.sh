@@ -47,7 +47,8 @@ configure() {
     cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DPTX_PGO="$1" \
           -DPTX_VENV_PYTHON="$PWD/$BUILD/venv/bin/python" >/dev/null
 }
-if [ "${PTX_PGO:-ON}" != OFF ] && cc --version 2>/dev/null | grep -q 'Free Software Foundation'; then
+cc_version=$(cc --version 2>/dev/null || true)
+if [ "${PTX_PGO:-ON}" != OFF ] && [[ $cc_version == *"Free Software Foundation"* ]]; then
     configure GENERATE
     rm -rf "$BUILD/pgo"
     cmake --build "$BUILD" -j "$(nproc)" --target bench_frontend
