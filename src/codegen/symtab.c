@@ -24,18 +24,17 @@ static int32_t push_bind(cg_builder *b, cg_symid sym, int32_t prev, int array)
     return (int32_t)b->nbinds++;
 }
 
-/* The name as an integer, or 0 if it is longer than 8 bytes. */
+/* The name as an integer, or 0 (not cached) if it is longer than 8 bytes
+   or the byte order is not little-endian. */
 static inline uint64_t short_key(const cg_builder *b, const char *p, size_t n)
 {
-    if (n > 8 || n == 0)
+    if (n > 8 || n == 0 || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
         return 0;
     uint64_t key = 0;
     const char *src = b->pm->src;
     if (p >= src && p + 8 <= src + b->pm->size + 1) {
         /* one load; the bytes after the name are masked off */
         memcpy(&key, p, 8);
-        if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
-            return 0;
         if (n < 8)
             key &= (1ull << (8 * n)) - 1;
         return key;
@@ -44,7 +43,6 @@ static inline uint64_t short_key(const cg_builder *b, const char *p, size_t n)
         key |= (uint64_t)(unsigned char)p[i] << (8 * i);
     return key;
 }
-
 
 static inline struct cg_rcache *cache_slot(cg_builder *b, uint64_t key)
 {
