@@ -48,18 +48,21 @@ typedef struct cg_builder {
     cg_map exact, arrays;   /* PTX name / array base -> binding index */
     cg_bind *binds;
     uint32_t nbinds, capbinds;
-    /* the bindings of register arrays (%r<N>), in declaration order: few
-       (%r %rd %f %fd %p ...), so resolving %r12 scans them instead of
-       hashing each way of splitting the name */
-    uint32_t *arrs;
+    /* the bindings of register arrays (%r<N>), in declaration order, with
+       the length of the base: few (%r %rd %f %fd %p ...), so resolving %r12
+       scans them instead of hashing each way of splitting the name */
+    struct cg_arr {
+        uint32_t bind, len;
+    } *arrs;
     uint32_t narrs, caparrs;
     /* names ever in the exact map, by their first two bytes (a bit per
        hash): most operands are array elements (%r12) and no exact name
        starts like them, so their exact lookup is skipped */
     uint64_t exact_lead[4];
-    /* resolutions of names of up to 8 bytes (the register operands), valid
-       while gen is unchanged: a declaration or a scope change bumps it.
-       Between two, a kernel reads and writes the same %r12 many times. */
+    /* resolutions of names of up to 8 bytes (the register operands),
+       valid while gen is unchanged: a binding of an array, made or undone,
+       bumps it; one of another name empties that name's entry.  Between
+       two, a kernel reads and writes the same %r12 many times. */
     uint32_t gen;
     struct cg_rcache {
         uint64_t key;   /* the name's bytes, zero-padded (names have no NUL) */

@@ -53,7 +53,6 @@ cg_symid cg_sym_add(cg_module *m, cg_kernel *k, cg_sym_kind kind,
     memset(s, 0, sizeof *s);
     s->kind = (uint8_t)kind;
     s->ptx = ptx;
-    s->ptxlen = ptx ? (uint32_t)strlen(ptx) : 0;
     s->type = type;
     s->count = count;
     s->scope = scope;

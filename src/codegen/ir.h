@@ -104,8 +104,6 @@ typedef struct cg_sym {
     uint8_t kind;        /* cg_sym_kind */
     uint8_t is_pred;     /* register of type .pred (operand `a|b`, guards) */
     uint16_t scope;      /* 0 = kernel top level; n = n-th nested block */
-    uint32_t ptxlen;     /* strlen(ptx) when declared (the builder's lookups;
-                            passes that rename may leave it stale) */
     const char *ptx;
     const char *py;
     const char *type;    /* registers/vars: pyptx type name "b32"; may be a

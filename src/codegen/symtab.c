@@ -6,7 +6,8 @@
 #include <string.h>
 #include "codegen/build.h"
 
-static int32_t push_bind(cg_builder *b, cg_symid sym, int32_t prev, int array)
+static int32_t push_bind(cg_builder *b, cg_symid sym, int32_t prev, size_t n,
+                         int array)
 {
     b->binds = cg_grow(b->m, b->binds, b->nbinds, &b->capbinds, sizeof *b->binds);
     cg_bind *x = &b->binds[b->nbinds];
@@ -19,7 +20,7 @@ static int32_t push_bind(cg_builder *b, cg_symid sym, int32_t prev, int array)
         b->binds[prev].shadowed = 1;
     if (array) {
         b->arrs = cg_grow(b->m, b->arrs, b->narrs, &b->caparrs, sizeof *b->arrs);
-        b->arrs[b->narrs++] = b->nbinds;
+        b->arrs[b->narrs++] = (struct cg_arr){ b->nbinds, (uint32_t)n };
     }
     return (int32_t)b->nbinds++;
 }
@@ -89,7 +90,7 @@ cg_symid cg_declare(cg_builder *b, cg_sym_kind kind, const char *p, size_t n,
     }
     if (kind == CG_SYM_REG || kind == CG_SYM_REGARRAY)
         b->k->syms[id].py = cg_py_name(m, b->k, name);
-    s->val = push_bind(b, id, s->val, array);
+    s->val = push_bind(b, id, s->val, n, array);
     return id;
 }
 
@@ -150,56 +151,29 @@ static int32_t array_lookup(cg_builder *b, const char *p, size_t n,
     /* later bindings are at least as deep: scan from the last one and stop
        below the depth of the first match */
     for (uint32_t j = b->narrs; j-- > 0;) {
-        const cg_bind *x = &b->binds[b->arrs[j]];
+        const cg_bind *x = &b->binds[b->arrs[j].bind];
         if (best >= 0 && x->depth < b->binds[best].depth)
             break;
         if (x->shadowed)
             continue;
         const cg_sym *y = &b->k->syms[x->sym];
-        size_t k = y->ptxlen;
+        size_t k = b->arrs[j].len;
+        /* p[k..n) is digits (k >= d): decimal unless a leading zero */
         if (k < d || k >= kend || !same_bytes(y->ptx, p, k) ||
-            n - k > 9 || !cg_is_decimal(p + k, n - k))
+            n - k > 9 || (p[k] == '0' && n - k > 1))
             continue;
         uint32_t idx = 0;
         for (size_t i = k; i < n; i++)
             idx = idx * 10 + (uint32_t)(p[i] - '0');
         if (idx >= y->count || (best >= 0 && k >= bestk))
             continue;
-        best = (int32_t)b->arrs[j];
+        best = (int32_t)b->arrs[j].bind;
         bestk = k;
         *index = (int32_t)idx;
         if (!b->digit_base)
             break; /* the only split; any other binding of it is shadowed */
     }
     return best;
-}
-
-/* The live binding of array element p[0..n) where no array base ends in
-   a digit: the base is exactly what precedes the trailing digits. */
-static int32_t element_lookup(cg_builder *b, const char *p, size_t n,
-                              int32_t *index)
-{
-    size_t d = n;
-    uint32_t idx = 0, scale = 1;
-    while (d > 0 && p[d - 1] >= '0' && p[d - 1] <= '9' && n - d < 9) {
-        d--;
-        idx += (uint32_t)(p[d] - '0') * scale;
-        scale *= 10;
-    }
-    if (d == 0 || (d > 0 && p[d - 1] >= '0' && p[d - 1] <= '9') ||
-        (p[d] == '0' && n - d > 1))
-        return -1; /* more than 9 digits, or a leading zero */
-    for (uint32_t j = b->narrs; j-- > 0;) {
-        const cg_bind *x = &b->binds[b->arrs[j]];
-        const cg_sym *y = &b->k->syms[x->sym];
-        if (x->shadowed || y->ptxlen != d || !same_bytes(y->ptx, p, d))
-            continue;
-        if (idx >= y->count)
-            return -1;
-        *index = (int32_t)idx;
-        return (int32_t)b->arrs[j];
-    }
-    return -1;
 }
 
 static cg_symid resolve(cg_builder *b, const char *p, size_t n, int32_t *index);
@@ -233,8 +207,7 @@ static cg_symid resolve(cg_builder *b, const char *p, size_t n, int32_t *index)
     }
     int32_t idx = -1, a = -1;
     if (n > 1 && p[n - 1] >= '0' && p[n - 1] <= '9')
-        a = b->digit_base ? array_lookup(b, p, n, &idx)
-                          : element_lookup(b, p, n, &idx);
+        a = array_lookup(b, p, n, &idx);
     if (a >= 0 && (e < 0 || b->binds[a].depth > b->binds[e].depth)) {
         *index = idx;
         return b->binds[a].sym;

@@ -121,6 +121,48 @@ static void test_kernel_snippets(void **state)
     free(py);
 }
 
+/* Name resolution (DESIGN.md 4.3) through the builder's caches: the
+   innermost binding wins, an array whose index is out of range hides the
+   outer one of the same base, equal depths take the shortest base, a
+   leading zero is no index, and leaving a scope restores the outer
+   bindings. */
+static void test_resolution(void **state)
+{
+    static const char src[] =
+        ".version 8.5\n.target sm_90a\n.address_size 64\n"
+        ".visible .entry k(.param .u64 p)\n{\n"
+        "\t.reg .b32 %r<20>;\n\t.reg .b32 %q1<4>;\n\t.reg .b32 %q<16>;\n"
+        "\tmov.b32 %r12, %r05;\n"
+        "\tmov.b32 %q13, %q17;\n"
+        "\tmov.b32 %q11, %q7;\n"
+        "\t{\n\t.reg .b32 %r<2>;\n\t.reg .b32 %r3;\n\t.reg .b32 %q1<4>;\n"
+        "\tmov.b32 %r1, %r5;\n"
+        "\tmov.b32 %r3, %r0;\n"
+        "\tmov.b32 %q11, %q3;\n"
+        "\t}\n"
+        "\tmov.b32 %r3, %r5;\n"
+        "\tmov.b32 %q11, %q1;\n"
+        "\tret;\n}\n";
+    static const char *const want[] = {
+        "    ptx.inst.mov.b32(r[12], \"%r05\")\n",  /* leading zero */
+        "    ptx.inst.mov.b32(q[13], \"%q17\")\n",  /* %q before %q1; 17 fits neither */
+        "    ptx.inst.mov.b32(q[11], q[7])\n",
+        "        ptx.inst.mov.b32(r_2[1], \"%r5\")\n",  /* inner %r<2> hides the outer */
+        "        ptx.inst.mov.b32(r3, r_2[0])\n",       /* inner scalar %r3 */
+        "        ptx.inst.mov.b32(q1_2[1], q[3])\n",    /* deeper %q1 beats %q */
+        "    ptx.inst.mov.b32(r[3], r[5])\n",          /* outer bindings again */
+        "    ptx.inst.mov.b32(q[11], q[1])\n",
+    };
+    ptx_codegen_options o = { 0 };
+    int rc;
+    char *py = gen(src, &o, &rc);
+    assert_int_equal(rc, 0);
+    for (unsigned i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(py, want[i]))
+            fail_msg("missing in output:\n%s\n--- output:\n%s", want[i], py);
+    free(py);
+}
+
 static void test_unsupported(void **state)
 {
     static const char src[] =
@@ -206,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_mangle),
         cmocka_unit_test(test_pystr),
         cmocka_unit_test(test_kernel_snippets),
+        cmocka_unit_test(test_resolution),
         cmocka_unit_test(test_unsupported),
         cmocka_unit_test(test_name_option),
         cmocka_unit_test(test_ir_rename_and_splice),
