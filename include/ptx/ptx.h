@@ -68,9 +68,6 @@ void ptx_buf_puts(ptx_buf *b, const char *s);
 void ptx_buf_putc(ptx_buf *b, char c);
 /* The growing path of the two above (exported for the inline versions). */
 void ptx_buf_put_slow(ptx_buf *b, const char *s, size_t n);
-/* Room for at least `extra` more bytes at b->p + b->n (for writers that
-   fill it themselves and then add to b->n). */
-void ptx_buf_reserve(ptx_buf *b, size_t extra);
 
 /* The printers append a few bytes at a time, millions of times: where the
    buffer has room, put and putc are a copy and an add, inline.  The

@@ -73,35 +73,16 @@ static void text_str(const cg_kernel *k, const cg_text *t, ptx_buf *out)
     ptx_buf_putc(out, '"');
 }
 
-/* A register operand, r[12]: most of what the printer prints, written in
-   one reserved stretch of the buffer. */
-static void reg_py(const cg_sym *y, int32_t index, ptx_buf *out)
-{
-    size_t n = strlen(y->py);
-    ptx_buf_reserve(out, n + 16);
-    char *w = out->p + out->n;
-    memcpy(w, y->py, n);
-    w += n;
-    if (index >= 0 && y->kind == CG_SYM_REGARRAY) {
-        char d[10];
-        size_t i = sizeof d;
-        uint32_t v = (uint32_t)index;
-        do
-            d[--i] = (char)('0' + v % 10);
-        while ((v /= 10));
-        *w++ = '[';
-        memcpy(w, d + i, sizeof d - i);
-        w += sizeof d - i;
-        *w++ = ']';
-    }
-    out->n = (size_t)(w - out->p);
-}
-
 static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
 {
     const cg_sym *y = &k->syms[s];
     if (y->kind == CG_SYM_REG || y->kind == CG_SYM_REGARRAY) {
-        reg_py(y, index, out);
+        ptx_buf_puts(out, y->py);
+        if (index >= 0 && y->kind == CG_SYM_REGARRAY) {
+            ptx_buf_putc(out, '[');
+            put_index(out, index);
+            ptx_buf_putc(out, ']');
+        }
         return;
     }
     ptx_buf_putc(out, '"');
