@@ -307,11 +307,11 @@ static const char *seg_why(cg_module *m, size_t a, size_t z,
                            const ptx_stmt **from)
 {
     const ptx_module *pm = m->src;
-    enum { ENTRY_HERE = 13, ENTRY_NEXT, COMMENTS, NWHAT };
+    enum { ENTRY_HERE = 11, ENTRY_NEXT, COMMENTS, NWHAT };
     static const char *const what[NWHAT] = {
         "module header", ".file", "debug .section", "module variables",
         ".func / declarations", "@@DWARF", "preprocessor lines", ".alias",
-        ".callprototype", ".pragma", ".loc", NULL, NULL,
+        ".callprototype", ".pragma", ".loc",
         "entry pyptx cannot express", "linkage of the next .entry", "comments",
     };
     static const struct { uint32_t kind, what; } kinds[] = {
