@@ -107,15 +107,21 @@ static void test_pystr(void **state)
     ptx_buf_free(&b);
 }
 
+/* Every one of want[0..n) appears in py. */
+static void expect_lines(const char *py, const char *const *want, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (!strstr(py, want[i]))
+            fail_msg("missing in output:\n%s\n--- output:\n%s", want[i], py);
+}
+
 static void test_kernel_snippets(void **state)
 {
     ptx_codegen_options o = { 0 };
     int rc;
     char *py = gen(K1, &o, &rc);
     assert_int_equal(rc, 0);
-    for (unsigned i = 0; i < sizeof K1_LINES / sizeof *K1_LINES; i++)
-        if (!strstr(py, K1_LINES[i]))
-            fail_msg("missing in output:\n%s\n--- output:\n%s", K1_LINES[i], py);
+    expect_lines(py, K1_LINES, sizeof K1_LINES / sizeof *K1_LINES);
     /* everything outside the entry is carried verbatim */
     assert_non_null(strstr(py, "    (\".version 8.5\\n\"\n     \".target sm_90a\\n\""));
     free(py);
@@ -157,9 +163,7 @@ static void test_resolution(void **state)
     int rc;
     char *py = gen(src, &o, &rc);
     assert_int_equal(rc, 0);
-    for (unsigned i = 0; i < sizeof want / sizeof *want; i++)
-        if (!strstr(py, want[i]))
-            fail_msg("missing in output:\n%s\n--- output:\n%s", want[i], py);
+    expect_lines(py, want, sizeof want / sizeof *want);
     free(py);
 }
 
