@@ -5,9 +5,9 @@
 #
 # tools/setup.sh does both in one build directory: GENERATE, train with
 # bench_frontend on the project's own corpus (tests/corpus; the shared corpus
-# is never trained on), then USE.  8-20% faster parsing and code generation
-# on the benchmark (README, "Speed").  GCC only: other compilers, and the
-# sanitizer build, ignore the option.
+# is never trained on), then USE.  14-35% faster parsing and code
+# generation on the benchmark (README, "Speed").  GCC only: other
+# compilers, and the sanitizer build, ignore the option.
 set(PTX_PGO OFF CACHE STRING "profile-guided optimisation: OFF, GENERATE or USE")
 set(PTX_PGO_DIR "${CMAKE_BINARY_DIR}/pgo" CACHE PATH "where the profile lives")
 
@@ -18,8 +18,8 @@ if(CMAKE_C_COMPILER_ID STREQUAL "GNU" AND NOT PTX_SANITIZE)
                       -fprofile-update=single)
   elseif(PTX_PGO STREQUAL "USE")
     # code the training does not run (sugar passes, diff, jit) is compiled
-    # as without a profile; a source edited since the training compiles
-    # without one too, silently, until setup.sh trains again
+    # as without a profile; so is a function edited since the training
+    # (GCC then warns "Missing counts"), until setup.sh trains again
     set(PTX_PGO_FLAGS -fprofile-use -fprofile-dir=${PTX_PGO_DIR}
                       -fprofile-partial-training -Wno-missing-profile
                       -Wno-coverage-mismatch)

@@ -643,7 +643,7 @@ cexpr
 #define PTX_LEX_INLINE
 #include "lexer.c"
 
-/* ptx_yylex and the data-line fast path */
+/* ptx_yylex: the token array and the bracket depth */
 #include "front/yylex.h"
 
 static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg)
