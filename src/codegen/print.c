@@ -73,22 +73,42 @@ static void text_str(const cg_kernel *k, const cg_text *t, ptx_buf *out)
     ptx_buf_putc(out, '"');
 }
 
+/* index as "[12]" (brackets) or "12" into out, in one write */
+static void put_subscript(ptx_buf *out, uint32_t v, int brackets)
+{
+    char b[16];
+    size_t i = sizeof b;
+    if (brackets)
+        b[--i] = ']';
+    do
+        b[--i] = (char)('0' + v % 10);
+    while ((v /= 10));
+    if (brackets)
+        b[--i] = '[';
+    ptx_buf_put(out, b + i, sizeof b - i);
+}
+
 static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
 {
     const cg_sym *y = &k->syms[s];
     if (y->kind == CG_SYM_REG || y->kind == CG_SYM_REGARRAY) {
         ptx_buf_puts(out, y->py);
-        if (index >= 0 && y->kind == CG_SYM_REGARRAY) {
-            ptx_buf_putc(out, '[');
-            put_index(out, index);
-            ptx_buf_putc(out, ']');
-        }
+        if (index >= 0 && y->kind == CG_SYM_REGARRAY)
+            put_subscript(out, (uint32_t)index, 1);
         return;
     }
+    /* a PTX name needs no escape unless a pass gave it odd bytes: find its
+       end and check it in one scan */
+    const char *e = y->ptx;
+    while (*e && py_plain((unsigned char)*e))
+        e++;
     ptx_buf_putc(out, '"');
-    py_escape(out, y->ptx, strlen(y->ptx));
+    if (*e)
+        py_escape(out, y->ptx, strlen(y->ptx));
+    else
+        ptx_buf_put(out, y->ptx, (size_t)(e - y->ptx));
     if (index >= 0)
-        put_index(out, index);
+        put_subscript(out, (uint32_t)index, 0);
     ptx_buf_putc(out, '"');
 }
 

@@ -46,11 +46,6 @@ static inline int needs_escape8(uint64_t v)
     return ((lt20 | z | v) & high) != 0;
 }
 
-/* Plain bytes (copied as they are): printable ASCII but '\\' and '"'. */
-static inline int plain(unsigned c)
-{
-    return c >= 0x20 && c < 0x7f && c != '\\' && c != '"';
-}
 
 void py_escape(ptx_buf *out, const char *s, size_t n)
 {
@@ -69,7 +64,7 @@ void py_escape(ptx_buf *out, const char *s, size_t n)
         if (i >= n)
             break;
         unsigned c = p[i];
-        if (plain(c))
+        if (py_plain(c))
             continue;
         if (i > run)
             ptx_buf_put(out, s + run, i - run);
