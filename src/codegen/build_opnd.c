@@ -314,11 +314,24 @@ static int make_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
     oc->op = cg_strndup(b->m, in->opcode.p, in->opcode.n);
     oc->nmods = in->nmods;
     oc->mods = cg_alloc(b->m, (in->nmods + 1) * sizeof *oc->mods);
+    size_t len = strlen(oc->attr[0]);
     for (uint32_t i = 0; i < in->nmods; i++) {
         if (!(oc->attr[i + 1] = mangled(b, in->mods[i])))
             return 0;
         oc->mods[i] = cg_strndup(b->m, in->mods[i].p, in->mods[i].n);
+        len += 1 + strlen(oc->attr[i + 1]);
     }
+    char *path = cg_alloc(b->m, len + 1), *at = path;
+    for (uint32_t i = 0; i <= in->nmods; i++) {
+        size_t n = strlen(oc->attr[i]);
+        if (i)
+            *at++ = '.';
+        memcpy(at, oc->attr[i], n);
+        at += n;
+    }
+    *at = 0;
+    oc->path = path;
+    oc->pathlen = (uint32_t)len;
     return 1;
 }
 
@@ -358,6 +371,8 @@ cg_stmt *cg_build_inst(cg_builder *b, const ptx_stmt *s, const char **why)
     ci->mods = oc->mods;
     ci->nmods = oc->nmods;
     ci->attr = oc->attr;
+    ci->path = oc->path;
+    ci->pathlen = oc->pathlen;
     *why = "operand form has no pyptx operand object";
     cg_opnd **tail = &ci->ops;
     for (const ptx_expr *e = in->operands; e; e = e->next) {

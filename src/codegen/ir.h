@@ -198,6 +198,8 @@ typedef struct cg_opcode {
     const char **mods;
     const char **attr;
     uint32_t nmods;
+    const char *path;      /* the attributes joined: "ld.global_.v4.u32" */
+    uint32_t pathlen;
 } cg_opcode;
 
 typedef struct cg_inst {
@@ -210,6 +212,9 @@ typedef struct cg_inst {
                               ("and_", "shared__cta", "_2d"); a pass that
                               changes op/mods sets attr = NULL and the
                               printer mangles op/mods itself */
+    const char *path;      /* attr joined with '.', printed in one piece
+                              (the opcode cache's); used only with attr */
+    uint32_t pathlen;
 } cg_inst;
 
 typedef struct cg_var {

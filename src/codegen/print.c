@@ -65,7 +65,7 @@ static void text_str(const cg_kernel *k, const cg_text *t, ptx_buf *out)
             py_escape(out, p->p, p->n);
         } else {
             const char *s = k->syms[p->sym].ptx;
-            py_escape(out, s, strlen(s));
+            py_escape_cstr(out, s);
             if (p->index >= 0)
                 put_index(out, p->index);
         }
@@ -97,16 +97,8 @@ static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
             put_subscript(out, (uint32_t)index, 1);
         return;
     }
-    /* a PTX name needs no escape unless a pass gave it odd bytes: find its
-       end and check it in one scan */
-    const char *e = y->ptx;
-    while (*e && py_plain((unsigned char)*e))
-        e++;
     ptx_buf_putc(out, '"');
-    if (*e)
-        py_escape(out, y->ptx, strlen(y->ptx));
-    else
-        ptx_buf_put(out, y->ptx, (size_t)(e - y->ptx));
+    py_escape_cstr(out, y->ptx);
     if (index >= 0)
         put_subscript(out, (uint32_t)index, 0);
     ptx_buf_putc(out, '"');
@@ -191,12 +183,14 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
 
 /* ---- statements ----------------------------------------------------- */
 
-static void print_inst(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
-                       int depth, ptx_buf *out)
+/* The attribute path (ld.global_.v4.u32): the opcode cache's, or built
+   from op/mods where a pass changed them and set attr to NULL. */
+static void put_path(const cg_inst *in, ptx_buf *out)
 {
-    const cg_inst *in = &s->u.inst;
-    indent(out, depth);
-    ptx_buf_put(out, "ptx.inst.", 9);
+    if (in->attr && in->path) {
+        ptx_buf_put(out, in->path, in->pathlen);
+        return;
+    }
     for (uint32_t i = 0; i <= in->nmods; i++) {
         const char *ptxs = i ? in->mods[i - 1] : in->op;
         char buf[300];
@@ -207,6 +201,15 @@ static void print_inst(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
             ptx_buf_putc(out, '.');
         ptx_buf_puts(out, a ? a : ptxs);
     }
+}
+
+static void print_inst(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+                       int depth, ptx_buf *out)
+{
+    const cg_inst *in = &s->u.inst;
+    indent(out, depth);
+    ptx_buf_put(out, "ptx.inst.", 9);
+    put_path(in, out);
     ptx_buf_putc(out, '(');
     opnd_list(m, k, in->ops, out);
     if (in->guard) {

@@ -47,61 +47,101 @@ static inline int needs_escape8(uint64_t v)
 }
 
 
-void py_escape(ptx_buf *out, const char *s, size_t n)
+/* What the escaper does with each byte: copy it (0), write it as one of
+   \\ \" \n \t \r (the letter), or look closer (1: UTF-8 or \x / \udc). */
+static const unsigned char byte_class[256] = {
+    [0x00 ... 0x08] = 1, ['\t'] = 't', ['\n'] = 'n', [0x0b ... 0x0c] = 1,
+    ['\r'] = 'r', [0x0e ... 0x1f] = 1, ['"'] = '"', ['\\'] = '\\',
+    [0x7f ... 0xff] = 1,
+};
+
+/* A byte that is not plain and has no letter escape: a UTF-8 sequence
+   copied through, or \xNN / \udcNN.  Returns the bytes consumed. */
+static size_t escape_other(ptx_buf *out, const unsigned char *p, size_t left)
+{
+    unsigned c = p[0];
+    char e[8];
+    if (c >= 0x80) {
+        size_t l = utf8_len(p, left);
+        if (l) {
+            ptx_buf_put(out, (const char *)p, l);
+            return l;
+        }
+        memcpy(e, "\\udc", 4);
+        e[4] = hex[c >> 4];
+        e[5] = hex[c & 15];
+        ptx_buf_put(out, e, 6);
+    } else {
+        memcpy(e, "\\x", 2);
+        e[2] = hex[c >> 4];
+        e[3] = hex[c & 15];
+        ptx_buf_put(out, e, 4);
+    }
+    return 1;
+}
+
+/* s[0..n) escaped; with `lines`, every '\n' but a last one also ends the
+   literal and opens the next: `\n"` lines `"`. */
+static void escape(ptx_buf *out, const char *s, size_t n, const char *lines)
 {
     const unsigned char *p = (const unsigned char *)s;
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0, run = 0;
+    for (;;) {
         /* most text needs no escape: skip it eight bytes at a time (a
-           false alarm only falls through to the byte test) */
-        while (i + 8 <= n) {
-            uint64_t v;
+           false alarm only falls through to the byte loop) */
+        for (uint64_t v; i + 8 <= n; i += 8) {
             memcpy(&v, p + i, 8);
             if (needs_escape8(v))
                 break;
-            i += 8;
         }
+        while (i < n && byte_class[p[i]] == 0)
+            i++;
         if (i >= n)
             break;
-        unsigned c = p[i];
-        if (py_plain(c))
-            continue;
         if (i > run)
             ptx_buf_put(out, s + run, i - run);
-        run = i + 1;
-        char e[8];
-        size_t en = 2;
-        e[0] = '\\';
-        switch (c) {
-        case '\\': e[1] = '\\'; break;
-        case '"': e[1] = '"'; break;
-        case '\n': e[1] = 'n'; break;
-        case '\t': e[1] = 't'; break;
-        case '\r': e[1] = 'r'; break;
-        default:
-            if (c >= 0x80) {
-                size_t l = utf8_len(p + i, n - i);
-                if (l) {
-                    ptx_buf_put(out, s + i, l);
-                    i += l - 1;
-                    run = i + 1;
-                    continue;
-                }
-                memcpy(e + 1, "udc", 3);
-                e[4] = hex[c >> 4];
-                e[5] = hex[c & 15];
-                en = 6;
-            } else {
-                e[1] = 'x';
-                e[2] = hex[c >> 4];
-                e[3] = hex[c & 15];
-                en = 4;
+        unsigned char letter = byte_class[p[i]];
+        if (letter > 1) {
+            char e[2] = { '\\', (char)letter };
+            ptx_buf_put(out, e, 2);
+            if (p[i] == '\n' && lines && i + 1 < n) {
+                ptx_buf_putc(out, '"');
+                ptx_buf_puts(out, lines);
+                ptx_buf_putc(out, '"');
             }
+            i++;
+        } else {
+            i += escape_other(out, p + i, n - i);
         }
-        ptx_buf_put(out, e, en);
+        run = i;
     }
     if (n > run)
         ptx_buf_put(out, s + run, n - run);
+}
+
+void py_escape(ptx_buf *out, const char *s, size_t n)
+{
+    escape(out, s, n, NULL);
+}
+
+void py_escape_cstr(ptx_buf *out, const char *s)
+{
+    /* names rarely need an escape: find the end and check in one scan
+       (NUL is not plain) */
+    const unsigned char *e = (const unsigned char *)s;
+    while (byte_class[*e] == 0)
+        e++;
+    if (*e)
+        escape(out, s, strlen(s), NULL);
+    else
+        ptx_buf_put(out, s, (size_t)((const char *)e - s));
+}
+
+void py_lines(ptx_buf *out, const char *s, size_t n, const char *between)
+{
+    ptx_buf_putc(out, '"');
+    escape(out, s, n, between);
+    ptx_buf_putc(out, '"');
 }
 
 void py_str(ptx_buf *out, const char *s, size_t n)

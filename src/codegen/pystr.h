@@ -7,13 +7,12 @@
 
 /* The bytes s[0..n) escaped for the inside of a "..." literal. */
 void py_escape(ptx_buf *out, const char *s, size_t n);
-
-/* Plain bytes (copied as they are): printable ASCII but '\\' and '"'. */
-static inline int py_plain(unsigned c)
-{
-    return c >= 0x20 && c < 0x7f && c != '\\' && c != '"';
-}
+/* The same for a NUL-terminated string. */
+void py_escape_cstr(ptx_buf *out, const char *s);
 /* "..." */
 void py_str(ptx_buf *out, const char *s, size_t n);
+/* "...", one literal per line: each '\n' but a last one ends a literal,
+   and `between` (a newline and indentation) comes before the next. */
+void py_lines(ptx_buf *out, const char *s, size_t n, const char *between);
 
 #endif

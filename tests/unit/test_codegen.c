@@ -104,6 +104,16 @@ static void test_pystr(void **state)
     py_str(&b, "a\t\"\\\n\x01\xc3\xa9\xff", 9);
     ptx_buf_putc(&b, 0);
     assert_string_equal(b.p, "\"a\\t\\\"\\\\\\n\\x01\xc3\xa9\\udcff\"");
+    /* one literal per line; no empty literal after a final newline; a long
+       plain run (the 8-byte skip) and an escape right after it */
+    b.n = 0;
+    py_lines(&b, "a\n\tb\"\nc", 7, "\n  ");
+    py_lines(&b, "x\n0123456789abcdef\x7f\n", 20, "|");
+    py_escape_cstr(&b, "n\\m");
+    ptx_buf_putc(&b, 0);
+    assert_string_equal(b.p, "\"a\\n\"\n  \"\\tb\\\"\\n\"\n  \"c\""
+                             "\"x\\n\"|\"0123456789abcdef\\x7f\\n\""
+                             "n\\\\m");
     ptx_buf_free(&b);
 }
 
