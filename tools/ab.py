@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""A/B two or more builds of bench_frontend on the same host, interleaved.
+
+    python3 tools/ab.py [--rounds N] [--seconds S] [--modes exact,codegen]
+                        BUILD... -- PATH...
+
+Runs every build's bench_frontend (BUILD/bench_frontend) on every PATH in
+turn, N rounds, and prints the fastest and the median MB/s of each.  On a
+host shared with other work the speed drifts by tens of percent between
+minutes: interleaving puts every build through the same drift, where two
+separate bench.py runs would not.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+
+def mbps(build, mode, seconds, path):
+    out = subprocess.run([os.path.join(build, "bench_frontend"), "--mode", mode,
+                          "--seconds", str(seconds), path],
+                         capture_output=True, text=True, check=True).stdout
+    return float(out.split("mbps=")[1])
+
+
+def main():
+    argv = sys.argv[1:]
+    if "--" not in argv:
+        sys.exit(__doc__)
+    cut = argv.index("--")
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=4)
+    ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--modes", default="exact,codegen")
+    ap.add_argument("builds", nargs="+")
+    a = ap.parse_args(argv[:cut])
+    paths = argv[cut + 1:]
+    res = {}
+    for _ in range(a.rounds):
+        for mode in a.modes.split(","):
+            for path in paths:
+                for build in a.builds:
+                    res.setdefault((mode, path, build), []).append(
+                        mbps(build, mode, a.seconds, path))
+    for (mode, path, build), xs in res.items():
+        print(f"{mode:9} {path:24} {build:24} fastest {max(xs):7.1f}"
+              f"  median {statistics.median(xs):7.1f} MB/s")
+
+
+if __name__ == "__main__":
+    main()
