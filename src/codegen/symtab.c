@@ -25,40 +25,15 @@ static int32_t push_bind(cg_builder *b, cg_symid sym, int32_t prev, size_t n,
     return (int32_t)b->nbinds++;
 }
 
-/* The name as an integer, or 0 (not cached) if it is longer than 8 bytes
-   or the byte order is not little-endian. */
-static inline uint64_t short_key(const cg_builder *b, const char *p, size_t n)
-{
-    if (n > 8 || n == 0 || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
-        return 0;
-    uint64_t key = 0;
-    const char *src = b->pm->src;
-    if (p >= src && p + 8 <= src + b->pm->size + 1) {
-        /* one load; the bytes after the name are masked off */
-        memcpy(&key, p, 8);
-        if (n < 8)
-            key &= (1ull << (8 * n)) - 1;
-        return key;
-    }
-    for (size_t i = 0; i < n; i++)
-        key |= (uint64_t)(unsigned char)p[i] << (8 * i);
-    return key;
-}
-
-static inline struct cg_rcache *cache_slot(cg_builder *b, uint64_t key)
-{
-    return &b->rcache[(key * 0x9e3779b97f4a7c15ull) >> 56];
-}
-
 /* A new or removed binding of name p[0..n): an array's changes how every
    element name resolves; any other's only how the name itself does. */
 static void forget(cg_builder *b, const char *p, size_t n, int array)
 {
-    uint64_t key = array ? 0 : short_key(b, p, n);
+    uint64_t key = array ? 0 : cg_short_key(b, p, n);
     if (array)
         b->gen++;
     else if (key)
-        cache_slot(b, key)->gen = 0;
+        cg_rcache_slot(b, key)->gen = 0;
 }
 
 static inline unsigned lead_hash(const char *p, size_t n)
@@ -178,16 +153,12 @@ static int32_t array_lookup(cg_builder *b, const char *p, size_t n,
 
 static cg_symid resolve(cg_builder *b, const char *p, size_t n, int32_t *index);
 
-cg_symid cg_resolve(cg_builder *b, const char *p, size_t n, int32_t *index)
+cg_symid cg_resolve_slow(cg_builder *b, const char *p, size_t n, uint64_t key,
+                         int32_t *index)
 {
-    uint64_t key = short_key(b, p, n);
     if (!key)
         return resolve(b, p, n, index);
-    struct cg_rcache *c = cache_slot(b, key);
-    if (c->key == key && c->gen == b->gen) {
-        *index = c->index;
-        return c->sym;
-    }
+    struct cg_rcache *c = cg_rcache_slot(b, key);
     cg_symid id = resolve(b, p, n, index);
     c->key = key;
     c->gen = b->gen;
