@@ -19,29 +19,26 @@ static void indent(ptx_buf *out, int depth)
     ptx_buf_put(out, sp, n);
 }
 
-static void put_digits(ptx_buf *out, uint32_t v, int minus)
+/* v in decimal, or "[v]" with brackets, in one write */
+static void put_index(ptx_buf *out, uint32_t v, int brackets)
 {
     char b[16];
     size_t i = sizeof b;
+    if (brackets)
+        b[--i] = ']';
     do
         b[--i] = (char)('0' + v % 10);
     while ((v /= 10));
-    if (minus)
-        b[--i] = '-';
+    if (brackets)
+        b[--i] = '[';
     ptx_buf_put(out, b + i, sizeof b - i);
-}
-
-static void put_index(ptx_buf *out, int32_t index)
-{
-    put_digits(out, index < 0 ? (uint32_t)-(int64_t)index : (uint32_t)index,
-               index < 0);
 }
 
 void cg_sym_ptx(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
 {
     ptx_buf_puts(out, k->syms[s].ptx);
     if (index >= 0)
-        put_index(out, index);
+        put_index(out, (uint32_t)index, 0);
 }
 
 void cg_text_ptx(const cg_kernel *k, const cg_text *t, ptx_buf *out)
@@ -67,25 +64,10 @@ static void text_str(const cg_kernel *k, const cg_text *t, ptx_buf *out)
             const char *s = k->syms[p->sym].ptx;
             py_escape_cstr(out, s);
             if (p->index >= 0)
-                put_index(out, p->index);
+                put_index(out, (uint32_t)p->index, 0);
         }
     }
     ptx_buf_putc(out, '"');
-}
-
-/* index as "[12]" (brackets) or "12" into out, in one write */
-static void put_subscript(ptx_buf *out, uint32_t v, int brackets)
-{
-    char b[16];
-    size_t i = sizeof b;
-    if (brackets)
-        b[--i] = ']';
-    do
-        b[--i] = (char)('0' + v % 10);
-    while ((v /= 10));
-    if (brackets)
-        b[--i] = '[';
-    ptx_buf_put(out, b + i, sizeof b - i);
 }
 
 static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
@@ -94,13 +76,13 @@ static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
     if (y->kind == CG_SYM_REG || y->kind == CG_SYM_REGARRAY) {
         ptx_buf_puts(out, y->py);
         if (index >= 0 && y->kind == CG_SYM_REGARRAY)
-            put_subscript(out, (uint32_t)index, 1);
+            put_index(out, (uint32_t)index, 1);
         return;
     }
     ptx_buf_putc(out, '"');
     py_escape_cstr(out, y->ptx);
     if (index >= 0)
-        put_subscript(out, (uint32_t)index, 0);
+        put_index(out, (uint32_t)index, 0);
     ptx_buf_putc(out, '"');
 }
 
@@ -232,7 +214,7 @@ static void print_reg(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         ptx_buf_puts(out, y->type);
         if (arr) {
             ptx_buf_put(out, ", ", 2);
-            put_digits(out, y->count, 0);
+            put_index(out, y->count, 0);
         }
         ptx_buf_puts(out, ", name=");
         py_str(out, y->ptx, strlen(y->ptx));
@@ -241,7 +223,7 @@ static void print_reg(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         py_str(out, y->ptx, strlen(y->ptx));
         if (arr) {
             ptx_buf_put(out, ", ", 2);
-            put_digits(out, y->count, 0);
+            put_index(out, y->count, 0);
         }
         ptx_buf_put(out, ", ", 2);
         ptx_buf_puts(out, y->type);
