@@ -13,15 +13,10 @@ separate bench.py runs would not.
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 
-
-def mbps(build, mode, seconds, path):
-    out = subprocess.run([os.path.join(build, "bench_frontend"), "--mode", mode,
-                          "--seconds", str(seconds), path],
-                         capture_output=True, text=True, check=True).stdout
-    return float(out.split("mbps=")[1])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import c_bench  # noqa: E402  (one way to run bench_frontend)
 
 
 def main():
@@ -42,7 +37,7 @@ def main():
             for path in paths:
                 for build in a.builds:
                     res.setdefault((mode, path, build), []).append(
-                        mbps(build, mode, a.seconds, path))
+                        c_bench(build, mode, a.seconds, [path]))
     for (mode, path, build), xs in res.items():
         print(f"{mode:9} {path:24} {build:24} fastest {max(xs):7.1f}"
               f"  median {statistics.median(xs):7.1f} MB/s")

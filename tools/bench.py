@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Front-end throughput: the C parser+emitter against pyptx 0.1.1, same files, same run.
 
-    python tools/bench.py --build build [--seconds 2] [--rounds 3] PATH...
+    python tools/bench.py --build build [--seconds 2] [--rounds 5] PATH...
 
 Runs build/bench_frontend (single thread, files preloaded, parse + exact
 emit, then parse + canonical emit) and, when `pyptx` imports, the reference
