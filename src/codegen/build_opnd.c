@@ -305,31 +305,32 @@ static cg_opnd *guard(cg_builder *b, const ptx_instr *in)
 /* Split and mangle an opcode word for ptx.inst: 0 if it cannot be one. */
 static int make_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
 {
-    oc->attr = cg_alloc(b->m, (in->nmods + 1) * sizeof *oc->attr);
-    if (!op_matches(b, in) || !(oc->attr[0] = mangled(b, in->opcode)))
+    /* the attribute names, then joined with '.' (both in the arena: this
+       runs once per opcode word and module, and many modules are small) */
+    const char **attr = cg_alloc(b->m, (in->nmods + 1) * sizeof *attr);
+    if (!op_matches(b, in) || !(attr[0] = mangled(b, in->opcode)))
         return 0;
-    char c = oc->attr[0][0];
+    char c = attr[0][0];
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
         return 0;
     oc->op = cg_strndup(b->m, in->opcode.p, in->opcode.n);
     oc->nmods = in->nmods;
     oc->mods = cg_alloc(b->m, (in->nmods + 1) * sizeof *oc->mods);
-    size_t len = strlen(oc->attr[0]);
+    size_t len = strlen(attr[0]);
     for (uint32_t i = 0; i < in->nmods; i++) {
-        if (!(oc->attr[i + 1] = mangled(b, in->mods[i])))
+        if (!(attr[i + 1] = mangled(b, in->mods[i])))
             return 0;
         oc->mods[i] = cg_strndup(b->m, in->mods[i].p, in->mods[i].n);
-        len += 1 + strlen(oc->attr[i + 1]);
+        len += 1 + strlen(attr[i + 1]);
     }
     char *path = cg_alloc(b->m, len + 1), *at = path;
     for (uint32_t i = 0; i <= in->nmods; i++) {
-        size_t n = strlen(oc->attr[i]);
+        size_t n = strlen(attr[i]);
         if (i)
             *at++ = '.';
-        memcpy(at, oc->attr[i], n);
+        memcpy(at, attr[i], n);
         at += n;
     }
-    *at = 0;
     oc->path = path;
     oc->pathlen = (uint32_t)len;
     return 1;
@@ -370,7 +371,6 @@ cg_stmt *cg_build_inst(cg_builder *b, const ptx_stmt *s, const char **why)
     ci->op = oc->op;
     ci->mods = oc->mods;
     ci->nmods = oc->nmods;
-    ci->attr = oc->attr;
     ci->path = oc->path;
     ci->pathlen = oc->pathlen;
     *why = "operand form has no pyptx operand object";

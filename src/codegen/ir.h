@@ -196,9 +196,8 @@ typedef struct cg_stmt cg_stmt;
 typedef struct cg_opcode {
     const char *op;
     const char **mods;
-    const char **attr;
     uint32_t nmods;
-    const char *path;      /* the attributes joined: "ld.global_.v4.u32" */
+    const char *path;      /* the ptx.inst attributes: "ld.global_.v4.u32" */
     uint32_t pathlen;
 } cg_opcode;
 
@@ -208,12 +207,11 @@ typedef struct cg_inst {
     uint32_t nmods;
     cg_opnd *ops;          /* linked by next */
     cg_opnd *guard;        /* @%p -> CG_O_SYM; @!%p -> CG_O_NOT; or NULL */
-    const char **attr;     /* ptx.inst attribute names, attr[0] = opcode
-                              ("and_", "shared__cta", "_2d"); a pass that
-                              changes op/mods sets attr = NULL and the
-                              printer mangles op/mods itself */
-    const char *path;      /* attr joined with '.', printed in one piece
-                              (the opcode cache's); used only with attr */
+    const char *path;      /* the ptx.inst attribute names joined with '.'
+                              ("and_", "shared__cta", "_2d"), from the
+                              opcode cache; a pass that changes op/mods
+                              sets path = NULL and the printer mangles
+                              op/mods itself */
     uint32_t pathlen;
 } cg_inst;
 

@@ -166,22 +166,19 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
 /* ---- statements ----------------------------------------------------- */
 
 /* The attribute path (ld.global_.v4.u32): the opcode cache's, or built
-   from op/mods where a pass changed them and set attr to NULL. */
+   from op/mods where a pass changed them and set path to NULL. */
 static void put_path(const cg_inst *in, ptx_buf *out)
 {
-    if (in->attr && in->path) {
+    if (in->path) {
         ptx_buf_put(out, in->path, in->pathlen);
         return;
     }
     for (uint32_t i = 0; i <= in->nmods; i++) {
         const char *ptxs = i ? in->mods[i - 1] : in->op;
         char buf[300];
-        const char *a = in->attr ? in->attr[i] : NULL;
-        if (!a && cg_mangle(ptxs, strlen(ptxs), buf, sizeof buf))
-            a = buf;
         if (i)
             ptx_buf_putc(out, '.');
-        ptx_buf_puts(out, a ? a : ptxs);
+        ptx_buf_puts(out, cg_mangle(ptxs, strlen(ptxs), buf, sizeof buf) ? buf : ptxs);
     }
 }
 
