@@ -214,10 +214,10 @@ static void print_reg(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
             put_index(out, y->count, 0);
         }
         ptx_buf_puts(out, ", name=");
-        py_str(out, y->ptx, strlen(y->ptx));
+        py_str_cstr(out, y->ptx);
     } else {
         ptx_buf_puts(out, arr ? "RegArray(" : "Reg(");
-        py_str(out, y->ptx, strlen(y->ptx));
+        py_str_cstr(out, y->ptx);
         if (arr) {
             ptx_buf_put(out, ", ", 2);
             put_index(out, y->count, 0);

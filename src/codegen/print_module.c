@@ -12,18 +12,13 @@ static int sugared(const cg_module *m)
     return m->opt && m->opt->sugar;
 }
 
-static void put_str(ptx_buf *out, const char *s)
-{
-    py_str(out, s, strlen(s));
-}
-
 /* A directive value: a Python int as it is, anything else as a string. */
 static void put_value(ptx_buf *out, const char *s, int is_int)
 {
     if (is_int)
         ptx_buf_puts(out, s);
     else
-        put_str(out, s);
+        py_str_cstr(out, s);
 }
 
 static void imports(const cg_module *m, ptx_buf *out)
@@ -81,7 +76,7 @@ static const layout flat = { "(", ", ", ")", "[", ", ", "]" };
 static void param_item(const cg_kernel *k, const cg_param *p, ptx_buf *out)
 {
     ptx_buf_putc(out, '(');
-    put_str(out, p->typestr);
+    py_str_cstr(out, p->typestr);
     ptx_buf_puts(out, ", \"");
     py_escape_cstr(out, p->pre);
     const char *s = k->syms[p->sym].ptx;
@@ -93,7 +88,7 @@ static void param_item(const cg_kernel *k, const cg_param *p, ptx_buf *out)
 static void dir_item(const cg_dir *d, ptx_buf *out)
 {
     ptx_buf_putc(out, '(');
-    put_str(out, d->name);
+    py_str_cstr(out, d->name);
     ptx_buf_puts(out, ", (");
     for (uint32_t i = 0; i < d->nvals; i++) {
         put_value(out, d->vals[i], d->is_int[i]);
@@ -108,11 +103,11 @@ static void kernel_args_as(const cg_module *m, const cg_kernel *k,
 {
     ptx_buf_puts(out, l->open);
     if (entry) {
-        put_str(out, entry);
+        py_str_cstr(out, entry);
         ptx_buf_puts(out, l->arg_sep);
     }
     ptx_buf_puts(out, "arch=");
-    put_str(out, m->arch);
+    py_str_cstr(out, m->arch);
     ptx_buf_puts(out, l->arg_sep);
     ptx_buf_puts(out, "version=(");
     put_value(out, m->vmajor, m->version_ints);
@@ -199,7 +194,7 @@ static void kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out)
         ptx_buf_puts(out, "\n\n");
         ptx_buf_puts(out, k->py_name);
         ptx_buf_puts(out, ".__name__ = ");
-        put_str(out, k->ptx_name);
+        py_str_cstr(out, k->ptx_name);
         ptx_buf_putc(out, '\n');
         ptx_buf_puts(out, k->py_name);
         ptx_buf_puts(out, " = kernel");
@@ -219,7 +214,7 @@ static void dicts(const cg_module *m, ptx_buf *out)
         if (k->unsupported)
             continue;
         ptx_buf_puts(out, first ? "\n    " : ",\n    ");
-        put_str(out, k->ptx_name);
+        py_str_cstr(out, k->ptx_name);
         ptx_buf_puts(out, ": ");
         ptx_buf_puts(out, k->py_name);
         first = 0;
@@ -233,9 +228,9 @@ static void dicts(const cg_module *m, ptx_buf *out)
         if (!k->unsupported)
             continue;
         ptx_buf_puts(out, first ? "\n    " : ",\n    ");
-        put_str(out, k->ptx_name);
+        py_str_cstr(out, k->ptx_name);
         ptx_buf_puts(out, ": ");
-        put_str(out, k->unsupported);
+        py_str_cstr(out, k->unsupported);
         first = 0;
     }
     ptx_buf_puts(out, first ? "}\n" : ",\n}\n");

@@ -150,3 +150,10 @@ void py_str(ptx_buf *out, const char *s, size_t n)
     py_escape(out, s, n);
     ptx_buf_putc(out, '"');
 }
+
+void py_str_cstr(ptx_buf *out, const char *s)
+{
+    ptx_buf_putc(out, '"');
+    py_escape_cstr(out, s);
+    ptx_buf_putc(out, '"');
+}
