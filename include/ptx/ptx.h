@@ -68,6 +68,8 @@ void ptx_buf_puts(ptx_buf *b, const char *s);
 void ptx_buf_putc(ptx_buf *b, char c);
 /* The growing path of the two above (exported for the inline versions). */
 void ptx_buf_put_slow(ptx_buf *b, const char *s, size_t n);
+/* Make room for n more bytes (the printers' in-place writes). */
+void ptx_buf_reserve(ptx_buf *b, size_t n);
 
 /* The printers append a few bytes at a time, millions of times: where the
    buffer has room, put and putc are a copy and an add, inline.  The
@@ -88,6 +90,14 @@ static inline void ptx_buf_putc_inline(ptx_buf *b, char c)
         b->p[b->n++] = c;
     else
         ptx_buf_put_slow(b, &c, 1);
+}
+/* Where the next n bytes go: a printer writes them through the pointer
+   and then sets b->n past what it wrote. */
+static inline char *ptx_buf_room(ptx_buf *b, size_t n)
+{
+    if (b->cap - b->n < n)
+        ptx_buf_reserve(b, n);
+    return b->p + b->n;
 }
 #define ptx_buf_put(b, s, n) ptx_buf_put_inline((b), (s), (n))
 #define ptx_buf_putc(b, c) ptx_buf_putc_inline((b), (c))

@@ -70,6 +70,18 @@ typedef struct cg_builder {
         cg_symid sym;
         int32_t index;
     } rcache[256];
+    /* array base (%r) -> its binding, valid while gen is unchanged */
+    struct cg_bcache {
+        uint64_t key;
+        uint32_t gen;
+        int32_t bind;
+    } bcache[16];
+    /* opcode word (ld.global.u32, up to 16 bytes) -> the module's opcode
+       cache value: a kernel spells a few dozen words thousands of times */
+    struct cg_ocache {
+        uint64_t k0, k1;    /* the bytes, zero-padded; k0 == 0: empty */
+        int32_t val;
+    } ocache[64];
     uint16_t depth;         /* block nesting, 0 = kernel body */
     uint16_t nscopes;       /* scopes opened so far (ids) */
     uint8_t digit_base;     /* an array base ends in a digit (%r1<4>): then

@@ -341,9 +341,15 @@ static int make_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
 static const cg_opcode *opcode(cg_builder *b, const ptx_instr *in)
 {
     cg_module *m = b->m;
+    ptx_str w = tstr(b, in->op);
+    uint64_t k0 = w.n <= 16 ? cg_short_key(b, w.p, w.n < 8 ? w.n : 8) : 0;
+    uint64_t k1 = w.n > 8 && k0 ? cg_short_key(b, w.p + 8, w.n - 8) : 0;
+    struct cg_ocache *c =
+        &b->ocache[((k0 ^ k1 * 0xff51afd7ed558ccdull) * 0x9e3779b97f4a7c15ull) >> 58];
+    if (k0 && c->k0 == k0 && c->k1 == k1)
+        return c->val >= 0 ? &m->opcodes_v[c->val] : NULL;
     if (!m->opcodes)
         m->opcodes = cg_alloc(m, sizeof *m->opcodes);
-    ptx_str w = tstr(b, in->op);
     cg_mslot *s = cg_map_put(m, m->opcodes, w.p, w.n);
     if (s->val == -1) {
         cg_opcode oc = { 0 };
@@ -356,6 +362,8 @@ static const cg_opcode *opcode(cg_builder *b, const ptx_instr *in)
             s->val = (int32_t)m->nopcodes++;
         }
     }
+    if (k0)
+        *c = (struct cg_ocache){ k0, k1, s->val };
     return s->val >= 0 ? &m->opcodes_v[s->val] : NULL;
 }
 

@@ -8,30 +8,67 @@
 #include "codegen/build.h"
 #include "codegen/pystr.h"
 
+/* Statements, operands and indices are written in place (ptx_buf_room):
+   they are short, and a call to memcpy or strlen for each would cost more
+   than the bytes. */
+
 static void indent(ptx_buf *out, int depth)
 {
-    static const char sp[] = "                                        ";
-    size_t n = (size_t)depth * 4;
-    while (n > sizeof sp - 1) {
-        ptx_buf_put(out, sp, sizeof sp - 1);
-        n -= sizeof sp - 1;
-    }
-    ptx_buf_put(out, sp, n);
+    char *w = ptx_buf_room(out, (size_t)depth * 4);
+    for (int i = 0; i < depth; i++, w += 4)
+        memcpy(w, "    ", 4);
+    out->n = (size_t)(w - out->p);
 }
 
-/* v in decimal, or "[v]" with brackets, in one write */
+/* v in decimal, or "[v]" with brackets, at w (room for 12 bytes); two
+   digits per division (register indices run to four or five) */
+static char *put_digits(char *w, uint32_t v, int brackets)
+{
+    static const char pairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    size_t nd = 1;
+    uint32_t t = v;
+    for (; t >= 100; t /= 100)
+        nd += 2;
+    nd += t >= 10;
+    if (brackets)
+        *w++ = '[';
+    char *e = w + nd;
+    for (; v >= 10; v /= 100) {
+        e -= 2;
+        memcpy(e, pairs + 2 * (v % 100), 2);
+    }
+    if (e > w)
+        *--e = (char)('0' + v);
+    w += nd;
+    if (brackets)
+        *w++ = ']';
+    return w;
+}
+
 static void put_index(ptx_buf *out, uint32_t v, int brackets)
 {
-    char b[16];
-    size_t i = sizeof b;
-    if (brackets)
-        b[--i] = ']';
-    do
-        b[--i] = (char)('0' + v % 10);
-    while ((v /= 10));
-    if (brackets)
-        b[--i] = '[';
-    ptx_buf_put(out, b + i, sizeof b - i);
+    char *w = put_digits(ptx_buf_room(out, 12), v, brackets);
+    out->n = (size_t)(w - out->p);
+}
+
+/* A register's Python name (r, rd, p: a few bytes) and [index]. */
+static void put_reg(ptx_buf *out, const cg_sym *y, int32_t index)
+{
+    char *w = ptx_buf_room(out, 32), *lim = w + 20;
+    const char *s = y->py;
+    while (*s && w < lim)
+        *w++ = *s++;
+    if (*s) { /* a long name: the rest the ordinary way */
+        out->n = (size_t)(w - out->p);
+        ptx_buf_puts(out, s);
+        w = ptx_buf_room(out, 12);
+    }
+    if (index >= 0 && y->kind == CG_SYM_REGARRAY)
+        w = put_digits(w, (uint32_t)index, 1);
+    out->n = (size_t)(w - out->p);
 }
 
 void cg_sym_ptx(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
@@ -74,9 +111,7 @@ static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
 {
     const cg_sym *y = &k->syms[s];
     if (y->kind == CG_SYM_REG || y->kind == CG_SYM_REGARRAY) {
-        ptx_buf_puts(out, y->py);
-        if (index >= 0 && y->kind == CG_SYM_REGARRAY)
-            put_index(out, (uint32_t)index, 1);
+        put_reg(out, y, index);
         return;
     }
     ptx_buf_putc(out, '"');
@@ -90,7 +125,11 @@ static void opnd_list(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
                       ptx_buf *out)
 {
     for (; o; o = o->next) {
-        cg_print_opnd(m, k, o, out);
+        const cg_sym *y = o->kind == CG_O_SYM ? &k->syms[o->sym] : NULL;
+        if (y && (y->kind == CG_SYM_REG || y->kind == CG_SYM_REGARRAY))
+            put_reg(out, y, o->index); /* most operands: no call */
+        else
+            cg_print_opnd(m, k, o, out);
         if (o->next)
             ptx_buf_put(out, ", ", 2);
     }

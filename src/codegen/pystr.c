@@ -34,19 +34,6 @@ static size_t utf8_len(const unsigned char *p, size_t n)
     return len;
 }
 
-/* Whether any byte of v needs an escape: below 0x20, 0x7f and above,
-   '\\' or '"'.  (x - 0x01..) & ~x & 0x80.. is nonzero where a byte of x
-   is zero; the high bits of v are the bytes >= 0x80.) */
-static inline int needs_escape8(uint64_t v)
-{
-    const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-    uint64_t lt20 = (v - ones * 0x20) & ~v;
-    uint64_t bs = v ^ (ones * '\\'), dq = v ^ (ones * '"'), del = v ^ (ones * 0x7f);
-    uint64_t z = ((bs - ones) & ~bs) | ((dq - ones) & ~dq) | ((del - ones) & ~del);
-    return ((lt20 | z | v) & high) != 0;
-}
-
-
 /* What the escaper does with each byte: copy it (0), write it as one of
    \\ \" \n \t \r (the letter), or look closer (1: UTF-8 or \x / \udc). */
 static const unsigned char byte_class[256] = {
@@ -80,22 +67,42 @@ static size_t escape_other(ptx_buf *out, const unsigned char *p, size_t left)
     return 1;
 }
 
+/* Index of the first byte of p[i..n) that is not plain (byte_class is not
+   0), or n.  Most text needs no escape: sixteen bytes are tested at once,
+   with the same classes as byte_class (a signed byte below 0x20 is a
+   control byte or one of 0x80 and above). */
+static size_t plain_end(const unsigned char *p, size_t i, size_t n)
+{
+    typedef signed char v16 __attribute__((vector_size(16)));
+    for (; i + 16 <= n; i += 16) {
+        v16 v, m;
+        uint64_t w[2];
+        memcpy(&v, p + i, 16);
+        m = (v < 0x20) | (v == 0x7f) | (v == '"') | (v == '\\');
+        memcpy(w, &m, 16);
+        if (!(w[0] | w[1]))
+            continue;
+        uint64_t x = w[0] ? w[0] : w[1];
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        size_t at = (size_t)__builtin_ctzll(x) / 8;
+#else
+        size_t at = (size_t)__builtin_clzll(x) / 8;
+#endif
+        return i + at + (w[0] ? 0 : 8);
+    }
+    while (i < n && byte_class[p[i]] == 0)
+        i++;
+    return i;
+}
+
 /* s[0..n) escaped; with `lines`, every '\n' but a last one also ends the
    literal and opens the next: `\n"` lines `"`. */
 static void escape(ptx_buf *out, const char *s, size_t n, const char *lines)
 {
     const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0, run = 0;
+    size_t i = 0, run = 0, nlines = lines ? strlen(lines) : 0;
     for (;;) {
-        /* most text needs no escape: skip it eight bytes at a time (a
-           false alarm only falls through to the byte loop) */
-        for (uint64_t v; i + 8 <= n; i += 8) {
-            memcpy(&v, p + i, 8);
-            if (needs_escape8(v))
-                break;
-        }
-        while (i < n && byte_class[p[i]] == 0)
-            i++;
+        i = plain_end(p, i, n);
         if (i >= n)
             break;
         if (i > run)
@@ -106,7 +113,7 @@ static void escape(ptx_buf *out, const char *s, size_t n, const char *lines)
             ptx_buf_put(out, e, 2);
             if (p[i] == '\n' && lines && i + 1 < n) {
                 ptx_buf_putc(out, '"');
-                ptx_buf_puts(out, lines);
+                ptx_buf_put(out, lines, nlines);
                 ptx_buf_putc(out, '"');
             }
             i++;

@@ -109,6 +109,42 @@ static inline int same_bytes(const char *a, const char *b, size_t n)
     return 1;
 }
 
+/* The binding of array base p[0..d), or -1: the array map's, the one
+   binding of the name no later one shadows.  Register names are mostly
+   used once or twice (SSA from LLVM), so most operands come here; the few
+   bases are cached by their bytes while no array binding changes. */
+static int32_t base_binding(cg_builder *b, const char *p, size_t d)
+{
+    uint64_t key = cg_short_key(b, p, d);
+    struct cg_bcache *c = &b->bcache[(key * 0x9e3779b97f4a7c15ull) >> 60];
+    if (key && c->key == key && c->gen == b->gen)
+        return c->bind;
+    cg_mslot *s = cg_map_get(&b->arrays, p, d);
+    int32_t bind = s ? s->val : -1;
+    if (key)
+        *c = (struct cg_bcache){ key, b->gen, bind };
+    return bind;
+}
+
+/* Array element reading of p[0..n) when no array base ends in a digit:
+   the base is p[0..d) exactly, the rest a decimal index below the count. */
+static int32_t element_of(cg_builder *b, const char *p, size_t d, size_t n,
+                          int32_t *index)
+{
+    if (n - d > 9 || (p[d] == '0' && n - d > 1))
+        return -1;
+    int32_t bind = base_binding(b, p, d);
+    if (bind < 0)
+        return -1;
+    uint32_t idx = 0;
+    for (size_t i = d; i < n; i++)
+        idx = idx * 10 + (uint32_t)(p[i] - '0');
+    if (idx >= b->k->syms[b->binds[bind].sym].count)
+        return -1;
+    *index = (int32_t)idx;
+    return bind;
+}
+
 /* Best array element reading of p[0..n): base + decimal index < count,
    the innermost binding winning and, among equals, the shortest base.
    Without array bases ending in a digit, the base is p[0..d) exactly. */
@@ -120,6 +156,8 @@ static int32_t array_lookup(cg_builder *b, const char *p, size_t n,
         d--;
     if (d == 0)
         return -1;
+    if (!b->digit_base)
+        return element_of(b, p, d, n, index);
     size_t kend = b->digit_base ? n : d + 1;
     int32_t best = -1;
     size_t bestk = 0;

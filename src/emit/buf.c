@@ -20,6 +20,11 @@ static void reserve(ptx_buf *b, size_t extra)
     b->cap = cap;
 }
 
+void ptx_buf_reserve(ptx_buf *b, size_t n)
+{
+    reserve(b, n);
+}
+
 void ptx_buf_put_slow(ptx_buf *b, const char *s, size_t n)
 {
     if (!n)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 #include "codegen/build.h"
@@ -114,6 +115,35 @@ static void test_pystr(void **state)
     assert_string_equal(b.p, "\"a\\n\"\n  \"\\tb\\\"\\n\"\n  \"c\""
                              "\"x\\n\"|\"0123456789abcdef\\x7f\\n\""
                              "n\\\\m");
+    ptx_buf_free(&b);
+}
+
+/* One byte that is not plain, at every offset of a plain 48-byte text
+   (the 16-byte test and its tail), is escaped there and nowhere else; a
+   byte that is plain is copied. */
+static void test_pystr_positions(void **state)
+{
+    static const struct { unsigned char c; const char *esc; } cases[] = {
+        { 0x00, "\\x00" }, { 0x1f, "\\x1f" }, { '\t', "\\t" },
+        { '\n', "\\n" }, { '\r', "\\r" }, { '"', "\\\"" },
+        { '\\', "\\\\" }, { 0x7f, "\\x7f" }, { 0x80, "\\udc80" },
+        { 0xff, "\\udcff" }, { ' ', " " }, { '~', "~" }, { '!', "!" },
+    };
+    char in[48], want[80];
+    ptx_buf b = { 0 };
+    for (unsigned c = 0; c < sizeof cases / sizeof *cases; c++) {
+        for (size_t at = 0; at < sizeof in; at++) {
+            for (size_t i = 0; i < sizeof in; i++)
+                in[i] = (char)('a' + i % 26);
+            in[at] = (char)cases[c].c;
+            snprintf(want, sizeof want, "%.*s%s%.*s", (int)at, in,
+                     cases[c].esc, (int)(sizeof in - at - 1), in + at + 1);
+            b.n = 0;
+            py_escape(&b, in, sizeof in);
+            ptx_buf_putc(&b, 0);
+            assert_string_equal(b.p, want);
+        }
+    }
     ptx_buf_free(&b);
 }
 
@@ -261,6 +291,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mangle),
         cmocka_unit_test(test_pystr),
+        cmocka_unit_test(test_pystr_positions),
         cmocka_unit_test(test_kernel_snippets),
         cmocka_unit_test(test_resolution),
         cmocka_unit_test(test_unsupported),
