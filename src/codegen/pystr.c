@@ -42,88 +42,109 @@ static const unsigned char byte_class[256] = {
     [0x7f ... 0xff] = 1,
 };
 
-/* A byte that is not plain and has no letter escape: a UTF-8 sequence
-   copied through, or \xNN / \udcNN.  Returns the bytes consumed. */
-static size_t escape_other(ptx_buf *out, const unsigned char *p, size_t left)
+/* A byte that is not plain and has no letter escape, written at w: a
+   UTF-8 sequence copied through, or \xNN / \udcNN.  Returns the bytes
+   consumed (*w advanced past what was written). */
+static size_t escape_other(char **w, const unsigned char *p, size_t left)
 {
     unsigned c = p[0];
-    char e[8];
-    if (c >= 0x80) {
-        size_t l = utf8_len(p, left);
-        if (l) {
-            ptx_buf_put(out, (const char *)p, l);
-            return l;
-        }
+    char *e = *w;
+    size_t used = 1;
+    if (c >= 0x80 && (used = utf8_len(p, left))) {
+        memcpy(e, p, used);
+        e += used;
+    } else if (c >= 0x80) {
         memcpy(e, "\\udc", 4);
         e[4] = hex[c >> 4];
         e[5] = hex[c & 15];
-        ptx_buf_put(out, e, 6);
+        e += 6;
+        used = 1;
     } else {
         memcpy(e, "\\x", 2);
         e[2] = hex[c >> 4];
         e[3] = hex[c & 15];
-        ptx_buf_put(out, e, 4);
+        e += 4;
     }
-    return 1;
+    *w = e;
+    return used;
 }
 
-/* Index of the first byte of p[i..n) that is not plain (byte_class is not
-   0), or n.  Most text needs no escape: sixteen bytes are tested at once,
-   with the same classes as byte_class (a signed byte below 0x20 is a
-   control byte or one of 0x80 and above). */
-static size_t plain_end(const unsigned char *p, size_t i, size_t n)
+/* Copies the plain bytes of p[i..end) to *w, sixteen at a time where
+   there are sixteen, and returns the index of the first byte that is not
+   plain (byte_class is not 0), or end.  The block holding that byte is
+   copied whole; only its plain prefix counts (the room has 16 bytes of
+   slack).  The vector test has byte_class's classes: a signed byte below
+   0x20 is a control byte or one of 0x80 and above. */
+static size_t copy_plain(char **w, const unsigned char *p, size_t i,
+                         size_t end)
 {
     typedef signed char v16 __attribute__((vector_size(16)));
-    for (; i + 16 <= n; i += 16) {
+    char *o = *w;
+    for (; i + 16 <= end; i += 16, o += 16) {
         v16 v, m;
-        uint64_t w[2];
+        uint64_t x[2];
         memcpy(&v, p + i, 16);
+        memcpy(o, &v, 16);
         m = (v < 0x20) | (v == 0x7f) | (v == '"') | (v == '\\');
-        memcpy(w, &m, 16);
-        if (!(w[0] | w[1]))
+        memcpy(x, &m, 16);
+        if (!(x[0] | x[1]))
             continue;
-        uint64_t x = w[0] ? w[0] : w[1];
+        uint64_t y = x[0] ? x[0] : x[1];
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        size_t at = (size_t)__builtin_ctzll(x) / 8;
+        size_t at = (size_t)__builtin_ctzll(y) / 8 + (x[0] ? 0 : 8);
 #else
-        size_t at = (size_t)__builtin_clzll(x) / 8;
+        size_t at = (size_t)__builtin_clzll(y) / 8 + (x[0] ? 0 : 8);
 #endif
-        return i + at + (w[0] ? 0 : 8);
+        *w = o + at;
+        return i + at;
     }
-    while (i < n && byte_class[p[i]] == 0)
-        i++;
+    while (i < end && byte_class[p[i]] == 0)
+        *o++ = (char)p[i++];
+    *w = o;
     return i;
 }
 
+/* Input bytes escaped per reservation of the output buffer. */
+#define ESCAPE_CHUNK 4096
+
 /* s[0..n) escaped; with `lines`, every '\n' but a last one also ends the
-   literal and opens the next: `\n"` lines `"`. */
+   literal and opens the next: `\n"` lines `"`.  Written in place: the
+   room for a chunk is its worst case, every byte as \udcNN or a line. */
 static void escape(ptx_buf *out, const char *s, size_t n, const char *lines)
 {
     const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0, run = 0, nlines = lines ? strlen(lines) : 0;
-    for (;;) {
-        i = plain_end(p, i, n);
-        if (i >= n)
-            break;
-        if (i > run)
-            ptx_buf_put(out, s + run, i - run);
-        unsigned char letter = byte_class[p[i]];
-        if (letter > 1) {
-            char e[2] = { '\\', (char)letter };
-            ptx_buf_put(out, e, 2);
-            if (p[i] == '\n' && lines && i + 1 < n) {
-                ptx_buf_putc(out, '"');
-                ptx_buf_put(out, lines, nlines);
-                ptx_buf_putc(out, '"');
-            }
-            i++;
-        } else {
-            i += escape_other(out, p + i, n - i);
-        }
-        run = i;
+    size_t nl = lines ? strlen(lines) : 0, per = nl + 4 > 6 ? nl + 4 : 6;
+    char sep[16];   /* "lines" between quotes, for one 16-byte copy */
+    if (nl + 2 <= sizeof sep) {
+        sep[0] = '"';
+        memcpy(sep + 1, lines, nl);
+        sep[nl + 1] = '"';
     }
-    if (n > run)
-        ptx_buf_put(out, s + run, n - run);
+    for (size_t i = 0; i < n;) {
+        size_t end = n - i < ESCAPE_CHUNK ? n : i + ESCAPE_CHUNK;
+        char *w = ptx_buf_room(out, (end - i) * per + 16);
+        while ((i = copy_plain(&w, p, i, end)) < end) {
+            unsigned char letter = byte_class[p[i]];
+            if (letter == 1) {
+                i += escape_other(&w, p + i, n - i);
+                continue;
+            }
+            *w++ = '\\';
+            *w++ = (char)letter;
+            if (p[i++] == '\n' && lines && i < n) {
+                if (nl + 2 <= sizeof sep) {
+                    memcpy(w, sep, sizeof sep);
+                    w += nl + 2;
+                } else {
+                    *w++ = '"';
+                    memcpy(w, lines, nl);
+                    w += nl;
+                    *w++ = '"';
+                }
+            }
+        }
+        out->n = (size_t)(w - out->p);
+    }
 }
 
 void py_escape(ptx_buf *out, const char *s, size_t n)

@@ -144,6 +144,19 @@ static void test_pystr_positions(void **state)
             assert_string_equal(b.p, want);
         }
     }
+    /* a UTF-8 sequence across the escaper's 4096-byte chunks, and a
+       separator longer than its 16-byte copy */
+    static char big[4200], bigwant[4300];
+    memset(big, 'a', sizeof big);
+    memcpy(big + 4095, "\xc3\xa9", 2);
+    big[4100] = '\n';
+    b.n = 0;
+    py_lines(&b, big, 4102, "\n                  # ");
+    ptx_buf_putc(&b, 0);
+    memset(bigwant, 'a', sizeof bigwant);
+    bigwant[0] = '"';
+    strcpy(bigwant + 4096, "\xc3\xa9" "aaa\\n\"\n                  # \"a\"");
+    assert_string_equal(b.p, bigwant);
     ptx_buf_free(&b);
 }
 
