@@ -169,11 +169,36 @@ static int part_shape_ok(const char *p, size_t n)
     return 1;
 }
 
+/* Letters and digits only, starting with a letter (u32, global, v4): the
+   attribute is the word itself, or the word and '_' for a keyword.  Most
+   opcode parts are such words; they skip the shape check and the
+   round trip below. */
+static size_t mangle_plain(const char *p, size_t n, char *out)
+{
+    if (!((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= 'A' && p[0] <= 'Z')))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9')))
+            return 0;
+        out[i] = c;
+    }
+    if (cg_py_keyword(out, n))
+        out[n++] = '_';
+    out[n] = 0;
+    return n;
+}
+
 size_t cg_mangle(const char *p, size_t n, char *out, size_t cap)
 {
-    if (n + 3 > cap || !part_shape_ok(p, n))
+    if (n + 3 > cap)
         return 0;
-    size_t o = 0;
+    size_t o = n ? mangle_plain(p, n, out) : 0;
+    if (o)
+        return o;
+    if (!part_shape_ok(p, n))
+        return 0;
     if (p[0] >= '0' && p[0] <= '9')
         out[o++] = '_';
     for (size_t i = 0; i < n; i++) {

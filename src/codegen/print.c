@@ -55,7 +55,7 @@ static void put_index(ptx_buf *out, uint32_t v, int brackets)
 }
 
 /* A register's Python name (r, rd, p: a few bytes) and [index]. */
-static void put_reg(ptx_buf *out, const cg_sym *y, int32_t index)
+static inline void put_reg(ptx_buf *out, const cg_sym *y, int32_t index)
 {
     char *w = ptx_buf_room(out, 32), *lim = w + 20;
     const char *s = y->py;
