@@ -168,6 +168,32 @@ static void expect_lines(const char *py, const char *const *want, unsigned n)
             fail_msg("missing in output:\n%s\n--- output:\n%s", want[i], py);
 }
 
+/* Blank lines and comments between statements (short gaps, tested in one
+   16-byte load, and a long one): each kept on a line of its own. */
+static const char K2[] =
+    ".version 8.5\n.target sm_90a\n.address_size 64\n"
+    ".visible .entry k2()\n{\n\t.reg .b32 %r<4>;\n"
+    "\tmov.u32 %r1, 1;\n\n\tmov.u32 %r2, 2; // c\n\tmov.u32 %r3, 3;\n"
+    " \t\n\t// x\n\tret;\n\n"
+    "                                \tret;\n}\n";
+
+static void test_gaps(void **state)
+{
+    static const char *const want[] = {
+        "    ptx.inst.mov.u32(r[1], 1)\n    _raw(\"\")\n"
+        "    ptx.inst.mov.u32(r[2], 2)\n"
+        "    _raw(\"\\t// c\")  # trailing comment of the line above, on a line of its own\n"
+        "    ptx.inst.mov.u32(r[3], 3)\n    _raw(\"\")\n    _raw(\"\\t// x\")\n"
+        "    ptx.inst.ret()\n    _raw(\"\")\n    ptx.inst.ret()\n",
+    };
+    ptx_codegen_options o = { 0 };
+    int rc;
+    char *py = gen(K2, &o, &rc);
+    assert_int_equal(rc, 0);
+    expect_lines(py, want, 1);
+    free(py);
+}
+
 static void test_kernel_snippets(void **state)
 {
     ptx_codegen_options o = { 0 };
@@ -305,6 +331,7 @@ int main(void)
         cmocka_unit_test(test_mangle),
         cmocka_unit_test(test_pystr),
         cmocka_unit_test(test_pystr_positions),
+        cmocka_unit_test(test_gaps),
         cmocka_unit_test(test_kernel_snippets),
         cmocka_unit_test(test_resolution),
         cmocka_unit_test(test_unsupported),
