@@ -8,7 +8,9 @@ Runs every build's bench_frontend (BUILD/bench_frontend) on every PATH in
 turn, N rounds, and prints the fastest and the median MB/s of each.  On a
 host shared with other work the speed drifts by tens of percent between
 minutes: interleaving puts every build through the same drift, where two
-separate bench.py runs would not.
+separate bench.py runs would not.  Each round starts with the next build
+in turn: on the device host the second of two back-to-back runs was
+slower by up to a quarter, whichever build it was.
 """
 import argparse
 import os
@@ -32,10 +34,11 @@ def main():
     a = ap.parse_args(argv[:cut])
     paths = argv[cut + 1:]
     res = {}
-    for _ in range(a.rounds):
+    for r in range(a.rounds):
+        order = a.builds[r % len(a.builds):] + a.builds[:r % len(a.builds)]
         for mode in a.modes.split(","):
             for path in paths:
-                for build in a.builds:
+                for build in order:
                     res.setdefault((mode, path, build), []).append(
                         c_bench(build, mode, a.seconds, [path]))
     for (mode, path, build), xs in res.items():
