@@ -14,6 +14,8 @@
 
 static void indent(ptx_buf *out, int depth)
 {
+    if (depth <= 0)
+        return; /* (the buffer may still be NULL) */
     char *w = ptx_buf_room(out, (size_t)depth * 4);
     for (int i = 0; i < depth; i++, w += 4)
         memcpy(w, "    ", 4);

@@ -115,7 +115,7 @@ static void escape(ptx_buf *out, const char *s, size_t n, const char *lines)
     const unsigned char *p = (const unsigned char *)s;
     size_t nl = lines ? strlen(lines) : 0, per = nl + 4 > 6 ? nl + 4 : 6;
     char sep[16];   /* "lines" between quotes, for one 16-byte copy */
-    if (nl + 2 <= sizeof sep) {
+    if (lines && nl + 2 <= sizeof sep) {
         sep[0] = '"';
         memcpy(sep + 1, lines, nl);
         sep[nl + 1] = '"';
