@@ -68,8 +68,9 @@ void ptx_buf_puts(ptx_buf *b, const char *s);
 void ptx_buf_putc(ptx_buf *b, char c);
 /* The growing path of the two above (exported for the inline versions). */
 void ptx_buf_put_slow(ptx_buf *b, const char *s, size_t n);
-/* Make room for n more bytes (the printers' in-place writes). */
-void ptx_buf_reserve(ptx_buf *b, size_t n);
+/* Room for at least `extra` more bytes at b->p + b->n (for writers that
+   fill it themselves and then add to b->n: ptx_buf_room). */
+void ptx_buf_reserve(ptx_buf *b, size_t extra);
 
 /* The printers append a few bytes at a time, millions of times: where the
    buffer has room, put and putc are a copy and an add, inline.  The

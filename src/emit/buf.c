@@ -4,7 +4,7 @@
 #include <string.h>
 #include "ptx/ptx.h"
 
-static void reserve(ptx_buf *b, size_t extra)
+void ptx_buf_reserve(ptx_buf *b, size_t extra)
 {
     if (b->cap - b->n >= extra)
         return;
@@ -20,16 +20,11 @@ static void reserve(ptx_buf *b, size_t extra)
     b->cap = cap;
 }
 
-void ptx_buf_reserve(ptx_buf *b, size_t n)
-{
-    reserve(b, n);
-}
-
 void ptx_buf_put_slow(ptx_buf *b, const char *s, size_t n)
 {
     if (!n)
         return; /* b->p and s may be NULL: memcpy(NULL, NULL, 0) is UB */
-    reserve(b, n);
+    ptx_buf_reserve(b, n);
     memcpy(b->p + b->n, s, n);
     b->n += n;
 }
@@ -60,14 +55,14 @@ void ptx_buf_putc(ptx_buf *b, char c)
 void ptx_buf_printf(ptx_buf *b, const char *fmt, ...)
 {
     va_list ap;
-    reserve(b, 256);
+    ptx_buf_reserve(b, 256);
     va_start(ap, fmt);
     int n = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
     va_end(ap);
     if (n < 0)
         return;
     if ((size_t)n >= b->cap - b->n) {
-        reserve(b, (size_t)n + 1);
+        ptx_buf_reserve(b, (size_t)n + 1);
         va_start(ap, fmt);
         vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
         va_end(ap);
