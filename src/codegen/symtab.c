@@ -126,20 +126,28 @@ static int32_t base_binding(cg_builder *b, const char *p, size_t d)
     return bind;
 }
 
+/* The digits p[0..n) as an index: decimal (no leading zero), at most 9
+   digits; 0 if they are not one. */
+static int decimal_index(const char *p, size_t n, uint32_t *v)
+{
+    if (n > 9 || (p[0] == '0' && n > 1))
+        return 0;
+    *v = 0;
+    for (size_t i = 0; i < n; i++)
+        *v = *v * 10 + (uint32_t)(p[i] - '0');
+    return 1;
+}
+
 /* Array element reading of p[0..n) when no array base ends in a digit:
    the base is p[0..d) exactly, the rest a decimal index below the count. */
 static int32_t element_of(cg_builder *b, const char *p, size_t d, size_t n,
                           int32_t *index)
 {
-    if (n - d > 9 || (p[d] == '0' && n - d > 1))
+    uint32_t idx;
+    if (!decimal_index(p + d, n - d, &idx))
         return -1;
     int32_t bind = base_binding(b, p, d);
-    if (bind < 0)
-        return -1;
-    uint32_t idx = 0;
-    for (size_t i = d; i < n; i++)
-        idx = idx * 10 + (uint32_t)(p[i] - '0');
-    if (idx >= b->k->syms[b->binds[bind].sym].count)
+    if (bind < 0 || idx >= b->k->syms[b->binds[bind].sym].count)
         return -1;
     *index = (int32_t)idx;
     return bind;
@@ -147,7 +155,8 @@ static int32_t element_of(cg_builder *b, const char *p, size_t d, size_t n,
 
 /* Best array element reading of p[0..n): base + decimal index < count,
    the innermost binding winning and, among equals, the shortest base.
-   Without array bases ending in a digit, the base is p[0..d) exactly. */
+   Only where an array base ends in a digit (%r1<4>) is there more than
+   one way to split the name; otherwise element_of answers. */
 static int32_t array_lookup(cg_builder *b, const char *p, size_t n,
                             int32_t *index)
 {
@@ -158,7 +167,6 @@ static int32_t array_lookup(cg_builder *b, const char *p, size_t n,
         return -1;
     if (!b->digit_base)
         return element_of(b, p, d, n, index);
-    size_t kend = b->digit_base ? n : d + 1;
     int32_t best = -1;
     size_t bestk = 0;
     /* later bindings are at least as deep: scan from the last one and stop
@@ -171,20 +179,16 @@ static int32_t array_lookup(cg_builder *b, const char *p, size_t n,
             continue;
         const cg_sym *y = &b->k->syms[x->sym];
         size_t k = b->arrs[j].len;
-        /* p[k..n) is digits (k >= d): decimal unless a leading zero */
-        if (k < d || k >= kend || !same_bytes(y->ptx, p, k) ||
-            n - k > 9 || (p[k] == '0' && n - k > 1))
+        uint32_t idx;
+        /* p[k..n) is digits when k >= d */
+        if (k < d || k >= n || !same_bytes(y->ptx, p, k) ||
+            !decimal_index(p + k, n - k, &idx))
             continue;
-        uint32_t idx = 0;
-        for (size_t i = k; i < n; i++)
-            idx = idx * 10 + (uint32_t)(p[i] - '0');
         if (idx >= y->count || (best >= 0 && k >= bestk))
             continue;
         best = (int32_t)b->arrs[j].bind;
         bestk = k;
         *index = (int32_t)idx;
-        if (!b->digit_base)
-            break; /* the only split; any other binding of it is shadowed */
     }
     return best;
 }
