@@ -80,8 +80,8 @@ static void raw_stmt(walk *w, ptx_tok first, ptx_tok end, ptx_tok skip,
 }
 
 /* Most gaps between statements are a newline and indentation: tested in
-   one 16-byte load (three calls to memchr cost more), where the load stays
-   inside the source (the NUL after the text included). */
+   one 16-byte load (three calls to memchr cost more) where the load stays
+   inside the source (the NUL after the text included), else by memchr. */
 typedef signed char v16 __attribute__((vector_size(16)));
 
 /* Bytes of v equal to c: 0xff bytes in two words, the first n
@@ -94,40 +94,40 @@ static inline void match16(v16 v, char c, size_t n, uint64_t m[2])
     m[1] &= n >= 16 ? ~0ull : n > 8 ? (1ull << (8 * (n - 8))) - 1 : 0;
 }
 
-/* 1 if the gap [a, z) holds no '/' and at most one newline, 0 if it
-   does, -1 if it cannot be tested so. */
+/* 1 if the gap [a, z) holds no '/' and at most one newline (nothing in
+   it to keep), 0 if it does. */
 static int gap_plain(const ptx_module *pm, uint32_t a, uint32_t z)
 {
-    if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || z - a > 16 ||
-        (size_t)a + 16 > pm->size + 1)
-        return -1;
-    v16 v;
-    uint64_t sl[2], nl[2];
-    memcpy(&v, pm->src + a, 16);
-    match16(v, '/', z - a, sl);
-    match16(v, '\n', z - a, nl);
-    if (sl[0] | sl[1])
+    const char *g = pm->src + a, *e = pm->src + z;
+    if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && z - a <= 16 &&
+        (size_t)a + 16 <= pm->size + 1) {
+        v16 v;
+        uint64_t sl[2], nl[2];
+        memcpy(&v, g, 16);
+        match16(v, '/', z - a, sl);
+        match16(v, '\n', z - a, nl);
+        if (sl[0] | sl[1])
+            return 0;
+        uint64_t x = nl[0] ? nl[0] : nl[1], rest = nl[0] ? nl[1] : 0;
+        x ^= (x & -x) * 0xff; /* drop the first newline */
+        return !(x | rest);
+    }
+    if (memchr(g, '/', (size_t)(e - g)))
         return 0;
-    uint64_t x = nl[0] ? nl[0] : nl[1], rest = nl[0] ? nl[1] : 0;
-    x ^= (x & -x) * 0xff; /* drop the first newline */
-    return !(x | rest);
+    const char *nl1 = memchr(g, '\n', (size_t)(e - g));
+    return !nl1 || !memchr(nl1 + 1, '\n', (size_t)(e - nl1 - 1));
 }
 
 /* Comment lines and blank lines in the trivia in front of token t
    (DESIGN.md 4.7).  The piece before the first newline holds a trailing
    comment of the line above; it is kept on a line of its own. */
-static void trivia(walk *w, ptx_tok t, int keep_blank)
+static void trivia(walk *w, ptx_tok t)
 {
     const ptx_module *pm = w->b->pm;
     uint32_t a = ptx_tok_lead(pm, t), z = pm->toks[t].start;
     const char *g = pm->src + a, *e = pm->src + z;
-    if (keep_blank && gap_plain(pm, a, z) == 1)
+    if (gap_plain(pm, a, z))
         return;
-    if (!memchr(g, '/', (size_t)(e - g))) { /* fast path: no comment */
-        const char *nl1 = keep_blank ? memchr(g, '\n', (size_t)(e - g)) : NULL;
-        if (!nl1 || !memchr(nl1 + 1, '\n', (size_t)(e - nl1 - 1)))
-            return;
-    }
     if (cg_find_slash(g, (size_t)(e - g), '*')) {
         while (g < e && (is_space(*g) || *g == '\n'))
             g++;
@@ -157,7 +157,7 @@ static void trivia(walk *w, ptx_tok t, int keep_blank)
         const char *q = l;
         while (q < le && is_space(*q))
             q++;
-        if (q == le && keep_blank)
+        if (q == le)
             raw_lit(w, "", 0, NULL);
         else if (q + 1 < le && q[0] == '/' && q[1] == '/')
             raw_lit(w, l, (size_t)(le - l) - (le[-1] == '\r'), NULL);
@@ -485,7 +485,7 @@ static void one_stmt(walk *w, const ptx_stmt *s, ptx_tok end)
         return;
     if (w->top && w->phase != PHASE_C)
         w->phase = PHASE_C;
-    trivia(w, s->first, 1);
+    trivia(w, s->first);
     switch (s->kind) {
     case PTX_S_LABEL: label_stmt(w, s); break;
     case PTX_S_BLOCK: scope_stmt(w, s); break;
@@ -498,7 +498,7 @@ static void walk_list(walk *w, const ptx_block *blk)
 {
     for (const ptx_stmt *s = blk->stmts; s; s = s->next)
         one_stmt(w, s, s->next ? s->next->first : blk->rbrace);
-    trivia(w, blk->rbrace, 1);
+    trivia(w, blk->rbrace);
 }
 
 /* Labels anywhere in the body are declared first: branches go forward. */
