@@ -112,6 +112,13 @@ typedef struct cg_sym {
     uint32_t uses;       /* number of references (for passes) */
 } cg_sym;
 
+/* A register or register array: printed as its Python name, where every
+   other symbol is a "str" of its PTX spelling. */
+static inline int cg_sym_is_reg(const cg_sym *s)
+{
+    return s->kind == CG_SYM_REG || s->kind == CG_SYM_REGARRAY;
+}
+
 /* ------------------------------------------------------------------ */
 /* Text with symbol references.                                        */
 

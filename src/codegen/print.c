@@ -112,7 +112,7 @@ static void text_str(const cg_kernel *k, const cg_text *t, ptx_buf *out)
 static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
 {
     const cg_sym *y = &k->syms[s];
-    if (y->kind == CG_SYM_REG || y->kind == CG_SYM_REGARRAY) {
+    if (cg_sym_is_reg(y)) {
         put_reg(out, y, index);
         return;
     }
@@ -127,9 +127,8 @@ static void opnd_list(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
                       ptx_buf *out)
 {
     for (; o; o = o->next) {
-        const cg_sym *y = o->kind == CG_O_SYM ? &k->syms[o->sym] : NULL;
-        if (y && (y->kind == CG_SYM_REG || y->kind == CG_SYM_REGARRAY))
-            put_reg(out, y, o->index); /* most operands: no call */
+        if (o->kind == CG_O_SYM && cg_sym_is_reg(&k->syms[o->sym]))
+            put_reg(out, &k->syms[o->sym], o->index); /* most: no call */
         else
             cg_print_opnd(m, k, o, out);
         if (o->next)

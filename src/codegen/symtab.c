@@ -95,11 +95,6 @@ void cg_scope_leave(cg_builder *b, uint32_t mark)
     b->depth--;
 }
 
-static int is_reg_kind(const cg_sym *s)
-{
-    return s->kind == CG_SYM_REG || s->kind == CG_SYM_REGARRAY;
-}
-
 /* Array bases are a few bytes: a call to memcmp would cost more. */
 static inline int same_bytes(const char *a, const char *b, size_t n)
 {
@@ -231,7 +226,7 @@ static cg_symid resolve(cg_builder *b, const char *p, size_t n, int32_t *index)
 cg_symid cg_resolve_reg(cg_builder *b, const char *p, size_t n, int32_t *index)
 {
     cg_symid id = cg_resolve(b, p, n, index);
-    if (id != CG_NOSYM && !is_reg_kind(&b->k->syms[id]))
+    if (id != CG_NOSYM && !cg_sym_is_reg(&b->k->syms[id]))
         return CG_NOSYM;
     return id;
 }

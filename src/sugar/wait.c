@@ -74,7 +74,7 @@ static int ser_opnd(const cg_kernel *k, const locals *l, cg_opnd *o, ptx_buf *b,
     for (; o; o = o->next) {
         ptx_buf_printf(b, "(%d", o->kind);
         if (o->kind == CG_O_SYM && !is_local(l, o->sym) &&
-            (k->syms[o->sym].kind == CG_SYM_REG || k->syms[o->sym].kind == CG_SYM_REGARRAY)) {
+            cg_sym_is_reg(&k->syms[o->sym])) {
             if (wi->nw == MAXW)
                 return 0;
             wi->w[wi->nw++] = o;
@@ -228,8 +228,7 @@ static cg_opnd *copy_params(cg_module *m, const cg_kernel *k, const locals *l,
     for (; o; o = o->next) {
         cg_opnd *c;
         int wild = (o->kind == CG_O_SYM && !is_local(l, o->sym) &&
-                    (k->syms[o->sym].kind == CG_SYM_REG ||
-                     k->syms[o->sym].kind == CG_SYM_REGARRAY)) ||
+                    cg_sym_is_reg(&k->syms[o->sym])) ||
                    o->kind == CG_O_INT;
         if (wild) {
             unsigned p = (*pos)++;
