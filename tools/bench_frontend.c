@@ -1,10 +1,11 @@
 /*
  * bench_frontend - parse+emit throughput of the C front end, single thread.
  *
- *   bench_frontend [--mode exact|canonical|codegen] [--seconds S | --repeat N] PATH...
+ *   bench_frontend [--mode exact|canonical|codegen|parse] [--seconds S | --repeat N] PATH...
  *
  * Loads every .ptx file under PATH into memory first (disk is not timed),
  * then repeats parse + emit (codegen: parse + pyptx-codegen, plain mode)
+ * (parse: the parse alone, to split a mode's time into its stages)
  * over the whole set until S seconds (default 2)
  * have passed, and prints one line:  "bytes=N seconds=T mbps=X".
  * tools/bench.py runs it beside the reference implementation.
@@ -47,7 +48,7 @@ static int load(const char *path, input *in)
 int main(int argc, char **argv)
 {
     ptx_keep_freed_memory();
-    int canonical = 0, codegen = 0;
+    int canonical = 0, codegen = 0, parse_only = 0;
     double seconds = 2.0;
     long repeat = 0; /* --repeat N: exactly N passes (for callgrind) */
     path_list files = { 0 };
@@ -57,6 +58,7 @@ int main(int argc, char **argv)
             i++;
             canonical = !strcmp(argv[i], "canonical");
             codegen = !strcmp(argv[i], "codegen");
+            parse_only = !strcmp(argv[i], "parse");
         }
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = atol(argv[++i]);
@@ -91,7 +93,9 @@ int main(int argc, char **argv)
                     fprintf(stderr, "%s: %s\n", in[i].name, d.msg);
                     return 1;
                 }
-            } else if (canonical)
+            } else if (parse_only)
+                out.n = m->size; /* nothing printed */
+            else if (canonical)
                 ptx_emit_canonical(m, &out);
             else
                 ptx_emit_exact(m, &out);

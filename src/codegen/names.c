@@ -15,34 +15,51 @@ const char *const cg_types[] = {
 };
 const unsigned cg_ntypes = sizeof cg_types / sizeof cg_types[0];
 
-/* A word with its length: lookups compare the length first. */
+/* Word tables are grouped by length: a lookup compares only the words of
+   the length asked, and this runs for every register declared and every
+   opcode part.  Row n lists the words of n bytes, ended by { NULL };
+   id is what a lookup returns (the cg_types index for types, else 0). */
 typedef struct word {
     const char *s;
-    size_t n;
+    int id;
 } word;
-#define W(x) { x, sizeof x - 1 }
+enum { WORD_MAX = 11, WORDS_PER_LEN = 13 };
+typedef const word word_table[WORD_MAX + 1][WORDS_PER_LEN];
 
-static const word py_keywords[] = {
-    W("False"), W("None"), W("True"), W("and"), W("as"), W("assert"),
-    W("async"), W("await"), W("break"), W("class"), W("continue"), W("def"),
-    W("del"), W("elif"), W("else"), W("except"), W("finally"), W("for"),
-    W("from"), W("global"), W("if"), W("import"), W("in"), W("is"),
-    W("lambda"), W("nonlocal"), W("not"), W("or"), W("pass"), W("raise"),
-    W("return"), W("try"), W("while"), W("with"), W("yield"),
+static word_table py_keywords = {
+    [2] = { { "as" }, { "if" }, { "in" }, { "is" }, { "or" } },
+    [3] = { { "and" }, { "def" }, { "del" }, { "for" }, { "not" }, { "try" } },
+    [4] = { { "None" }, { "True" }, { "elif" }, { "else" }, { "from" },
+            { "pass" }, { "with" } },
+    [5] = { { "False" }, { "async" }, { "await" }, { "break" }, { "class" },
+            { "raise" }, { "while" }, { "yield" } },
+    [6] = { { "assert" }, { "except" }, { "global" }, { "import" },
+            { "lambda" }, { "return" } },
+    [7] = { { "finally" } },
+    [8] = { { "continue" }, { "nonlocal" } },
 };
 
 /* Names the generated file defines or imports itself. */
-static const word py_reserved[] = {
-    W("sys"), W("kernel"), W("reg"), W("ptx"), W("Reg"), W("RegArray"),
-    W("PipeRef"), W("KERNELS"), W("UNSUPPORTED"), W("module_ptx"), W("_raw"),
-    W("_MODULE"), W("_entry_text"),
+static word_table py_reserved = {
+    [3] = { { "sys" }, { "reg" }, { "ptx" }, { "Reg" } },
+    [4] = { { "_raw" } },
+    [6] = { { "kernel" } },
+    [7] = { { "PipeRef" }, { "KERNELS" }, { "_MODULE" } },
+    [8] = { { "RegArray" } },
+    [10] = { { "module_ptx" } },
+    [11] = { { "UNSUPPORTED" }, { "_entry_text" } },
 };
 
-static const word type_words[] = {
-    W("b8"), W("b16"), W("b32"), W("b64"), W("b128"), W("u8"), W("u16"),
-    W("u32"), W("u64"), W("s8"), W("s16"), W("s32"), W("s64"), W("f16"),
-    W("f16x2"), W("bf16"), W("bf16x2"), W("tf32"), W("f32"), W("f64"),
-    W("e4m3"), W("e5m2"), W("pred"),
+/* cg_types by length, with their index there. */
+static word_table type_words = {
+    [2] = { { "b8", 0 }, { "u8", 5 }, { "s8", 9 } },
+    [3] = { { "b16", 1 }, { "b32", 2 }, { "b64", 3 }, { "u16", 6 },
+            { "u32", 7 }, { "u64", 8 }, { "s16", 10 }, { "s32", 11 },
+            { "s64", 12 }, { "f16", 13 }, { "f32", 18 }, { "f64", 19 } },
+    [4] = { { "b128", 4 }, { "bf16", 15 }, { "tf32", 17 }, { "e4m3", 20 },
+            { "e5m2", 21 }, { "pred", 22 } },
+    [5] = { { "f16x2", 14 } },
+    [6] = { { "bf16x2", 16 } },
 };
 
 /* Special registers with a ptx.special accessor. */
@@ -60,35 +77,30 @@ static const struct { const char *ptx, *py; } specials[] = { /* %... */
     { "%clock", "ptx.special.clock()" },
 };
 
-static int find(const word *v, unsigned n, const char *s, size_t len)
+static int find(word_table v, const char *s, size_t len)
 {
-    for (unsigned i = 0; i < n; i++)
-        if (v[i].n == len && v[i].s[0] == s[0] && !memcmp(v[i].s, s, len))
-            return (int)i;
+    if (len == 0 || len > WORD_MAX)
+        return -1;
+    for (const word *w = v[len]; w->s; w++)
+        if (w->s[0] == s[0] && !memcmp(w->s, s, len))
+            return w->id;
     return -1;
-}
-
-static int in_list(const word *v, unsigned n, const char *s, size_t len)
-{
-    return len > 0 && find(v, n, s, len) >= 0;
 }
 
 int cg_type_index(const char *s, size_t n)
 {
-    return n ? find(type_words, sizeof type_words / sizeof *type_words, s, n) : -1;
+    return find(type_words, s, n);
 }
 
 int cg_py_keyword(const char *s, size_t n)
 {
-    if (n < 2 || n > 8)
-        return 0;
-    return in_list(py_keywords, sizeof py_keywords / sizeof *py_keywords, s, n);
+    return find(py_keywords, s, n) >= 0;
 }
 
 int cg_py_reserved(const char *s, size_t n)
 {
     return cg_py_keyword(s, n) || cg_type_index(s, n) >= 0 ||
-           in_list(py_reserved, sizeof py_reserved / sizeof *py_reserved, s, n);
+           find(py_reserved, s, n) >= 0;
 }
 
 const char *cg_special_py(const char *s, size_t n)

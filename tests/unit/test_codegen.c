@@ -99,6 +99,38 @@ static void test_mangle(void **state)
         assert_int_equal(cg_mangle(bad[i], strlen(bad[i]), buf, sizeof buf), 0);
 }
 
+/* The length-grouped word tables against lists written out here: Python
+   3's keyword.kwlist, and cg_types (whose index cg_type_index returns). */
+static void test_word_tables(void **state)
+{
+    (void)state;
+    static const char *const kw[] = {
+        "False", "None", "True", "and", "as", "assert", "async", "await",
+        "break", "class", "continue", "def", "del", "elif", "else", "except",
+        "finally", "for", "from", "global", "if", "import", "in", "is",
+        "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",
+        "while", "with", "yield",
+    };
+    for (unsigned i = 0; i < sizeof kw / sizeof *kw; i++) {
+        assert_true(cg_py_keyword(kw[i], strlen(kw[i])));
+        assert_true(cg_py_reserved(kw[i], strlen(kw[i])));
+        assert_false(cg_py_keyword(kw[i], strlen(kw[i]) - 1));
+    }
+    static const char *const not_kw[] = { "match", "glob", "u32", "x", "", "continues" };
+    for (unsigned i = 0; i < sizeof not_kw / sizeof *not_kw; i++)
+        assert_false(cg_py_keyword(not_kw[i], strlen(not_kw[i])));
+    for (unsigned i = 0; i < cg_ntypes; i++)
+        assert_int_equal(cg_type_index(cg_types[i], strlen(cg_types[i])), (int)i);
+    assert_int_equal(cg_type_index("b12", 3), -1);
+    assert_int_equal(cg_type_index("f16x", 4), -1);
+    static const char *const reserved[] = { "sys", "_entry_text", "UNSUPPORTED",
+                                            "module_ptx", "f16x2", "RegArray" };
+    for (unsigned i = 0; i < sizeof reserved / sizeof *reserved; i++)
+        assert_true(cg_py_reserved(reserved[i], strlen(reserved[i])));
+    assert_false(cg_py_reserved("r1", 2));
+    assert_false(cg_py_reserved("Regs", 4));
+}
+
 static void test_pystr(void **state)
 {
     ptx_buf b = { 0 };
@@ -329,6 +361,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mangle),
+        cmocka_unit_test(test_word_tables),
         cmocka_unit_test(test_pystr),
         cmocka_unit_test(test_pystr_positions),
         cmocka_unit_test(test_gaps),
