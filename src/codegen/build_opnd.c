@@ -302,9 +302,86 @@ static cg_opnd *guard(cg_builder *b, const ptx_instr *in)
     return g;
 }
 
+static int is_alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9');
+}
+
+/* cg_mangle of the common opcode part, written into out: letters and
+   digits, a single '_' or "::" (shared::cta -> shared__cta) only before a
+   letter or digit, '_' put before a leading digit (2d -> _2d) and after a
+   Python keyword (global -> global_).  0 for any other part, which takes
+   the general way. */
+static size_t fast_attr(const char *p, size_t n, char *out)
+{
+    if (n == 0 || !is_alnum(p[0]))
+        return 0;
+    size_t o = 0;
+    int plain = 1; /* letters and digits only: may be a keyword */
+    if (p[0] >= '0' && p[0] <= '9')
+        out[o++] = '_';
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        if (is_alnum(c)) {
+            out[o++] = c;
+            continue;
+        }
+        plain = 0;
+        if (c == '_' && i + 1 < n && is_alnum(p[i + 1])) {
+            out[o++] = '_';
+        } else if (c == ':' && i + 2 < n && p[i + 1] == ':' && is_alnum(p[i + 2])) {
+            out[o++] = '_';
+            out[o++] = '_';
+            i++;
+        } else {
+            return 0;
+        }
+    }
+    if (plain && cg_py_keyword(p, n))
+        out[o++] = '_';
+    return o;
+}
+
+/* An opcode word whose parts all take fast_attr: the path in one pass and
+   the names in one copy, where the general way looks every part up in the
+   module's cache and copies it.  0 if some part does not. */
+static int fast_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
+{
+    ptx_str t = tstr(b, in->op);
+    if (t.n > 256) /* cg_mangle's limit */
+        return 0;
+    char path[256 + 2 * 257], *at = path;
+    for (uint32_t part = 0, i = 0; part <= in->nmods; part++) {
+        uint32_t n = part ? in->mods[part - 1].n : in->opcode.n;
+        if (part)
+            *at++ = '.';
+        size_t o = fast_attr(t.p + i, n, at);
+        if (!o)
+            return 0;
+        at += o;
+        i += n + 1;
+    }
+    char *names = cg_strndup(b->m, t.p, t.n);
+    const char **mods = cg_alloc(b->m, (in->nmods + 1) * sizeof *mods);
+    for (uint32_t part = 1, i = in->opcode.n; part <= in->nmods; part++) {
+        names[i] = 0;
+        mods[part - 1] = names + i + 1;
+        i += 1 + in->mods[part - 1].n;
+    }
+    oc->op = names;
+    oc->mods = mods;
+    oc->nmods = in->nmods;
+    oc->path = cg_strndup(b->m, path, (size_t)(at - path));
+    oc->pathlen = (uint32_t)(at - path);
+    return 1;
+}
+
 /* Split and mangle an opcode word for ptx.inst: 0 if it cannot be one. */
 static int make_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
 {
+    if (op_matches(b, in) && fast_opcode(b, in, oc))
+        return 1;
     /* the attribute names, then joined with '.' (both in the arena: this
        runs once per opcode word and module, and many modules are small) */
     const char **attr = cg_alloc(b->m, (in->nmods + 1) * sizeof *attr);

@@ -226,6 +226,36 @@ static void test_gaps(void **state)
     free(py);
 }
 
+/* ptx.inst paths of opcode words: the common words take a shortcut
+   (build_opnd.c fast_attr) that must spell them as cg_mangle does, and
+   leave every other word to it.  Expected paths by DESIGN.md 4.5. */
+static void test_opcode_paths(void **state)
+{
+    (void)state;
+    static const struct { const char *word, *call; } cases[] = {
+        { "mma_async.sync.aligned.m64n256k16.f32", "ptx.inst.mma_async.sync.aligned.m64n256k16.f32(" },
+        { "ld.global.L2::128B.v4.u32", "ptx.inst.ld.global_.L2__128B.v4.u32(" },
+        { "op.if.2d.in", "ptx.inst.op.if_._2d.in_(" },
+        { "op.a::_b", "ptx.inst.op.a___b(" },           /* general way */
+        { "op.x_::y", "_raw(\"\\top.x_::y %r1;\")" },  /* "x___y" reads back as x::_y */
+        { "op.wait_", "_raw(\"\\top.wait_ %r1;\")" },  /* trailing '_' */
+        { "op.a__b", "_raw(\"\\top.a__b %r1;\")" },    /* "__" reads back as "::" */
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char src[512];
+        snprintf(src, sizeof src, ".version 8.5\n.target sm_90a\n.address_size 64\n"
+                 ".visible .entry k()\n{\n\t.reg .b32 %%r<2>;\n\t%s %%r1;\n}\n",
+                 cases[i].word);
+        ptx_codegen_options o = { 0 };
+        int rc;
+        char *py = gen(src, &o, &rc);
+        assert_int_equal(rc, 0);
+        if (!strstr(py, cases[i].call))
+            fail_msg("%s: no %s in\n%s", cases[i].word, cases[i].call, py);
+        free(py);
+    }
+}
+
 static void test_kernel_snippets(void **state)
 {
     ptx_codegen_options o = { 0 };
@@ -365,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_pystr),
         cmocka_unit_test(test_pystr_positions),
         cmocka_unit_test(test_gaps),
+        cmocka_unit_test(test_opcode_paths),
         cmocka_unit_test(test_kernel_snippets),
         cmocka_unit_test(test_resolution),
         cmocka_unit_test(test_unsupported),
