@@ -30,7 +30,10 @@ cg_mslot *cg_map_get(const cg_map *mp, const char *k, size_t n);
 /* Slot of key k, inserted with val = -1 if absent (k must outlive it). */
 cg_mslot *cg_map_put(cg_module *m, cg_map *mp, const char *k, size_t n);
 int cg_pyset_has(cg_kernel *k, const char *name);
-void cg_pyset_add(cg_module *m, cg_kernel *k, const char *name);
+/* Takes name[0..n) as a Python name of k: its copy in the arena, or NULL
+   if the kernel uses it already. */
+const char *cg_pyset_claim(cg_module *m, cg_kernel *k, const char *name,
+                           size_t n);
 
 /* Builder state for one kernel body. */
 typedef struct cg_bind {

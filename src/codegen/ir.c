@@ -152,10 +152,15 @@ int cg_pyset_has(cg_kernel *k, const char *name)
     return k->pynames && cg_map_get(k->pynames, name, strlen(name)) != NULL;
 }
 
-void cg_pyset_add(cg_module *m, cg_kernel *k, const char *name)
+const char *cg_pyset_claim(cg_module *m, cg_kernel *k, const char *name,
+                           size_t n)
 {
     if (!k->pynames)
         k->pynames = cg_alloc(m, sizeof *k->pynames);
-    size_t n = strlen(name);
-    cg_map_put(m, k->pynames, cg_strndup(m, name, n), n)->val = 1;
+    cg_mslot *s = cg_map_put(m, k->pynames, name, n);
+    if (s->val == 1)
+        return NULL;
+    s->k = cg_strndup(m, name, n); /* the slot outlives the caller's bytes */
+    s->val = 1;
+    return s->k;
 }

@@ -252,10 +252,11 @@ const char *cg_py_name(cg_module *m, cg_kernel *k, const char *ptx)
         base[n++] = '_';
         base[n] = 0;
     }
+    const char *py = cg_pyset_claim(m, k, base, n);
     char cand[280];
-    memcpy(cand, base, n + 1);
-    for (unsigned i = 2; cg_pyset_has(k, cand); i++)
-        snprintf(cand, sizeof cand, "%s_%u", base, i);
-    cg_pyset_add(m, k, cand);
-    return cg_strndup(m, cand, strlen(cand));
+    for (unsigned i = 2; !py; i++) {
+        int c = snprintf(cand, sizeof cand, "%s_%u", base, i);
+        py = cg_pyset_claim(m, k, cand, (size_t)c);
+    }
+    return py;
 }

@@ -204,7 +204,7 @@ int sg_py_name_free(const cg_module *m, const cg_kernel *k, const char *name)
 
 void sg_py_reserve(cg_module *m, const cg_kernel *k, const char *name)
 {
-    cg_pyset_add(m, (cg_kernel *)k, name);
+    cg_pyset_claim(m, (cg_kernel *)k, name, strlen(name));
 }
 
 /* ---- printing -------------------------------------------------------- */
