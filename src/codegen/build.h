@@ -67,6 +67,9 @@ typedef struct cg_builder {
        bumps it; one of another name empties that name's entry.  Between
        two, a kernel reads and writes the same %r12 many times. */
     uint32_t gen;
+    /* p can be read 8 bytes at a time (within the source and its NUL)
+       where p - load8_lo <= load8_span, as unsigned: one compare */
+    uintptr_t load8_lo, load8_span;
     struct cg_rcache {
         uint64_t key;   /* the name's bytes, zero-padded (names have no NUL) */
         uint32_t gen;   /* 0: empty (gen starts at 1) */
@@ -107,8 +110,7 @@ static inline uint64_t cg_short_key(const cg_builder *b, const char *p, size_t n
     if (n > 8 || n == 0 || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
         return 0;
     uint64_t key = 0;
-    const char *src = b->pm->src;
-    if (p >= src && p + 8 <= src + b->pm->size + 1) {
+    if ((uintptr_t)p - b->load8_lo <= b->load8_span) {
         /* one load; the bytes after the name are masked off */
         memcpy(&key, p, 8);
         if (n < 8)

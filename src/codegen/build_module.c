@@ -249,6 +249,11 @@ static void build_kernel(cg_module *m, const ptx_stmt *s, cg_kernel *k,
 {
     const ptx_func *f = &s->u.func;
     cg_builder b = { .m = m, .pm = m->src, .k = k, .gen = 1 };
+    size_t readable = m->src->size + 1; /* the NUL after the source too */
+    b.load8_lo = (uintptr_t)m->src->src;
+    b.load8_span = readable >= 8 ? readable - 8 : 0;
+    if (readable < 8)
+        b.load8_lo = UINTPTR_MAX; /* nothing: no p passes */
     k->src = s;
     if (!k->ptx_name) {
         ptx_str n = tstr(m->src, f->name);

@@ -276,11 +276,13 @@ static int op_matches(cg_builder *b, const ptx_instr *in)
 {
     ptx_str t = tstr(b, in->op);
     size_t at = in->opcode.n;
-    if (t.n < at || memcmp(t.p, in->opcode.p, at))
+    if (t.n < at || (in->opcode.p != t.p && memcmp(t.p, in->opcode.p, at)))
         return 0;
     for (uint32_t i = 0; i < in->nmods; i++) {
         ptx_str md = in->mods[i];
-        if (at + 1 + md.n > t.n || t.p[at] != '.' || memcmp(t.p + at + 1, md.p, md.n))
+        /* the parser's parts point into the word itself */
+        if (at + 1 + md.n > t.n || t.p[at] != '.' ||
+            (md.p != t.p + at + 1 && memcmp(t.p + at + 1, md.p, md.n)))
             return 0;
         at += 1 + md.n;
     }
@@ -302,11 +304,14 @@ static cg_opnd *guard(cg_builder *b, const ptx_instr *in)
     return g;
 }
 
-static int is_alnum(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9');
-}
+/* Bytes of opcode parts: letters, digits, '_' and ':' (A_ALNUM marks the
+   first two).  A table, since the words run to fifty bytes (wgmma). */
+enum { A_ALNUM = 1, A_DIGIT = 2, A_MARK = 4 };
+static const unsigned char attr_class[256] = {
+    ['0' ... '9'] = A_ALNUM | A_DIGIT,
+    ['a' ... 'z'] = A_ALNUM, ['A' ... 'Z'] = A_ALNUM,
+    ['_'] = A_MARK, [':'] = A_MARK,
+};
 
 /* cg_mangle of the common opcode part, written into out: letters and
    digits, a single '_' or "::" (shared::cta -> shared__cta) only before a
@@ -315,22 +320,22 @@ static int is_alnum(char c)
    the general way. */
 static size_t fast_attr(const char *p, size_t n, char *out)
 {
-    if (n == 0 || !is_alnum(p[0]))
+    const unsigned char *u = (const unsigned char *)p;
+    if (n == 0 || !(attr_class[u[0]] & A_ALNUM))
         return 0;
     size_t o = 0;
-    int plain = 1; /* letters and digits only: may be a keyword */
-    if (p[0] >= '0' && p[0] <= '9')
+    unsigned seen = 0; /* classes met: a keyword has letters only */
+    if (attr_class[u[0]] & A_DIGIT)
         out[o++] = '_';
     for (size_t i = 0; i < n; i++) {
-        char c = p[i];
-        if (is_alnum(c)) {
-            out[o++] = c;
-            continue;
-        }
-        plain = 0;
-        if (c == '_' && i + 1 < n && is_alnum(p[i + 1])) {
+        unsigned c = attr_class[u[i]];
+        seen |= c;
+        if (c & A_ALNUM) {
+            out[o++] = p[i];
+        } else if (p[i] == '_' && i + 1 < n && (attr_class[u[i + 1]] & A_ALNUM)) {
             out[o++] = '_';
-        } else if (c == ':' && i + 2 < n && p[i + 1] == ':' && is_alnum(p[i + 2])) {
+        } else if (p[i] == ':' && i + 2 < n && p[i + 1] == ':' &&
+                   (attr_class[u[i + 2]] & A_ALNUM)) {
             out[o++] = '_';
             out[o++] = '_';
             i++;
@@ -338,7 +343,7 @@ static size_t fast_attr(const char *p, size_t n, char *out)
             return 0;
         }
     }
-    if (plain && cg_py_keyword(p, n))
+    if (seen == A_ALNUM && cg_py_keyword(p, n))
         out[o++] = '_';
     return o;
 }
