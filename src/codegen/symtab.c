@@ -133,13 +133,33 @@ static int decimal_index(const char *p, size_t n, uint32_t *v)
     return 1;
 }
 
+/* The digits that end p[0..n) as an index, read in the same pass that
+   finds them: *d where they start, *v their value; 0 if they are not one
+   (no base before them, more than 9, a leading zero). */
+static int trailing_index(const char *p, size_t n, size_t *d, uint32_t *v)
+{
+    size_t i = n;
+    uint32_t val = 0, scale = 1;
+    for (; i > 0 && p[i - 1] >= '0' && p[i - 1] <= '9'; i--, scale *= 10) {
+        if (n - i == 9)
+            return 0;
+        val += (uint32_t)(p[i - 1] - '0') * scale;
+    }
+    if (i == 0 || i == n || (p[i] == '0' && n - i > 1))
+        return 0;
+    *d = i;
+    *v = val;
+    return 1;
+}
+
 /* Array element reading of p[0..n) when no array base ends in a digit:
    the base is p[0..d) exactly, the rest a decimal index below the count. */
-static int32_t element_of(cg_builder *b, const char *p, size_t d, size_t n,
+static int32_t element_of(cg_builder *b, const char *p, size_t n,
                           int32_t *index)
 {
+    size_t d;
     uint32_t idx;
-    if (!decimal_index(p + d, n - d, &idx))
+    if (!trailing_index(p, n, &d, &idx))
         return -1;
     int32_t bind = base_binding(b, p, d);
     if (bind < 0 || idx >= b->k->syms[b->binds[bind].sym].count)
@@ -155,13 +175,13 @@ static int32_t element_of(cg_builder *b, const char *p, size_t d, size_t n,
 static int32_t array_lookup(cg_builder *b, const char *p, size_t n,
                             int32_t *index)
 {
+    if (!b->digit_base)
+        return element_of(b, p, n, index);
     size_t d = n;
     while (d > 0 && p[d - 1] >= '0' && p[d - 1] <= '9')
         d--;
     if (d == 0)
         return -1;
-    if (!b->digit_base)
-        return element_of(b, p, d, n, index);
     int32_t best = -1;
     size_t bestk = 0;
     /* later bindings are at least as deep: scan from the last one and stop
@@ -193,10 +213,10 @@ static cg_symid resolve(cg_builder *b, const char *p, size_t n, int32_t *index);
 cg_symid cg_resolve_slow(cg_builder *b, const char *p, size_t n, uint64_t key,
                          int32_t *index)
 {
+    cg_symid id = resolve(b, p, n, index); /* the one call: inlined */
     if (!key)
-        return resolve(b, p, n, index);
+        return id;
     struct cg_rcache *c = cg_rcache_slot(b, key);
-    cg_symid id = resolve(b, p, n, index);
     c->key = key;
     c->gen = b->gen;
     c->sym = id;

@@ -308,6 +308,34 @@ static void test_resolution(void **state)
     free(py);
 }
 
+/* Element names where no array base ends in a digit (symtab.c
+   trailing_index): the index is the decimal digits that end the name. */
+static void test_resolution_elements(void **state)
+{
+    (void)state;
+    static const char src[] =
+        ".version 8.5\n.target sm_90a\n.address_size 64\n"
+        ".visible .entry k()\n{\n"
+        "\t.reg .b32 %r<20>;\n\t.reg .b64 %rd<2000000000>;\n"
+        "\tmov.b32 %r0, %r19;\n"
+        "\tmov.b32 %r05, %r20;\n"
+        "\tmov.b64 %rd999999999, %rd1234567890;\n"
+        "\tmov.b64 %rd0123, %rd;\n"
+        "\tret;\n}\n";
+    static const char *const want[] = {
+        "    ptx.inst.mov.b32(r[0], r[19])\n",
+        "    ptx.inst.mov.b32(\"%r05\", \"%r20\")\n",       /* leading zero; past the end */
+        "    ptx.inst.mov.b64(rd[999999999], \"%rd1234567890\")\n", /* ten digits */
+        "    ptx.inst.mov.b64(\"%rd0123\", \"%rd\")\n",
+    };
+    ptx_codegen_options o = { 0 };
+    int rc;
+    char *py = gen(src, &o, &rc);
+    assert_int_equal(rc, 0);
+    expect_lines(py, want, sizeof want / sizeof *want);
+    free(py);
+}
+
 static void test_unsupported(void **state)
 {
     static const char src[] =
@@ -398,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_opcode_paths),
         cmocka_unit_test(test_kernel_snippets),
         cmocka_unit_test(test_resolution),
+        cmocka_unit_test(test_resolution_elements),
         cmocka_unit_test(test_unsupported),
         cmocka_unit_test(test_name_option),
         cmocka_unit_test(test_ir_rename_and_splice),
