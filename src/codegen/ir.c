@@ -113,7 +113,9 @@ cg_mslot *cg_map_get(const cg_map *mp, const char *k, size_t n)
 
 static void grow(cg_module *m, cg_map *mp)
 {
-    uint32_t cap = mp->cap ? 2 * mp->cap : 64;
+    /* small at first: a kernel starts several maps, most of which hold a
+       handful of names, and every slot is cleared */
+    uint32_t cap = mp->cap ? 2 * mp->cap : 16;
     cg_mslot *v = cg_alloc(m, cap * sizeof *v);
     for (uint32_t i = 0; i < mp->cap; i++) {
         cg_mslot *s = &mp->v[i];

@@ -3,7 +3,6 @@
  * special registers) and the spelling rules built on them: ptx.inst
  * attribute mangling (DESIGN.md 4.5) and Python names (DESIGN.md 8).
  */
-#include <stdio.h>
 #include <string.h>
 #include "codegen/build.h"
 
@@ -254,9 +253,15 @@ const char *cg_py_name(cg_module *m, cg_kernel *k, const char *ptx)
     }
     const char *py = cg_pyset_claim(m, k, base, n);
     char cand[280];
+    memcpy(cand, base, n);
+    cand[n] = '_';
     for (unsigned i = 2; !py; i++) {
-        int c = snprintf(cand, sizeof cand, "%s_%u", base, i);
-        py = cg_pyset_claim(m, k, cand, (size_t)c);
+        char digits[12], *d = digits + sizeof digits;
+        for (unsigned v = i; v; v /= 10)
+            *--d = (char)('0' + v % 10);
+        size_t nd = (size_t)(digits + sizeof digits - d);
+        memcpy(cand + n + 1, d, nd);
+        py = cg_pyset_claim(m, k, cand, n + 1 + nd);
     }
     return py;
 }

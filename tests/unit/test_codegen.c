@@ -336,6 +336,34 @@ static void test_resolution_elements(void **state)
     free(py);
 }
 
+/* Python names of registers declared again in nested blocks take the
+   next free suffix: r, r_2, ..., r_12. */
+static void test_name_suffixes(void **state)
+{
+    (void)state;
+    char src[4096];
+    size_t n = (size_t)snprintf(src, sizeof src,
+        ".version 8.5\n.target sm_90a\n.address_size 64\n"
+        ".visible .entry k()\n{\n\t.reg .b32 %%r<2>;\n");
+    for (int i = 0; i < 11; i++)
+        n += (size_t)snprintf(src + n, sizeof src - n, "\t{\n\t.reg .b32 %%r<2>;\n");
+    n += (size_t)snprintf(src + n, sizeof src - n, "\tmov.b32 %%r1, %%r0;\n");
+    for (int i = 0; i < 11; i++)
+        n += (size_t)snprintf(src + n, sizeof src - n, "\t}\n");
+    snprintf(src + n, sizeof src - n, "\tret;\n}\n");
+    static const char *const want[] = {
+        "    r = reg.array(b32, 2, name=\"%r\")\n",
+        "        r_2 = reg.array(b32, 2, name=\"%r\")\n",
+        "ptx.inst.mov.b32(r_12[1], r_12[0])\n",
+    };
+    ptx_codegen_options o = { 0 };
+    int rc;
+    char *py = gen(src, &o, &rc);
+    assert_int_equal(rc, 0);
+    expect_lines(py, want, sizeof want / sizeof *want);
+    free(py);
+}
+
 static void test_unsupported(void **state)
 {
     static const char src[] =
@@ -427,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_kernel_snippets),
         cmocka_unit_test(test_resolution),
         cmocka_unit_test(test_resolution_elements),
+        cmocka_unit_test(test_name_suffixes),
         cmocka_unit_test(test_unsupported),
         cmocka_unit_test(test_name_option),
         cmocka_unit_test(test_ir_rename_and_splice),
