@@ -127,13 +127,20 @@ static cg_opnd *neg_int(cg_builder *b, const ptx_expr *e, const char *prefix)
     return lit(b, pl == 1 ? CG_O_INT : CG_O_STR, t, pl + d.n);
 }
 
+/* Most operands, and nearly all vector elements, are plain names: they
+   skip cg_build_opnd's dispatch (and its frame). */
+static inline cg_opnd *one_opnd(cg_builder *b, const ptx_expr *e)
+{
+    return e->kind == PTX_E_NAME ? name_opnd(b, e) : cg_build_opnd(b, e, PTX_NOTOK);
+}
+
 static cg_opnd *list_opnds(cg_builder *b, const ptx_expr *e, cg_opnd_kind k)
 {
     cg_opnd *o = cg_opnd_new(b->m, k), **tail = &o->elems;
     for (const ptx_expr *x = e; x; x = x->next) {
         if (x->next && x->sep == PTX_NOTOK)
             return NULL;
-        if (!(*tail = cg_build_opnd(b, x, PTX_NOTOK)))
+        if (!(*tail = one_opnd(b, x)))
             return NULL;
         tail = &(*tail)->next;
     }
@@ -468,7 +475,7 @@ cg_stmt *cg_build_inst(cg_builder *b, const ptx_stmt *s, const char **why)
     for (const ptx_expr *e = in->operands; e; e = e->next) {
         if (e->next && e->sep == PTX_NOTOK)
             return NULL;
-        if (!(*tail = cg_build_opnd(b, e, PTX_NOTOK)))
+        if (!(*tail = one_opnd(b, e)))
             return NULL;
         tail = &(*tail)->next;
     }
