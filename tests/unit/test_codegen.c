@@ -200,6 +200,17 @@ static void expect_lines(const char *py, const char *const *want, unsigned n)
             fail_msg("missing in output:\n%s\n--- output:\n%s", want[i], py);
 }
 
+/* Plain codegen of src succeeds, and its output has the lines of want. */
+static void expect_codegen(const char *src, const char *const *want, unsigned n)
+{
+    ptx_codegen_options o = { 0 };
+    int rc;
+    char *py = gen(src, &o, &rc);
+    assert_int_equal(rc, 0);
+    expect_lines(py, want, n);
+    free(py);
+}
+
 /* Blank lines and comments between statements (short gaps, tested in one
    16-byte load, and a long one): each kept on a line of its own. */
 static const char K2[] =
@@ -300,12 +311,7 @@ static void test_resolution(void **state)
         "    ptx.inst.mov.b32(r[3], r[5])\n",          /* outer bindings again */
         "    ptx.inst.mov.b32(q[11], q[1])\n",
     };
-    ptx_codegen_options o = { 0 };
-    int rc;
-    char *py = gen(src, &o, &rc);
-    assert_int_equal(rc, 0);
-    expect_lines(py, want, sizeof want / sizeof *want);
-    free(py);
+    expect_codegen(src, want, sizeof want / sizeof *want);
 }
 
 /* Element names where no array base ends in a digit (symtab.c
@@ -328,12 +334,7 @@ static void test_resolution_elements(void **state)
         "    ptx.inst.mov.b64(rd[999999999], \"%rd1234567890\")\n", /* ten digits */
         "    ptx.inst.mov.b64(\"%rd0123\", \"%rd\")\n",
     };
-    ptx_codegen_options o = { 0 };
-    int rc;
-    char *py = gen(src, &o, &rc);
-    assert_int_equal(rc, 0);
-    expect_lines(py, want, sizeof want / sizeof *want);
-    free(py);
+    expect_codegen(src, want, sizeof want / sizeof *want);
 }
 
 /* Python names of registers declared again in nested blocks take the
@@ -356,12 +357,7 @@ static void test_name_suffixes(void **state)
         "        r_2 = reg.array(b32, 2, name=\"%r\")\n",
         "ptx.inst.mov.b32(r_12[1], r_12[0])\n",
     };
-    ptx_codegen_options o = { 0 };
-    int rc;
-    char *py = gen(src, &o, &rc);
-    assert_int_equal(rc, 0);
-    expect_lines(py, want, sizeof want / sizeof *want);
-    free(py);
+    expect_codegen(src, want, sizeof want / sizeof *want);
 }
 
 static void test_unsupported(void **state)
