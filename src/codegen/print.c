@@ -56,10 +56,16 @@ static void put_index(ptx_buf *out, uint32_t v, int brackets)
     out->n = (size_t)(w - out->p);
 }
 
-/* A register's Python name (r, rd, p: a few bytes) and [index]. */
-static inline void put_reg(ptx_buf *out, const cg_sym *y, int32_t index)
+/* A register's Python name (r, rd, p: a few bytes) and [index], after
+   ", " when sep is set (an operand list's: one reservation for both). */
+static inline void put_reg(ptx_buf *out, const cg_sym *y, int32_t index, int sep)
 {
-    char *w = ptx_buf_room(out, 32), *lim = w + 20;
+    char *w = ptx_buf_room(out, 34), *lim = w + 20;
+    if (sep) {
+        memcpy(w, ", ", 2);
+        w += 2;
+        lim += 2;
+    }
     const char *s = y->py;
     while (*s && w < lim)
         *w++ = *s++;
@@ -113,7 +119,7 @@ static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
 {
     const cg_sym *y = &k->syms[s];
     if (cg_sym_is_reg(y)) {
-        put_reg(out, y, index);
+        put_reg(out, y, index, 0);
         return;
     }
     ptx_buf_putc(out, '"');
@@ -126,13 +132,14 @@ static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
 static void opnd_list(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
                       ptx_buf *out)
 {
-    for (; o; o = o->next) {
-        if (o->kind == CG_O_SYM && cg_sym_is_reg(&k->syms[o->sym]))
-            put_reg(out, &k->syms[o->sym], o->index); /* most: no call */
-        else
-            cg_print_opnd(m, k, o, out);
-        if (o->next)
+    for (int sep = 0; o; o = o->next, sep = 1) {
+        if (o->kind == CG_O_SYM && cg_sym_is_reg(&k->syms[o->sym])) {
+            put_reg(out, &k->syms[o->sym], o->index, sep); /* most: no call */
+            continue;
+        }
+        if (sep)
             ptx_buf_put(out, ", ", 2);
+        cg_print_opnd(m, k, o, out);
     }
 }
 
@@ -226,10 +233,21 @@ static void print_inst(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                        int depth, ptx_buf *out)
 {
     const cg_inst *in = &s->u.inst;
-    indent(out, depth);
-    ptx_buf_put(out, "ptx.inst.", 9);
-    put_path(in, out);
-    ptx_buf_putc(out, '(');
+    if (in->path && depth >= 0) { /* the usual: one reservation */
+        char *w = ptx_buf_room(out, (size_t)depth * 4 + 10 + in->pathlen);
+        for (int i = 0; i < depth; i++, w += 4)
+            memcpy(w, "    ", 4);
+        memcpy(w, "ptx.inst.", 9);
+        memcpy(w + 9, in->path, in->pathlen);
+        w += 9 + in->pathlen;
+        *w++ = '(';
+        out->n = (size_t)(w - out->p);
+    } else {
+        indent(out, depth);
+        ptx_buf_put(out, "ptx.inst.", 9);
+        put_path(in, out);
+        ptx_buf_putc(out, '(');
+    }
     opnd_list(m, k, in->ops, out);
     if (in->guard) {
         ptx_buf_puts(out, in->ops ? ", pred=" : "pred=");
