@@ -175,6 +175,82 @@ static void python_string(ptx_buf *b, const char *s)
 
 /* ---- the pass --------------------------------------------------------- */
 
+/* The kernel's short Python name (and, with --rename-kernels, PTX name);
+   1 if it took one. */
+static uint32_t name_kernel(cg_module *m, cg_kernel *k)
+{
+    char sh[256];
+    if (!short_name(k->ptx_name, sh, sizeof sh))
+        return 0;
+    const char *py = free_py(m, k, sh);
+    if (!py || (m->opt && m->opt->rename_kernels && !sg_ptx_name_free(m, k, py)))
+        return 0;
+    k->py_name = py;
+    sg_py_reserve(m, k, py);
+    if (m->opt && m->opt->rename_kernels) {
+        k->ptx_name = py;
+        k->decorated = 1;
+    } else {
+        k->decorated = 0;
+    }
+    return 1;
+}
+
+/* Short PTX names for the parameters (foo_param_3 -> param3); how many.
+   Body variables (nvcc's function-static _ZZ...E5stage) are left alone:
+   after -G/-lineinfo .loc lines the harness (and a reader of the PTX)
+   does not see them as body-local, and ptx.var prints the PTX spelling,
+   so a Python alias is not possible without printer support. */
+static uint32_t name_params(cg_module *m, cg_kernel *k)
+{
+    uint32_t done = 0;
+    for (uint32_t i = 0; i < k->nsyms; i++) {
+        cg_sym *s = &k->syms[i];
+        if (s->kind != CG_SYM_PARAM)
+            continue;
+        const char *name = s->ptx;
+        const char *pp = strstr(name, "_param_");
+        const char *nu = NULL;
+        char sh[256];
+        if (pp && pp != name && cg_is_decimal(pp + 7, strlen(pp + 7))) {
+            char buf[64];
+            snprintf(buf, sizeof buf, "param%s", pp + 7);
+            nu = free_ptx(m, k, buf);
+        } else if (short_name(name, sh, sizeof sh)) {
+            nu = free_ptx(m, k, sh);
+        }
+        if (nu) {
+            s->ptx = nu;
+            done++;
+        }
+    }
+    return done;
+}
+
+/* Python aliases for the module-level mangled symbols the body uses, in
+   one statement at its top; how many. */
+static uint32_t name_aliases(cg_module *m, cg_kernel *k)
+{
+    alias_set as = { 0 };
+    alias_stmts(m, k, &as, k->body);
+    if (!as.n)
+        return 0;
+    ptx_buf b = { 0 };
+    for (unsigned i = 0; i < as.n; i++) {
+        if (i)
+            ptx_buf_putc(&b, '\n');
+        ptx_buf_printf(&b, "%s = ", as.v[i].py);
+        python_string(&b, as.v[i].ptx);
+    }
+    cg_stmt *py = cg_stmt_new(m, CG_S_PY, PTX_NOTOK);
+    py->u.sugar.name = cg_strndup(m, b.p, b.n);
+    py->u.sugar.pass = sg_pass_index("names");
+    ptx_buf_free(&b);
+    py->next = k->body;
+    k->body = py;
+    return as.n;
+}
+
 void sugar_names(cg_module *m, cg_stats *st)
 {
     uint32_t done = 0;
@@ -183,68 +259,9 @@ void sugar_names(cg_module *m, cg_stats *st)
         cg_kernel *k = &m->kernels[ki];
         if (k->unsupported)
             continue;
-        char sh[256];
-        /* kernel */
-        if (short_name(k->ptx_name, sh, sizeof sh)) {
-            const char *py = free_py(m, k, sh);
-            if (py && (!m->opt || !m->opt->rename_kernels || sg_ptx_name_free(m, k, py))) {
-                k->py_name = py;
-                sg_py_reserve(m, k, py);
-                if (m->opt && m->opt->rename_kernels) {
-                    k->ptx_name = py;
-                    k->decorated = 1;
-                } else {
-                    k->decorated = 0;
-                }
-                done++;
-            }
-        }
-        /* parameters and body variables */
-        for (uint32_t i = 0; i < k->nsyms; i++) {
-            cg_sym *s = &k->syms[i];
-            /* body variables (nvcc's function-static _ZZ...E5stage) are
-               left alone: after -G/-lineinfo .loc lines the harness (and a
-               reader of the PTX) does not see them as body-local, and
-               ptx.var prints the PTX spelling, so a Python alias is not
-               possible without printer support */
-            if (s->kind != CG_SYM_PARAM)
-                continue;
-            const char *name = s->ptx;
-            const char *pp = strstr(name, "_param_");
-            const char *nu = NULL;
-            if (s->kind == CG_SYM_PARAM && pp && pp != name &&
-                cg_is_decimal(pp + 7, strlen(pp + 7))) {
-                char buf[64];
-                snprintf(buf, sizeof buf, "param%s", pp + 7);
-                nu = free_ptx(m, k, buf);
-            } else if (short_name(name, sh, sizeof sh)) {
-                nu = free_ptx(m, k, sh);
-            }
-            if (nu) {
-                s->ptx = nu;
-                done++;
-            }
-        }
-        /* module-level mangled symbols: Python aliases */
-        alias_set as = { 0 };
-        uint32_t n = alias_stmts(m, k, &as, k->body);
-        if (as.n) {
-            ptx_buf b = { 0 };
-            for (unsigned i = 0; i < as.n; i++) {
-                if (i)
-                    ptx_buf_putc(&b, '\n');
-                ptx_buf_printf(&b, "%s = ", as.v[i].py);
-                python_string(&b, as.v[i].ptx);
-            }
-            cg_stmt *py = cg_stmt_new(m, CG_S_PY, PTX_NOTOK);
-            py->u.sugar.name = cg_strndup(m, b.p, b.n);
-            py->u.sugar.pass = sg_pass_index("names");
-            ptx_buf_free(&b);
-            py->next = k->body;
-            k->body = py;
-            done += as.n;
-        }
-        (void)n;
+        done += name_kernel(m, k);
+        done += name_params(m, k);
+        done += name_aliases(m, k);
     }
     sg_count(st, "names", done);
 }

@@ -26,6 +26,37 @@ static int arr_elem(const cg_kernel *k, const cg_opnd *e)
            k->syms[e->sym].kind == CG_SYM_REGARRAY && k->syms[e->sym].py;
 }
 
+/* The end of the run of elements of one array, at a constant index step,
+   that starts at el[i] (*step 0: no such run; i + 1 then). */
+static unsigned run_end(const cg_kernel *k, cg_opnd **el, unsigned n,
+                        unsigned i, long *step)
+{
+    unsigned j = i + 1;
+    *step = 0;
+    if (arr_elem(k, el[i]) && i + 1 < n && arr_elem(k, el[i + 1]) &&
+        el[i + 1]->sym == el[i]->sym) {
+        *step = (long)el[i + 1]->index - el[i]->index;
+        if (*step != 0) {
+            while (j < n && arr_elem(k, el[j]) && el[j]->sym == el[i]->sym &&
+                   (long)el[j]->index - el[j - 1]->index == *step)
+                j++;
+        }
+    }
+    return j;
+}
+
+/* el[i..j) as a comprehension over its array. */
+static void put_run(const cg_kernel *k, cg_opnd **el, unsigned i, unsigned j,
+                    long step, ptx_buf *out)
+{
+    long a = el[i]->index, b = (long)el[j - 1]->index + (step > 0 ? 1 : -1);
+    const char *py = k->syms[el[i]->sym].py;
+    if (step == 1)
+        ptx_buf_printf(out, "[%s[i] for i in range(%ld, %ld)]", py, a, b);
+    else
+        ptx_buf_printf(out, "[%s[i] for i in range(%ld, %ld, %ld)]", py, a, b, step);
+}
+
 static int rewrite_vec(cg_module *m, const cg_kernel *k, cg_opnd *v)
 {
     unsigned n = 0;
@@ -39,52 +70,32 @@ static int rewrite_vec(cg_module *m, const cg_kernel *k, cg_opnd *v)
         el[n++] = e;
     ptx_buf plain = { 0 }, out = { 0 }, single = { 0 };
     cg_print_opnd(m, k, v, &plain);
-    unsigned i = 0, nruns = 0;
-    int open_single = 0;
-    while (i < n) {
-        unsigned j = i + 1;
-        long step = 0;
-        if (arr_elem(k, el[i]) && i + 1 < n && arr_elem(k, el[i + 1]) &&
-            el[i + 1]->sym == el[i]->sym) {
-            step = (long)el[i + 1]->index - el[i]->index;
-            if (step != 0) {
-                while (j < n && arr_elem(k, el[j]) && el[j]->sym == el[i]->sym &&
-                       (long)el[j]->index - el[j - 1]->index == step)
-                    j++;
-            }
-        }
+    unsigned nruns = 0;
+    int open_single = 0; /* a [...] of single elements is open */
+    for (unsigned i = 0, j; i < n; i = j) {
+        long step;
+        j = run_end(k, el, n, i, &step);
         if (step != 0 && j - i >= MINRUN) {
-            if (open_single) {
+            if (open_single)
                 ptx_buf_puts(&out, "]");
-                open_single = 0;
-            }
+            open_single = 0;
             if (out.n)
                 ptx_buf_puts(&out, " + ");
-            long a = el[i]->index, b = (long)el[j - 1]->index + (step > 0 ? 1 : -1);
-            const char *py = k->syms[el[i]->sym].py;
-            if (step == 1)
-                ptx_buf_printf(&out, "[%s[i] for i in range(%ld, %ld)]", py, a, b);
-            else
-                ptx_buf_printf(&out, "[%s[i] for i in range(%ld, %ld, %ld)]", py, a,
-                               (long)el[j - 1]->index + (step > 0 ? 1 : -1), step);
+            put_run(k, el, i, j, step, &out);
             nruns++;
-            i = j;
             continue;
         }
-        if (!open_single) {
-            if (out.n)
-                ptx_buf_puts(&out, " + ");
-            ptx_buf_puts(&out, "[");
-            open_single = 1;
-        } else {
+        j = i + 1;
+        if (!open_single)
+            ptx_buf_puts(&out, out.n ? " + [" : "[");
+        else
             ptx_buf_puts(&out, ", ");
-        }
+        open_single = 1;
         single.n = 0;
         cg_opnd one = *el[i];
         one.next = NULL;
         cg_print_opnd(m, k, &one, &single);
         ptx_buf_put(&out, single.p, single.n);
-        i++;
     }
     if (open_single)
         ptx_buf_puts(&out, "]");

@@ -100,17 +100,17 @@ static int ser_opnd(const cg_kernel *k, const locals *l, cg_opnd *o, ptx_buf *b,
     return 1;
 }
 
-/* Does this scope hold a spin-wait?  Fills wi (key, wildcards). */
-static int match_block(cg_module *m, const cg_kernel *k, cg_stmt *scope, winst *wi)
+/* Pass 1 of match_block: the block declares its locals (registers,
+   labels) and holds one mbarrier try_wait/test_wait, `bra`s and comments
+   only. */
+static int block_shape(cg_stmt *scope, locals *l)
 {
-    locals l = { .nlocal = 0 };
-    unsigned nwait = 0, nback = 0;
-    /* pass 1: locals, shape */
+    unsigned nwait = 0;
     for (cg_stmt *s = scope->u.body; s; s = s->next) {
         if (s->kind == CG_S_REG || s->kind == CG_S_LABEL) {
-            if (l.nlocal == MAXLOCAL)
+            if (l->nlocal == MAXLOCAL)
                 return 0;
-            l.local[l.nlocal++] = s->kind == CG_S_REG ? s->u.reg : s->u.label;
+            l->local[l->nlocal++] = s->kind == CG_S_REG ? s->u.reg : s->u.label;
         } else if (s->kind == CG_S_INST) {
             if (sg_inst_is(s, "mbarrier") && s->u.inst.nmods &&
                 (!strncmp(s->u.inst.mods[0], "try_wait", 8) ||
@@ -122,62 +122,80 @@ static int match_block(cg_module *m, const cg_kernel *k, cg_stmt *scope, winst *
             return 0;
         }
     }
-    if (nwait != 1)
-        return 0;
-    /* pass 2: branches go to local labels, one goes backward */
+    return nwait == 1;
+}
+
+/* Pass 2: every branch goes to a local label under a local guard, and one
+   goes backward. */
+static int block_loops(cg_stmt *scope, const locals *l)
+{
+    unsigned nback = 0;
     for (cg_stmt *s = scope->u.body; s; s = s->next) {
         if (!sg_inst_is(s, "bra"))
             continue;
         cg_opnd *t = s->u.inst.ops;
-        if (!t || t->next || t->kind != CG_O_SYM || !is_local(&l, t->sym))
+        if (!t || t->next || t->kind != CG_O_SYM || !is_local(l, t->sym))
             return 0;
         if (s->u.inst.guard) {
             const cg_opnd *g = s->u.inst.guard;
             if (g->kind == CG_O_NOT)
                 g = g->a;
-            if (!g || g->kind != CG_O_SYM || !is_local(&l, g->sym))
+            if (!g || g->kind != CG_O_SYM || !is_local(l, g->sym))
                 return 0;
         }
         for (cg_stmt *u = scope->u.body; u != s; u = u->next)
             if (u->kind == CG_S_LABEL && u->u.label == t->sym)
                 nback++;
     }
-    if (!nback)
+    return nback > 0;
+}
+
+/* The key of one statement of the block, appended to b (wildcard operands
+   collected into wi); 0 if it has operands no key can hold. */
+static int stmt_key(const cg_kernel *k, const locals *l, const cg_stmt *s,
+                    ptx_buf *b, winst *wi)
+{
+    ptx_buf_printf(b, "[%d", s->kind);
+    if (s->kind == CG_S_REG) {
+        const cg_sym *y = &k->syms[s->u.reg];
+        ptx_buf_printf(b, "%d %s %s %u", y->kind, y->ptx, y->type ? y->type : "", y->count);
+    } else if (s->kind == CG_S_LABEL) {
+        ptx_buf_puts(b, k->syms[s->u.label].ptx);
+    } else if (s->kind == CG_S_RAW) {
+        ptx_buf_puts(b, "raw");
+    } else {
+        ptx_buf_puts(b, s->u.inst.op);
+        for (uint32_t i = 0; i < s->u.inst.nmods; i++)
+            ptx_buf_printf(b, ".%s", s->u.inst.mods[i]);
+        ptx_buf_puts(b, "|g");
+        if (s->u.inst.guard) {
+            winst dummy = { 0 };
+            cg_opnd g = *s->u.inst.guard;
+            g.next = NULL;
+            if (!ser_opnd(k, l, &g, b, &dummy) || dummy.nw)
+                return 0;
+        }
+        ptx_buf_puts(b, "|o");
+        if (!ser_opnd(k, l, s->u.inst.ops, b, wi))
+            return 0;
+    }
+    ptx_buf_putc(b, ']');
+    return 1;
+}
+
+/* Does this scope hold a spin-wait?  Fills wi (key, wildcards). */
+static int match_block(cg_module *m, const cg_kernel *k, cg_stmt *scope, winst *wi)
+{
+    locals l = { .nlocal = 0 };
+    if (!block_shape(scope, &l) || !block_loops(scope, &l))
         return 0;
-    /* key */
     ptx_buf b = { 0 };
     wi->nw = 0;
-    for (cg_stmt *s = scope->u.body; s; s = s->next) {
-        ptx_buf_printf(&b, "[%d", s->kind);
-        if (s->kind == CG_S_REG) {
-            const cg_sym *y = &k->syms[s->u.reg];
-            ptx_buf_printf(&b, "%d %s %s %u", y->kind, y->ptx, y->type ? y->type : "", y->count);
-        } else if (s->kind == CG_S_LABEL) {
-            ptx_buf_puts(&b, k->syms[s->u.label].ptx);
-        } else if (s->kind == CG_S_RAW) {
-            ptx_buf_puts(&b, "raw");
-        } else {
-            ptx_buf_puts(&b, s->u.inst.op);
-            for (uint32_t i = 0; i < s->u.inst.nmods; i++)
-                ptx_buf_printf(&b, ".%s", s->u.inst.mods[i]);
-            ptx_buf_puts(&b, "|g");
-            if (s->u.inst.guard) {
-                winst dummy = { 0 };
-                cg_opnd g = *s->u.inst.guard;
-                g.next = NULL;
-                if (!ser_opnd(k, &l, &g, &b, &dummy) || dummy.nw) {
-                    ptx_buf_free(&b);
-                    return 0;
-                }
-            }
-            ptx_buf_puts(&b, "|o");
-            if (!ser_opnd(k, &l, s->u.inst.ops, &b, wi)) {
-                ptx_buf_free(&b);
-                return 0;
-            }
+    for (cg_stmt *s = scope->u.body; s; s = s->next)
+        if (!stmt_key(k, &l, s, &b, wi)) {
+            ptx_buf_free(&b);
+            return 0;
         }
-        ptx_buf_putc(&b, ']');
-    }
     wi->key = cg_strndup(m, b.p, b.n);
     ptx_buf_free(&b);
     wi->scope = scope;
@@ -305,6 +323,111 @@ void sg_hook_wait(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     ptx_buf_puts(out, ")\n");
 }
 
+/* Puts the ungrouped blocks with the same shape as block i into group g;
+   returns how many there are. */
+static unsigned form_group(wlist *wl, unsigned i, int g)
+{
+    unsigned members = 0;
+    for (unsigned j = i; j < wl->n; j++)
+        if (wl->v[j].group < 0 && wl->v[j].nw == wl->v[i].nw &&
+            !strcmp(wl->v[j].key, wl->v[i].key)) {
+            wl->v[j].group = g;
+            members++;
+        }
+    return members;
+}
+
+/* A free Python name for the parameter at wildcard position p of the
+   first block: its role (bar, phase), else a<n>. */
+static const char *param_name(cg_module *m, const cg_kernel *k,
+                              const winst *first, unsigned p, const helper *h)
+{
+    const char *role = role_name(first, p);
+    char buf[32];
+    snprintf(buf, sizeof buf, "%s", role ? role : "a");
+    if (!role)
+        snprintf(buf, sizeof buf, "a%u", h->nparams);
+    for (unsigned q = 0; q < h->nparams; q++)
+        if (!strcmp(h->pname[q], buf))
+            snprintf(buf, sizeof buf, "%s%u", role ? role : "a", h->nparams);
+    while (!sg_py_name_free(m, k, buf) && strlen(buf) < sizeof buf - 2)
+        strcat(buf, "_");
+    return cg_strndup(m, buf, strlen(buf));
+}
+
+/* Group g's helper: parameters where the wildcard operands differ between
+   the members (first is wl->v[i]), and a free name. */
+static helper *make_helper(cg_module *m, cg_kernel *k, const wlist *wl,
+                           unsigned i, int g, unsigned members)
+{
+    const winst *first = &wl->v[i];
+    helper *h = cg_alloc(m, sizeof *h);
+    for (unsigned p = 0; p < first->nw; p++) {
+        int differs = 0;
+        for (unsigned j = i + 1; j < wl->n && !differs; j++)
+            if (wl->v[j].group == g && !sg_opnd_equal(wl->v[j].w[p], first->w[p]))
+                differs = 1;
+        /* a single block: its address and phase still read better as
+           arguments */
+        if (members == 1 && role_name(first, p))
+            differs = 1;
+        if (!differs) {
+            h->param[p] = -1;
+            continue;
+        }
+        h->param[p] = (int)h->nparams;
+        h->pname[h->nparams] = param_name(m, k, first, p, h);
+        h->nparams++;
+    }
+    char hn[64];
+    snprintf(hn, sizeof hn, "_mbar_wait");
+    for (unsigned q = 2; !sg_py_name_free(m, k, hn); q++)
+        snprintf(hn, sizeof hn, "_mbar_wait%u", q);
+    h->name = cg_strndup(m, hn, strlen(hn));
+    sg_py_reserve(m, k, h->name);
+    return h;
+}
+
+/* `def NAME(params):` with the body made from the block `scope`. */
+static cg_stmt *helper_def(cg_module *m, cg_kernel *k, const helper *h,
+                           cg_stmt *scope)
+{
+    ptx_buf b = { 0 };
+    ptx_buf_printf(&b, "def %s(", h->name);
+    for (unsigned q = 0; q < h->nparams; q++)
+        ptx_buf_printf(&b, "%s%s", q ? ", " : "", h->pname[q]);
+    ptx_buf_puts(&b, "):");
+    cg_stmt *def = cg_stmt_new(m, CG_S_PY, PTX_NOTOK);
+    def->u.sugar.name = cg_strndup(m, b.p, b.n);
+    def->u.sugar.pass = sg_pass_index("wait");
+    ptx_buf_free(&b);
+    def->u.sugar.body = helper_body(m, k, scope, h);
+    return def;
+}
+
+/* The block becomes a call of the helper in place (other blocks' links
+   stay valid); its old self is kept as `orig`. */
+static void make_call(cg_module *m, const winst *wi, const helper *h)
+{
+    cg_stmt *call = wi->scope;
+    cg_stmt *orig = sg_copy_stmt(m, call);
+    memset(&call->u, 0, sizeof call->u);
+    call->kind = CG_S_WAIT;
+    call->u.sugar.orig = orig;
+    call->u.sugar.label = CG_NOSYM;
+    call->u.sugar.pass = sg_pass_index("wait");
+    call->u.sugar.data = (void *)h->name;
+    cg_opnd **at = &call->u.sugar.args;
+    for (unsigned q = 0; q < h->nparams; q++) {
+        for (unsigned p = 0; p < wi->nw; p++)
+            if (h->param[p] == (int)q) {
+                *at = sg_copy_opnd(m, wi->w[p]);
+                at = &(*at)->next;
+                break;
+            }
+    }
+}
+
 static uint32_t fold_kernel(cg_module *m, cg_kernel *k)
 {
     wlist wl = { 0 };
@@ -320,86 +443,16 @@ static uint32_t fold_kernel(cg_module *m, cg_kernel *k)
         if (wl.v[i].group >= 0)
             continue;
         int g = (int)ngroups++;
-        unsigned members = 0;
-        for (unsigned j = i; j < wl.n; j++)
-            if (wl.v[j].group < 0 && wl.v[j].nw == wl.v[i].nw &&
-                !strcmp(wl.v[j].key, wl.v[i].key)) {
-                wl.v[j].group = g;
-                members++;
-            }
-        helper *h = cg_alloc(m, sizeof *h);
-        /* parameters: wildcard positions that differ between members */
-        for (unsigned p = 0; p < wl.v[i].nw; p++) {
-            int differs = 0;
-            for (unsigned j = i + 1; j < wl.n && !differs; j++)
-                if (wl.v[j].group == g && !sg_opnd_equal(wl.v[j].w[p], wl.v[i].w[p]))
-                    differs = 1;
-            /* a single block: its address and phase still read better as
-               arguments */
-            if (members == 1 && role_name(&wl.v[i], p))
-                differs = 1;
-            if (!differs) {
-                h->param[p] = -1;
-                continue;
-            }
-            const char *role = role_name(&wl.v[i], p);
-            char buf[32];
-            snprintf(buf, sizeof buf, "%s", role ? role : "a");
-            if (!role)
-                snprintf(buf, sizeof buf, "a%u", h->nparams);
-            for (unsigned q = 0; q < h->nparams; q++)
-                if (!strcmp(h->pname[q], buf))
-                    snprintf(buf, sizeof buf, "%s%u", role ? role : "a", h->nparams);
-            while (!sg_py_name_free(m, k, buf) && strlen(buf) < sizeof buf - 2)
-                strcat(buf, "_");
-            h->param[p] = (int)h->nparams;
-            h->pname[h->nparams++] = cg_strndup(m, buf, strlen(buf));
-        }
-        char hn[64];
-        snprintf(hn, sizeof hn, "_mbar_wait");
-        for (unsigned q = 2; !sg_py_name_free(m, k, hn); q++)
-            snprintf(hn, sizeof hn, "_mbar_wait%u", q);
-        h->name = cg_strndup(m, hn, strlen(hn));
-        sg_py_reserve(m, k, h->name);
-        /* the definition */
-        ptx_buf b = { 0 };
-        ptx_buf_printf(&b, "def %s(", h->name);
-        for (unsigned q = 0; q < h->nparams; q++)
-            ptx_buf_printf(&b, "%s%s", q ? ", " : "", h->pname[q]);
-        ptx_buf_puts(&b, "):");
-        cg_stmt *def = cg_stmt_new(m, CG_S_PY, PTX_NOTOK);
-        def->u.sugar.name = cg_strndup(m, b.p, b.n);
-        def->u.sugar.pass = sg_pass_index("wait");
-        ptx_buf_free(&b);
-        def->u.sugar.body = helper_body(m, k, wl.v[i].scope, h);
+        unsigned members = form_group(&wl, i, g);
+        helper *h = make_helper(m, k, &wl, i, g, members);
+        cg_stmt *def = helper_def(m, k, h, wl.v[i].scope);
         *dtail = def;
         dtail = &def->next;
-        /* the calls */
-        for (unsigned j = i; j < wl.n; j++) {
-            winst *wi = &wl.v[j];
-            if (wi->group != g)
-                continue;
-            /* the scope node becomes the call in place (other blocks'
-               links stay valid); its old self is kept as `orig` */
-            cg_stmt *call = wi->scope;
-            cg_stmt *orig = sg_copy_stmt(m, call);
-            memset(&call->u, 0, sizeof call->u);
-            call->kind = CG_S_WAIT;
-            call->u.sugar.orig = orig;
-            call->u.sugar.label = CG_NOSYM;
-            call->u.sugar.pass = sg_pass_index("wait");
-            call->u.sugar.data = (void *)h->name;
-            cg_opnd **at = &call->u.sugar.args;
-            for (unsigned q = 0; q < h->nparams; q++) {
-                for (unsigned p = 0; p < wi->nw; p++)
-                    if (h->param[p] == (int)q) {
-                        *at = sg_copy_opnd(m, wi->w[p]);
-                        at = &(*at)->next;
-                        break;
-                    }
+        for (unsigned j = i; j < wl.n; j++)
+            if (wl.v[j].group == g) {
+                make_call(m, &wl.v[j], h);
+                folded++;
             }
-            folded++;
-        }
     }
     /* definitions go first in the body */
     *dtail = k->body;
