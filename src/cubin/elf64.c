@@ -62,13 +62,19 @@ static int bad(cb_elf *e, int r)
     return r;
 }
 
-int cb_elf_parse(cb_elf *e, const void *buf, size_t n, const char *who,
-                 char *why, size_t whylen)
+/* Where the section headers are, from the ELF header. */
+typedef struct shdrs {
+    uint64_t off, num;
+    uint16_t entsize;
+    uint32_t strndx;
+} shdrs;
+
+/* Checks the ELF header of e->buf and finds the section header table. */
+static int read_header(cb_elf *e, shdrs *t, const char *who, char *why,
+                       size_t whylen)
 {
-    memset(e, 0, sizeof *e);
-    const uint8_t *b = buf;
-    e->buf = b;
-    e->n = n;
+    const uint8_t *b = e->buf;
+    size_t n = e->n;
     if (!b || n < 64)
         return fail(why, whylen, who, "too short for an ELF header (%zu bytes)",
                     n);
@@ -81,36 +87,42 @@ int cb_elf_parse(cb_elf *e, const void *buf, size_t n, const char *who,
     e->type = cb_le16(b + 16);
     e->machine = cb_le16(b + 18);
     e->flags = cb_le32(b + 48);
-    uint64_t shoff = cb_le64(b + 40);
+    t->off = cb_le64(b + 40);
     uint16_t ehsize = cb_le16(b + 52);
-    uint16_t shentsize = cb_le16(b + 58);
-    uint64_t shnum = cb_le16(b + 60);
-    uint32_t shstrndx = cb_le16(b + 62);
+    t->entsize = cb_le16(b + 58);
+    t->num = cb_le16(b + 60);
+    t->strndx = cb_le16(b + 62);
     if (ehsize < 64)
         return fail(why, whylen, who, "bad e_ehsize %u", ehsize);
-    if (shoff == 0)
+    if (t->off == 0)
         return fail(why, whylen, who, "no section header table");
-    if (shentsize < 64)
-        return fail(why, whylen, who, "bad e_shentsize %u", shentsize);
-    if (!in_bounds(shoff, 64, n))
+    if (t->entsize < 64)
+        return fail(why, whylen, who, "bad e_shentsize %u", t->entsize);
+    if (!in_bounds(t->off, 64, n))
         return fail(why, whylen, who, "section header table outside the file");
     /* Extended numbering: counts live in section header 0. */
-    if (shnum == 0)
-        shnum = cb_le64(b + shoff + 32);
-    if (shstrndx == CB_SHN_XINDEX)
-        shstrndx = cb_le32(b + shoff + 40);
-    if (shnum == 0 || shnum > n / 64 ||
-        !in_bounds(shoff, shnum * (uint64_t)shentsize, n))
+    if (t->num == 0)
+        t->num = cb_le64(b + t->off + 32);
+    if (t->strndx == CB_SHN_XINDEX)
+        t->strndx = cb_le32(b + t->off + 40);
+    if (t->num == 0 || t->num > n / 64 ||
+        !in_bounds(t->off, t->num * (uint64_t)t->entsize, n))
         return fail(why, whylen, who, "section header table outside the file");
-    if (shstrndx >= shnum)
-        return fail(why, whylen, who, "bad e_shstrndx %u", shstrndx);
+    if (t->strndx >= t->num)
+        return fail(why, whylen, who, "bad e_shstrndx %u", t->strndx);
+    return 0;
+}
 
-    e->nsec = (size_t)shnum;
+/* The section headers, their data checked against the file, and names. */
+static int read_sections(cb_elf *e, const shdrs *t, const char *who,
+                         char *why, size_t whylen)
+{
+    e->nsec = (size_t)t->num;
     e->sec = calloc(e->nsec, sizeof *e->sec);
     if (!e->sec)
-        return bad(e, fail(why, whylen, who, "out of memory"));
+        return fail(why, whylen, who, "out of memory");
     for (size_t i = 0; i < e->nsec; i++) {
-        const uint8_t *h = b + shoff + i * (uint64_t)shentsize;
+        const uint8_t *h = e->buf + t->off + i * (uint64_t)t->entsize;
         cb_sec *s = &e->sec[i];
         s->type = cb_le32(h + 4);
         s->flags = cb_le64(h + 8);
@@ -121,62 +133,77 @@ int cb_elf_parse(cb_elf *e, const void *buf, size_t n, const char *who,
         s->addralign = cb_le64(h + 48);
         s->entsize = cb_le64(h + 56);
         if (s->type != CB_SHT_NOBITS && s->type != CB_SHT_NULL && s->size) {
-            if (!in_bounds(s->offset, s->size, n))
-                return bad(e, fail(why, whylen, who,
-                                   "section %zu data [0x%llx, +0x%llx) outside "
-                                   "the file (%zu bytes)",
-                                   i, (unsigned long long)s->offset,
-                                   (unsigned long long)s->size, n));
-            s->data = b + s->offset;
+            if (!in_bounds(s->offset, s->size, e->n))
+                return fail(why, whylen, who,
+                            "section %zu data [0x%llx, +0x%llx) outside "
+                            "the file (%zu bytes)",
+                            i, (unsigned long long)s->offset,
+                            (unsigned long long)s->size, e->n);
+            s->data = e->buf + s->offset;
         }
     }
-    const cb_sec *shstr = &e->sec[shstrndx];
+    const cb_sec *shstr = &e->sec[t->strndx];
     if (shstr->type != CB_SHT_STRTAB || !shstr->data)
-        return bad(e, fail(why, whylen, who,
-                           "section name table is not a string table"));
+        return fail(why, whylen, who, "section name table is not a string table");
     for (size_t i = 0; i < e->nsec; i++) {
-        const uint8_t *h = b + shoff + i * (uint64_t)shentsize;
+        const uint8_t *h = e->buf + t->off + i * (uint64_t)t->entsize;
         const char *nm = str_at(shstr, cb_le32(h));
         if (!nm)
-            return bad(e, fail(why, whylen, who,
-                               "section %zu: bad name offset", i));
+            return fail(why, whylen, who, "section %zu: bad name offset", i);
         e->sec[i].name = nm;
     }
+    return 0;
+}
 
-    /* The (first) symbol table. */
-    for (size_t i = 0; i < e->nsec; i++) {
-        const cb_sec *s = &e->sec[i];
-        if (s->type != CB_SHT_SYMTAB)
+/* The symbols of symbol table s. */
+static int read_symbols(cb_elf *e, const cb_sec *s, const char *who,
+                        char *why, size_t whylen)
+{
+    uint64_t es = s->entsize ? s->entsize : 24;
+    if (es < 24 || s->size % es)
+        return fail(why, whylen, who, "%s: bad symbol entry size %llu",
+                    s->name, (unsigned long long)s->entsize);
+    if (s->link >= e->nsec || e->sec[s->link].type != CB_SHT_STRTAB)
+        return fail(why, whylen, who, "%s: bad string table link %u", s->name,
+                    s->link);
+    const cb_sec *st = &e->sec[s->link];
+    e->nsym = s->data ? (size_t)(s->size / es) : 0;
+    if (e->nsym) {
+        e->sym = calloc(e->nsym, sizeof *e->sym);
+        if (!e->sym)
+            return fail(why, whylen, who, "out of memory");
+    }
+    for (size_t k = 0; k < e->nsym; k++) {
+        const uint8_t *p = s->data + k * es;
+        cb_sym *y = &e->sym[k];
+        y->name = str_at(st, cb_le32(p));
+        if (!y->name)
+            return fail(why, whylen, who, "symbol %zu: bad name offset", k);
+        y->info = p[4];
+        y->other = p[5];
+        y->shndx = cb_le16(p + 6);
+        y->value = cb_le64(p + 8);
+        y->size = cb_le64(p + 16);
+    }
+    return 0;
+}
+
+int cb_elf_parse(cb_elf *e, const void *buf, size_t n, const char *who,
+                 char *why, size_t whylen)
+{
+    memset(e, 0, sizeof *e);
+    e->buf = buf;
+    e->n = n;
+    shdrs t = { 0 };
+    if (read_header(e, &t, who, why, whylen) != 0)
+        return -1;
+    if (read_sections(e, &t, who, why, whylen) != 0)
+        return bad(e, -1);
+    for (size_t i = 0; i < e->nsec; i++) { /* the (first) symbol table */
+        if (e->sec[i].type != CB_SHT_SYMTAB)
             continue;
-        uint64_t es = s->entsize ? s->entsize : 24;
-        if (es < 24 || s->size % es)
-            return bad(e, fail(why, whylen, who,
-                               "%s: bad symbol entry size %llu", s->name,
-                               (unsigned long long)s->entsize));
-        if (s->link >= e->nsec || e->sec[s->link].type != CB_SHT_STRTAB)
-            return bad(e, fail(why, whylen, who,
-                               "%s: bad string table link %u", s->name,
-                               s->link));
-        const cb_sec *st = &e->sec[s->link];
-        e->nsym = s->data ? (size_t)(s->size / es) : 0;
-        if (e->nsym) {
-            e->sym = calloc(e->nsym, sizeof *e->sym);
-            if (!e->sym)
-                return bad(e, fail(why, whylen, who, "out of memory"));
-        }
-        for (size_t k = 0; k < e->nsym; k++) {
-            const uint8_t *p = s->data + k * es;
-            cb_sym *y = &e->sym[k];
-            y->name = str_at(st, cb_le32(p));
-            if (!y->name)
-                return bad(e, fail(why, whylen, who,
-                                   "symbol %zu: bad name offset", k));
-            y->info = p[4];
-            y->other = p[5];
-            y->shndx = cb_le16(p + 6);
-            y->value = cb_le64(p + 8);
-            y->size = cb_le64(p + 16);
-        }
+        if (read_symbols(e, &e->sec[i], who, why, whylen) != 0)
+            return bad(e, -1);
         break;
     }
     return 0;
