@@ -544,6 +544,91 @@ static int name_sets_equal(const side *a, const side *b,
     return 1;
 }
 
+/* Parses both sides and canonicalizes their section names: 0, or -1 with
+   why set.  *nmd: names may differ; *order: kernels pair by order. */
+static int load_sides(side *A, side *B, const void *abuf, size_t na,
+                      const void *bbuf, size_t nb, const ptx_cubin_opts *o,
+                      int *nmd, int *order, char *why, size_t whylen)
+{
+    if (cb_elf_parse(&A->e, abuf, na, "A", why, whylen) ||
+        cb_elf_parse(&B->e, bbuf, nb, "B", why, whylen))
+        return -1;
+    if (side_kernels(A) || side_kernels(B)) {
+        say(why, whylen, "out of memory");
+        return -1;
+    }
+    /* Renamings and pairing by order imply that names may differ. */
+    *nmd = o->names_may_differ || o->nrenames ||
+           o->match == PTX_CUBIN_MATCH_ORDER;
+    int by_kernel = *nmd;
+    *order = o->match == PTX_CUBIN_MATCH_ORDER ||
+             (o->match == PTX_CUBIN_MATCH_AUTO && *nmd &&
+              !name_sets_equal(A, B, o));
+    if (side_canon(A, o, by_kernel, *order, 1) ||
+        side_canon(B, o, by_kernel, *order, 0)) {
+        say(why, whylen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* The ELF header fields and the kernel count that must agree: 1 if they
+   do, else 0 with why set. */
+static int headers_agree(const side *A, const side *B, const ptx_cubin_opts *o,
+                         int order, char *why, size_t whylen)
+{
+    if (A->e.machine != B->e.machine) {
+        say(why, whylen, "ELF e_machine differs (A %u, B %u)", A->e.machine,
+            B->e.machine);
+        return 0;
+    }
+    if (!o->ignore_elf_flags && A->e.flags != B->e.flags) {
+        say(why, whylen, "ELF e_flags differ (A 0x%x, B 0x%x): different "
+                         "target architecture or ABI",
+            A->e.flags, B->e.flags);
+        return 0;
+    }
+    if (order && A->nk != B->nk) {
+        say(why, whylen, "A has %zu kernels (.text.*), B has %zu", A->nk, B->nk);
+        return 0;
+    }
+    return 1;
+}
+
+/* Pairs every compared section of A with one of B and compares the pair:
+   code first (.text.*), so that a change of code is reported as such
+   rather than through a consequence of it elsewhere; then the rest, in
+   section-header order.  1 if all agree and B has no section left over. */
+static int cmp_sections(const cmpctx *c, const ptx_cubin_opts *o, char *why,
+                        size_t whylen)
+{
+    side *A = c->a, *B = c->b;
+    for (size_t k = 0; k < 2 * A->e.nsec; k++) {
+        size_t i = k % A->e.nsec;
+        int text = starts(A->e.sec[i].name, ".text.");
+        if ((k < A->e.nsec) != text ||
+            !is_compared(A->e.sec[i].name, o->include_debug))
+            continue;
+        size_t j = 0;
+        for (; j < B->e.nsec; j++)
+            if (!B->matched[j] && !strcmp(A->canon[i], B->canon[j]))
+                break;
+        if (j == B->e.nsec) {
+            say(why, whylen, "section %s present in A only", A->e.sec[i].name);
+            return 0;
+        }
+        B->matched[j] = 1;
+        if (!cmp_pair(c, i, j, why, whylen))
+            return 0;
+    }
+    for (size_t j = 0; j < B->e.nsec; j++)
+        if (!B->matched[j] && is_compared(B->e.sec[j].name, o->include_debug)) {
+            say(why, whylen, "section %s present in B only", B->e.sec[j].name);
+            return 0;
+        }
+    return 1;
+}
+
 int ptx_cubin_compare(const void *abuf, size_t na, const void *bbuf, size_t nb,
                       const ptx_cubin_opts *opts, char *why, size_t whylen)
 {
@@ -555,71 +640,12 @@ int ptx_cubin_compare(const void *abuf, size_t na, const void *bbuf, size_t nb,
     A.who = "A";
     B.who = "B";
     say(why, whylen, "%s", "");
-    int r = -1;
-    if (cb_elf_parse(&A.e, abuf, na, "A", why, whylen) ||
-        cb_elf_parse(&B.e, bbuf, nb, "B", why, whylen))
-        goto out;
-    if (side_kernels(&A) || side_kernels(&B)) {
-        say(why, whylen, "out of memory");
-        goto out;
+    int r = -1, nmd = 0, order = 0;
+    if (load_sides(&A, &B, abuf, na, bbuf, nb, o, &nmd, &order, why, whylen) == 0) {
+        cmpctx c = {&A, &B, nmd};
+        r = headers_agree(&A, &B, o, order, why, whylen) &&
+            cmp_sections(&c, o, why, whylen);
     }
-    /* Renamings and pairing by order imply that names may differ. */
-    int nmd = o->names_may_differ || o->nrenames ||
-              o->match == PTX_CUBIN_MATCH_ORDER;
-    int by_kernel = nmd;
-    int order = o->match == PTX_CUBIN_MATCH_ORDER ||
-                (o->match == PTX_CUBIN_MATCH_AUTO && nmd &&
-                 !name_sets_equal(&A, &B, o));
-    if (side_canon(&A, o, by_kernel, order, 1) ||
-        side_canon(&B, o, by_kernel, order, 0)) {
-        say(why, whylen, "out of memory");
-        goto out;
-    }
-    r = 0;
-    if (A.e.machine != B.e.machine) {
-        say(why, whylen, "ELF e_machine differs (A %u, B %u)", A.e.machine,
-            B.e.machine);
-        goto out;
-    }
-    if (!o->ignore_elf_flags && A.e.flags != B.e.flags) {
-        say(why, whylen, "ELF e_flags differ (A 0x%x, B 0x%x): different "
-                         "target architecture or ABI",
-            A.e.flags, B.e.flags);
-        goto out;
-    }
-    if (order && A.nk != B.nk) {
-        say(why, whylen, "A has %zu kernels (.text.*), B has %zu", A.nk, B.nk);
-        goto out;
-    }
-    cmpctx c = {&A, &B, nmd};
-    /* Code first (.text.*), so that a change of code is reported as such
-       rather than through a consequence of it elsewhere; then the rest, in
-       section-header order. */
-    for (size_t k = 0; k < 2 * A.e.nsec; k++) {
-        size_t i = k % A.e.nsec;
-        int text = starts(A.e.sec[i].name, ".text.");
-        if ((k < A.e.nsec) != text ||
-            !is_compared(A.e.sec[i].name, o->include_debug))
-            continue;
-        size_t j = 0;
-        for (; j < B.e.nsec; j++)
-            if (!B.matched[j] && !strcmp(A.canon[i], B.canon[j]))
-                break;
-        if (j == B.e.nsec) {
-            say(why, whylen, "section %s present in A only", A.e.sec[i].name);
-            goto out;
-        }
-        B.matched[j] = 1;
-        if (!cmp_pair(&c, i, j, why, whylen))
-            goto out;
-    }
-    for (size_t j = 0; j < B.e.nsec; j++)
-        if (!B.matched[j] && is_compared(B.e.sec[j].name, o->include_debug)) {
-            say(why, whylen, "section %s present in B only", B.e.sec[j].name);
-            goto out;
-        }
-    r = 1;
-out:
     side_free(&A);
     side_free(&B);
     return r;
