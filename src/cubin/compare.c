@@ -455,12 +455,11 @@ out:
     return r;
 }
 
-static int cmp_pair(const cmpctx *c, size_t ia, size_t ib, char *why,
-                    size_t whylen)
+/* The section headers of a pair: fields, and the sections and symbols
+   that sh_link and sh_info name.  1 if they agree. */
+static int cmp_headers(const cmpctx *c, const cb_sec *x, const cb_sec *y,
+                       const char *nm, char *why, size_t whylen)
 {
-    const cb_sec *x = &c->a->e.sec[ia], *y = &c->b->e.sec[ib];
-    char nm[600];
-    pair_name(nm, sizeof nm, x, y);
 #define HDR(field, label)                                                     \
     if (x->field != y->field) {                                               \
         say(why, whylen, "section %s: %s differs (A 0x%llx, B 0x%llx)", nm,   \
@@ -498,23 +497,42 @@ static int cmp_pair(const cmpctx *c, size_t ia, size_t ib, char *why,
             x->info, y->info);
         return 0;
     }
+    return 1;
+}
+
+/* Where names may differ, the sections whose entries refer to symbols are
+   compared entry by entry: 1 or 0, or 2 for a section compared as bytes. */
+static int cmp_by_entries(const cmpctx *c, const cb_sec *x, const cb_sec *y,
+                          const char *nm, char *why, size_t whylen)
+{
+    if (x->type == CB_SHT_REL || x->type == CB_SHT_RELA) {
+        size_t es = x->type == CB_SHT_RELA ? 24 : 16;
+        if (!x->entsize || x->entsize == es)
+            return cmp_entries(c, x, y, es, rel_eq, 0, nm, why, whylen);
+    } else if (starts(x->name, ".nv.info")) {
+        /* the shared .nv.info lists functions in file order */
+        int ordered = strcmp(x->name, ".nv.info") != 0;
+        return cmp_entries(c, x, y, 0, attr_eq, ordered, nm, why, whylen);
+    } else if (!strcmp(x->name, ".nv.callgraph")) {
+        return cmp_entries(c, x, y, 8, edge_eq, 0, nm, why, whylen);
+    }
+    return 2;
+}
+
+static int cmp_pair(const cmpctx *c, size_t ia, size_t ib, char *why,
+                    size_t whylen)
+{
+    const cb_sec *x = &c->a->e.sec[ia], *y = &c->b->e.sec[ib];
+    char nm[600];
+    pair_name(nm, sizeof nm, x, y);
+    if (!cmp_headers(c, x, y, nm, why, whylen))
+        return 0;
     if (x->type == CB_SHT_NOBITS || x->size == 0)
         return 1;
     if (!x->data || !y->data) /* cannot happen: size > 0 and not NOBITS */
         return 1;
     if (c->names_may_differ) {
-        int r = 2;
-        if (x->type == CB_SHT_REL || x->type == CB_SHT_RELA) {
-            size_t es = x->type == CB_SHT_RELA ? 24 : 16;
-            if (!x->entsize || x->entsize == es)
-                r = cmp_entries(c, x, y, es, rel_eq, 0, nm, why, whylen);
-        } else if (starts(x->name, ".nv.info")) {
-            /* the shared .nv.info lists functions in file order */
-            int ordered = strcmp(x->name, ".nv.info") != 0;
-            r = cmp_entries(c, x, y, 0, attr_eq, ordered, nm, why, whylen);
-        } else if (!strcmp(x->name, ".nv.callgraph")) {
-            r = cmp_entries(c, x, y, 8, edge_eq, 0, nm, why, whylen);
-        }
+        int r = cmp_by_entries(c, x, y, nm, why, whylen);
         if (r != 2)
             return r;
     }
