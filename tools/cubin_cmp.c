@@ -24,63 +24,93 @@ static void usage(FILE *f)
           f);
 }
 
+/* An option without a value: 1 if a is one (and set), else 0. */
+static int flag_option(const char *a, ptx_cubin_opts *o, int *quiet)
+{
+    if (!strcmp(a, "--names-may-differ"))
+        o->names_may_differ = 1;
+    else if (!strcmp(a, "--by-order"))
+        o->match = PTX_CUBIN_MATCH_ORDER;
+    else if (!strcmp(a, "--by-name"))
+        o->match = PTX_CUBIN_MATCH_NAME;
+    else if (!strcmp(a, "--include-debug"))
+        o->include_debug = 1;
+    else if (!strcmp(a, "--ignore-elf-flags"))
+        o->ignore_elf_flags = 1;
+    else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+        *quiet = 1;
+    else
+        return 0;
+    return 1;
+}
+
+/* --rename A=B (or --rename=A=B) into ren[o->nrenames]: 0, or -1 after a
+   message. */
+static int rename_option(int argc, char **argv, int *i, ptx_cubin_opts *o,
+                         ptx_cubin_rename *ren)
+{
+    const char *a = argv[*i];
+    char *v = a[8] == '=' ? argv[*i] + 9 : (*i + 1 < argc ? argv[++*i] : NULL);
+    char *eq = v ? strchr(v, '=') : NULL;
+    if (!eq || eq == v || !eq[1]) {
+        fprintf(stderr, "cubin_cmp: --rename wants A_NAME=B_NAME\n");
+        return -1;
+    }
+    *eq = '\0'; /* argv strings are writable */
+    ren[o->nrenames].a = v;
+    ren[o->nrenames].b = eq + 1;
+    o->nrenames++;
+    return 0;
+}
+
+/* The command line: 0 (two files), 1 for --help (printed), -1 after a
+   message. */
+static int parse_args(int argc, char **argv, const char *file[2],
+                      ptx_cubin_opts *o, ptx_cubin_rename *ren, int *quiet)
+{
+    int nfile = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (flag_option(a, o, quiet))
+            continue;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return 1;
+        }
+        if (!strcmp(a, "--rename") || !strncmp(a, "--rename=", 9)) {
+            if (rename_option(argc, argv, &i, o, ren) != 0)
+                return -1;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "cubin_cmp: unknown option %s\n", a);
+            usage(stderr);
+            return -1;
+        } else if (nfile < 2) {
+            file[nfile++] = a;
+        } else {
+            usage(stderr);
+            return -1;
+        }
+    }
+    if (nfile != 2) {
+        usage(stderr);
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *file[2] = {NULL, NULL};
-    int nfile = 0, quiet = 0;
+    int quiet = 0;
     ptx_cubin_opts o;
     memset(&o, 0, sizeof o);
     ptx_cubin_rename *ren = calloc((size_t)argc, sizeof *ren);
     if (!ren)
         return 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--names-may-differ"))
-            o.names_may_differ = 1;
-        else if (!strcmp(a, "--by-order"))
-            o.match = PTX_CUBIN_MATCH_ORDER;
-        else if (!strcmp(a, "--by-name"))
-            o.match = PTX_CUBIN_MATCH_NAME;
-        else if (!strcmp(a, "--include-debug"))
-            o.include_debug = 1;
-        else if (!strcmp(a, "--ignore-elf-flags"))
-            o.ignore_elf_flags = 1;
-        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-            quiet = 1;
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            free(ren);
-            return 0;
-        } else if (!strcmp(a, "--rename") || !strncmp(a, "--rename=", 9)) {
-            char *v = a[8] == '=' ? argv[i] + 9
-                                  : (i + 1 < argc ? argv[++i] : NULL);
-            char *eq = v ? strchr(v, '=') : NULL;
-            if (!eq || eq == v || !eq[1]) {
-                fprintf(stderr, "cubin_cmp: --rename wants A_NAME=B_NAME\n");
-                free(ren);
-                return 2;
-            }
-            *eq = '\0'; /* argv strings are writable */
-            ren[o.nrenames].a = v;
-            ren[o.nrenames].b = eq + 1;
-            o.nrenames++;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "cubin_cmp: unknown option %s\n", a);
-            usage(stderr);
-            free(ren);
-            return 2;
-        } else if (nfile < 2) {
-            file[nfile++] = a;
-        } else {
-            usage(stderr);
-            free(ren);
-            return 2;
-        }
-    }
-    if (nfile != 2) {
-        usage(stderr);
+    int pr = parse_args(argc, argv, file, &o, ren, &quiet);
+    if (pr != 0) {
         free(ren);
-        return 2;
+        return pr > 0 ? 0 : 2;
     }
     o.renames = ren;
     void *buf[2] = {NULL, NULL};

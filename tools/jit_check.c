@@ -56,156 +56,197 @@ static int save(const char *dir, const char *name, const void *p, size_t n)
     return fclose(f) ? -1 : 0;
 }
 
-int main(int argc, char **argv)
-{
-    const char *file[2] = {NULL, NULL}, *arch = NULL, *savedir = NULL;
-    int nfile = 0, verbose = 0;
+typedef struct args {
+    const char *file[2], *arch, *savedir;
+    int nfile, verbose;
     ptx_cubin_opts o;
-    memset(&o, 0, sizeof o);
-    ptx_cubin_rename *ren = calloc((size_t)argc, sizeof *ren);
-    if (!ren)
-        return PTX_EXIT_TROUBLE;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--arch") || !strncmp(a, "--arch=", 7)) {
-            arch = a[6] == '=' ? a + 7 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!arch || ptx_jit_parse_arch(arch) < 0) {
-                fprintf(stderr, "jit_check: --arch wants a target such as "
-                                "sm_90a\n");
-                free(ren);
-                return PTX_EXIT_TROUBLE;
-            }
-        } else if (!strcmp(a, "--save")) {
-            if (i + 1 >= argc) {
-                usage(stderr);
-                free(ren);
-                return PTX_EXIT_TROUBLE;
-            }
-            savedir = argv[++i];
-        } else if (!strcmp(a, "--names-may-differ"))
-            o.names_may_differ = 1;
-        else if (!strcmp(a, "--by-order"))
-            o.match = PTX_CUBIN_MATCH_ORDER;
-        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
-            verbose = 1;
-        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            free(ren);
-            return 0;
-        } else if (!strcmp(a, "--rename") && i + 1 < argc) {
-            char *v = argv[++i], *eq = strchr(v, '=');
-            if (!eq || eq == v || !eq[1]) {
-                fprintf(stderr, "jit_check: --rename wants A_NAME=B_NAME\n");
-                free(ren);
-                return PTX_EXIT_TROUBLE;
-            }
-            *eq = '\0';
-            ren[o.nrenames].a = v;
-            ren[o.nrenames].b = eq + 1;
-            o.nrenames++;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "jit_check: unknown option %s\n", a);
+    ptx_cubin_rename *ren; /* o.renames, argc entries */
+} args;
+
+/* --arch X, --rename A=B, --save DIR: the options with a value.  0, or
+   -1 after a message. */
+static int value_option(const char *opt, int argc, char **argv, int *i, args *a)
+{
+    if (!strcmp(opt, "--arch") || !strncmp(opt, "--arch=", 7)) {
+        a->arch = opt[6] == '=' ? opt + 7 : (*i + 1 < argc ? argv[++*i] : NULL);
+        if (!a->arch || ptx_jit_parse_arch(a->arch) < 0) {
+            fprintf(stderr, "jit_check: --arch wants a target such as "
+                            "sm_90a\n");
+            return -1;
+        }
+        return 0;
+    }
+    if (!strcmp(opt, "--save")) {
+        if (*i + 1 >= argc) {
             usage(stderr);
-            free(ren);
-            return PTX_EXIT_TROUBLE;
-        } else if (nfile < 2) {
-            file[nfile++] = a;
+            return -1;
+        }
+        a->savedir = argv[++*i];
+        return 0;
+    }
+    /* --rename */
+    char *v = argv[++*i], *eq = strchr(v, '=');
+    if (!eq || eq == v || !eq[1]) {
+        fprintf(stderr, "jit_check: --rename wants A_NAME=B_NAME\n");
+        return -1;
+    }
+    *eq = '\0';
+    a->ren[a->o.nrenames].a = v;
+    a->ren[a->o.nrenames].b = eq + 1;
+    a->o.nrenames++;
+    return 0;
+}
+
+/* The command line into a: 0; 1 for --help (printed); -1 after a
+   message. */
+static int parse_args(int argc, char **argv, args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i];
+        if (!strcmp(opt, "--arch") || !strncmp(opt, "--arch=", 7) ||
+            !strcmp(opt, "--save") || (!strcmp(opt, "--rename") && i + 1 < argc)) {
+            if (value_option(opt, argc, argv, &i, a) != 0)
+                return -1;
+        } else if (!strcmp(opt, "--names-may-differ")) {
+            a->o.names_may_differ = 1;
+        } else if (!strcmp(opt, "--by-order")) {
+            a->o.match = PTX_CUBIN_MATCH_ORDER;
+        } else if (!strcmp(opt, "-v") || !strcmp(opt, "--verbose")) {
+            a->verbose = 1;
+        } else if (!strcmp(opt, "-h") || !strcmp(opt, "--help")) {
+            usage(stdout);
+            return 1;
+        } else if (opt[0] == '-' && opt[1]) {
+            fprintf(stderr, "jit_check: unknown option %s\n", opt);
+            usage(stderr);
+            return -1;
+        } else if (a->nfile < 2) {
+            a->file[a->nfile++] = opt;
         } else {
             usage(stderr);
-            free(ren);
-            return PTX_EXIT_TROUBLE;
+            return -1;
         }
     }
-    if (nfile != 2) {
+    if (a->nfile != 2) {
         usage(stderr);
-        free(ren);
+        return -1;
+    }
+    return 0;
+}
+
+/* JITs both files, a line (and the log) for each: -1 when both were
+   accepted (the cubins in cub), else the exit status. */
+static int jit_both(ptx_jit *j, const args *a, void *text[2], size_t ntext[2],
+                    void *cub[2], size_t ncub[2], char *log, size_t loglen)
+{
+    int res[2] = {-1, -1};
+    for (int k = 0; k < 2; k++) {
+        res[k] = ptx_jit_compile(j, text[k], ntext[k], a->arch, &cub[k],
+                                 &ncub[k], log, loglen);
+        if (res[k] == 0) {
+            printf("%s: %s: accepted, %zu-byte cubin\n", k ? "B" : "A",
+                   a->file[k], ncub[k]);
+            if (a->verbose)
+                print_indented(log);
+            if (a->savedir && save(a->savedir, k ? "b.cubin" : "a.cubin",
+                                   cub[k], ncub[k]))
+                return PTX_EXIT_TROUBLE;
+        } else {
+            printf("%s: %s: %s; driver log:\n", k ? "B" : "A", a->file[k],
+                   res[k] > 0 ? "rejected by the JIT" : "JIT error");
+            print_indented(log);
+            if (res[k] < 0)
+                return PTX_EXIT_TROUBLE;
+        }
+    }
+    if (res[0] != 0 && res[1] != 0) {
+        printf("undecided: both files were rejected\n");
         return PTX_EXIT_TROUBLE;
     }
-    o.renames = ren;
-
-    void *text[2] = {NULL, NULL};
-    size_t ntext[2] = {0, 0};
-    char msg[1024];
-    for (int k = 0; k < 2; k++)
-        if (ptx_cubin_read_file(file[k], &text[k], &ntext[k], msg,
-                                sizeof msg)) {
-            fprintf(stderr, "jit_check: %s\n", msg);
-            free(text[0]);
-            free(ren);
-            return PTX_EXIT_TROUBLE;
-        }
-
-    ptx_jit *j = ptx_jit_open(msg, sizeof msg);
-    if (!j) {
-        printf("jit_check: skipped: %s\n", msg);
-        free(text[0]);
-        free(text[1]);
-        free(ren);
-        return PTX_EXIT_SKIP;
+    if (res[0] != 0 || res[1] != 0) {
+        printf("different: only %s was accepted\n", res[0] == 0 ? "A" : "B");
+        return PTX_EXIT_DIFFERENT;
     }
+    return -1;
+}
+
+/* The comparison of the two cubins, printed: the exit status. */
+static int verdict(const args *a, void *cub[2], size_t ncub[2])
+{
+    char msg[1024];
+    int r = ptx_cubin_compare(cub[0], ncub[0], cub[1], ncub[1], &a->o, msg,
+                              sizeof msg);
+    if (r == 1) {
+        printf("identical\n");
+        return PTX_EXIT_OK;
+    }
+    if (r == 0) {
+        printf("different: %s\n", msg);
+        return PTX_EXIT_DIFFERENT;
+    }
+    printf("trouble: the JIT's cubin is unreadable: %s\n", msg);
+    return PTX_EXIT_TROUBLE;
+}
+
+/* The driver and the device, and the JIT of both files compared. */
+static int run(ptx_jit *j, const args *a, void *text[2], size_t ntext[2])
+{
     int dv, ma, mi;
     char dev[256];
     ptx_jit_info(j, &dv, &ma, &mi, dev, sizeof dev);
     printf("driver: CUDA %d.%d (%d); device 0: %s, sm_%d%d; target: %s\n",
            dv / 1000, dv % 1000 / 10, dv, dev, ma, mi,
-           arch ? arch : "from context");
-
+           a->arch ? a->arch : "from context");
     size_t loglen = 1 << 16;
     char *log = malloc(loglen);
-    void *cub[2] = {NULL, NULL};
-    size_t ncub[2] = {0, 0};
-    int res[2] = {-1, -1};
-    int status = PTX_EXIT_TROUBLE;
     if (!log) {
         fprintf(stderr, "jit_check: out of memory\n");
-        goto done;
+        return PTX_EXIT_TROUBLE;
     }
-    for (int k = 0; k < 2; k++) {
-        res[k] = ptx_jit_compile(j, text[k], ntext[k], arch, &cub[k], &ncub[k],
-                                 log, loglen);
-        if (res[k] == 0) {
-            printf("%s: %s: accepted, %zu-byte cubin\n", k ? "B" : "A",
-                   file[k], ncub[k]);
-            if (verbose)
-                print_indented(log);
-            if (savedir && save(savedir, k ? "b.cubin" : "a.cubin", cub[k],
-                                ncub[k]))
-                goto done;
-        } else {
-            printf("%s: %s: %s; driver log:\n", k ? "B" : "A", file[k],
-                   res[k] > 0 ? "rejected by the JIT" : "JIT error");
-            print_indented(log);
-            if (res[k] < 0)
-                goto done;
-        }
-    }
-    if (res[0] != 0 && res[1] != 0) {
-        printf("undecided: both files were rejected\n");
-        goto done;
-    }
-    if (res[0] != 0 || res[1] != 0) {
-        printf("different: only %s was accepted\n", res[0] == 0 ? "A" : "B");
-        status = PTX_EXIT_DIFFERENT;
-        goto done;
-    }
-    int r = ptx_cubin_compare(cub[0], ncub[0], cub[1], ncub[1], &o, msg,
-                              sizeof msg);
-    if (r == 1) {
-        printf("identical\n");
-        status = PTX_EXIT_OK;
-    } else if (r == 0) {
-        printf("different: %s\n", msg);
-        status = PTX_EXIT_DIFFERENT;
-    } else {
-        printf("trouble: the JIT's cubin is unreadable: %s\n", msg);
-    }
-done:
+    void *cub[2] = {NULL, NULL};
+    size_t ncub[2] = {0, 0};
+    int status = jit_both(j, a, text, ntext, cub, ncub, log, loglen);
+    if (status < 0)
+        status = verdict(a, cub, ncub);
     free(log);
     free(cub[0]);
     free(cub[1]);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    args a;
+    memset(&a, 0, sizeof a);
+    a.ren = calloc((size_t)argc, sizeof *a.ren);
+    if (!a.ren)
+        return PTX_EXIT_TROUBLE;
+    int pr = parse_args(argc, argv, &a);
+    if (pr != 0) {
+        free(a.ren);
+        return pr > 0 ? 0 : PTX_EXIT_TROUBLE;
+    }
+    a.o.renames = a.ren;
+    void *text[2] = {NULL, NULL};
+    size_t ntext[2] = {0, 0};
+    char msg[1024];
+    for (int k = 0; k < 2; k++)
+        if (ptx_cubin_read_file(a.file[k], &text[k], &ntext[k], msg,
+                                sizeof msg)) {
+            fprintf(stderr, "jit_check: %s\n", msg);
+            free(text[0]);
+            free(a.ren);
+            return PTX_EXIT_TROUBLE;
+        }
+    int status = PTX_EXIT_SKIP;
+    ptx_jit *j = ptx_jit_open(msg, sizeof msg);
+    if (j)
+        status = run(j, &a, text, ntext);
+    else
+        printf("jit_check: skipped: %s\n", msg);
     free(text[0]);
     free(text[1]);
-    free(ren);
+    free(a.ren);
     ptx_jit_close(j);
     return status;
 }

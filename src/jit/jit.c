@@ -169,6 +169,80 @@ static void cu_err(const ptx_jit *j, CUresult r, char *dst, size_t n)
         put(dst, n, "CUDA error %d", (int)r);
 }
 
+/* dlopens the driver and finds every entry point: 0, or -1 with err set
+   (j->lib closed again). */
+static int load_driver(ptx_jit *j, const char *path, char *err, size_t errlen)
+{
+    dlerror();
+    j->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!j->lib) {
+        const char *d = dlerror();
+        put(err, errlen, "no CUDA driver: %s not found (%s)", path,
+            d ? d : "dlopen failed");
+        return -1;
+    }
+#define X(f)                                                                  \
+    {                                                                         \
+        void *sym = dlsym(j->lib, STR(f));                                    \
+        if (!sym) {                                                           \
+            put(err, errlen, "no CUDA driver: %s lacks %s (driver too old?)", \
+                path, STR(f));                                                \
+            dlclose(j->lib);                                                  \
+            return -1;                                                        \
+        }                                                                     \
+        memcpy(&j->p_##f, &sym, sizeof sym);                                  \
+    }
+    PTX_CU_FUNCS(X)
+#undef X
+    return 0;
+}
+
+/* Initializes the driver and makes device 0's primary context current:
+   CUDA_SUCCESS, or the error and in *what the call that failed. */
+static CUresult init_device(ptx_jit *j, const char **what)
+{
+    CUresult r = j->p_cuInit(0);
+    *what = "cuInit";
+    if (r == CUDA_SUCCESS) {
+        *what = "cuDriverGetVersion";
+        r = j->p_cuDriverGetVersion(&j->driver_version);
+    }
+    if (r == CUDA_SUCCESS) {
+        int count = 0;
+        *what = "cuDeviceGetCount";
+        r = j->p_cuDeviceGetCount(&count);
+        if (r == CUDA_SUCCESS && count < 1)
+            r = CUDA_ERROR_NO_DEVICE;
+    }
+    if (r == CUDA_SUCCESS) {
+        *what = "cuDeviceGet";
+        r = j->p_cuDeviceGet(&j->dev, 0);
+    }
+    if (r == CUDA_SUCCESS) {
+        *what = "cuDeviceGetAttribute";
+        r = j->p_cuDeviceGetAttribute(
+            &j->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, j->dev);
+        if (r == CUDA_SUCCESS)
+            r = j->p_cuDeviceGetAttribute(
+                &j->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                j->dev);
+    }
+    if (r == CUDA_SUCCESS) {
+        *what = "cuDeviceGetName";
+        r = j->p_cuDeviceGetName(j->name, (int)sizeof j->name - 1, j->dev);
+    }
+    if (r == CUDA_SUCCESS) {
+        *what = "cuDevicePrimaryCtxRetain";
+        r = j->p_cuDevicePrimaryCtxRetain(&j->ctx, j->dev);
+        j->have_ctx = r == CUDA_SUCCESS;
+    }
+    if (r == CUDA_SUCCESS) {
+        *what = "cuCtxSetCurrent";
+        r = j->p_cuCtxSetCurrent(j->ctx);
+    }
+    return r;
+}
+
 ptx_jit *ptx_jit_open(char *err, size_t errlen)
 {
     put(err, errlen, "%s", "");
@@ -180,70 +254,14 @@ ptx_jit *ptx_jit_open(char *err, size_t errlen)
         put(err, errlen, "out of memory");
         return NULL;
     }
-    dlerror();
-    j->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!j->lib) {
-        const char *d = dlerror();
-        put(err, errlen, "no CUDA driver: %s not found (%s)", path,
-            d ? d : "dlopen failed");
+    if (load_driver(j, path, err, errlen) != 0) {
         free(j);
         return NULL;
     }
-#define X(f)                                                                  \
-    {                                                                         \
-        void *sym = dlsym(j->lib, STR(f));                                    \
-        if (!sym) {                                                           \
-            put(err, errlen, "no CUDA driver: %s lacks %s (driver too old?)", \
-                path, STR(f));                                                \
-            dlclose(j->lib);                                                  \
-            free(j);                                                          \
-            return NULL;                                                      \
-        }                                                                     \
-        memcpy(&j->p_##f, &sym, sizeof sym);                                  \
-    }
-    PTX_CU_FUNCS(X)
-#undef X
-    char m[256];
-    CUresult r = j->p_cuInit(0);
-    const char *what = "cuInit";
-    if (r == CUDA_SUCCESS) {
-        what = "cuDriverGetVersion";
-        r = j->p_cuDriverGetVersion(&j->driver_version);
-    }
-    if (r == CUDA_SUCCESS) {
-        int count = 0;
-        what = "cuDeviceGetCount";
-        r = j->p_cuDeviceGetCount(&count);
-        if (r == CUDA_SUCCESS && count < 1)
-            r = CUDA_ERROR_NO_DEVICE;
-    }
-    if (r == CUDA_SUCCESS) {
-        what = "cuDeviceGet";
-        r = j->p_cuDeviceGet(&j->dev, 0);
-    }
-    if (r == CUDA_SUCCESS) {
-        what = "cuDeviceGetAttribute";
-        r = j->p_cuDeviceGetAttribute(
-            &j->cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, j->dev);
-        if (r == CUDA_SUCCESS)
-            r = j->p_cuDeviceGetAttribute(
-                &j->cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                j->dev);
-    }
-    if (r == CUDA_SUCCESS) {
-        what = "cuDeviceGetName";
-        r = j->p_cuDeviceGetName(j->name, (int)sizeof j->name - 1, j->dev);
-    }
-    if (r == CUDA_SUCCESS) {
-        what = "cuDevicePrimaryCtxRetain";
-        r = j->p_cuDevicePrimaryCtxRetain(&j->ctx, j->dev);
-        j->have_ctx = r == CUDA_SUCCESS;
-    }
-    if (r == CUDA_SUCCESS) {
-        what = "cuCtxSetCurrent";
-        r = j->p_cuCtxSetCurrent(j->ctx);
-    }
+    const char *what;
+    CUresult r = init_device(j, &what);
     if (r != CUDA_SUCCESS) {
+        char m[256];
         cu_err(j, r, m, sizeof m);
         put(err, errlen, "no CUDA device: %s: %s", what, m);
         ptx_jit_close(j);
@@ -290,43 +308,10 @@ static void log_add(char *log, size_t loglen, const char *s)
 
 #define JIT_LOG_SIZE (1u << 16)
 
-int ptx_jit_compile(ptx_jit *j, const char *ptx, size_t n, const char *arch,
-                    void **cubin, size_t *ncubin, char *log, size_t loglen)
+/* The JIT's options: its two logs, verbose, and the target if any. */
+static unsigned jit_options(CUjit_option *opt, void **val, char *elog,
+                            char *ilog, int target)
 {
-    if (log && loglen)
-        log[0] = '\0';
-    if (cubin)
-        *cubin = NULL;
-    if (ncubin)
-        *ncubin = 0;
-    if (!j || !ptx || !cubin || !ncubin) {
-        log_add(log, loglen, "ptx_jit_compile: bad arguments\n");
-        return -1;
-    }
-    int target = -1;
-    if (arch) {
-        target = ptx_jit_parse_arch(arch);
-        if (target < 0) {
-            log_add(log, loglen, "ptx_jit_compile: unknown target '");
-            log_add(log, loglen, arch);
-            log_add(log, loglen, "' (want e.g. sm_90a)\n");
-            return -1;
-        }
-    }
-    char *text = malloc(n + 1);
-    char *elog = calloc(1, JIT_LOG_SIZE), *ilog = calloc(1, JIT_LOG_SIZE);
-    if (!text || !elog || !ilog) {
-        free(text);
-        free(elog);
-        free(ilog);
-        log_add(log, loglen, "ptx_jit_compile: out of memory\n");
-        return -1;
-    }
-    memcpy(text, ptx, n);
-    text[n] = '\0';
-
-    CUjit_option opt[8];
-    void *val[8];
     unsigned no = 0;
     opt[no] = CU_JIT_ERROR_LOG_BUFFER;
     val[no++] = elog;
@@ -342,39 +327,54 @@ int ptx_jit_compile(ptx_jit *j, const char *ptx, size_t n, const char *arch,
         opt[no] = CU_JIT_TARGET;
         val[no++] = (void *)(uintptr_t)(unsigned)target;
     }
+    return no;
+}
 
+/* Links text[0..n] (NUL included) into a cubin, a malloc'ed copy in
+   *cubin: 0; 1 if the JIT rejects the input; -1 if the driver or memory
+   fails.  *what is the call that failed (NULL: out of memory), *r its
+   result, *st the link state to destroy. */
+static int link_ptx(ptx_jit *j, char *text, size_t n, CUjit_option *opt,
+                    void **val, unsigned no, void **cubin, size_t *ncubin,
+                    const char **what, CUresult *r, CUlinkState *st)
+{
     int rc = -1;
-    const char *what = "cuCtxSetCurrent";
-    CUlinkState st = NULL;
-    CUresult r = j->p_cuCtxSetCurrent(j->ctx);
-    if (r == CUDA_SUCCESS) {
-        what = "cuLinkCreate";
-        r = j->p_cuLinkCreate(no, opt, val, &st);
+    *what = "cuCtxSetCurrent";
+    *r = j->p_cuCtxSetCurrent(j->ctx);
+    if (*r == CUDA_SUCCESS) {
+        *what = "cuLinkCreate";
+        *r = j->p_cuLinkCreate(no, opt, val, st);
     }
-    if (r == CUDA_SUCCESS) {
+    if (*r == CUDA_SUCCESS) {
         rc = 1; /* from here on, a failure is the JIT rejecting the input */
-        what = "cuLinkAddData";
-        r = j->p_cuLinkAddData(st, CU_JIT_INPUT_PTX, text, n + 1, "input.ptx",
-                               0, NULL, NULL);
+        *what = "cuLinkAddData";
+        *r = j->p_cuLinkAddData(*st, CU_JIT_INPUT_PTX, text, n + 1, "input.ptx",
+                                0, NULL, NULL);
     }
     void *out = NULL;
     size_t nout = 0;
-    if (r == CUDA_SUCCESS) {
-        what = "cuLinkComplete";
-        r = j->p_cuLinkComplete(st, &out, &nout);
+    if (*r == CUDA_SUCCESS) {
+        *what = "cuLinkComplete";
+        *r = j->p_cuLinkComplete(*st, &out, &nout);
     }
-    if (r == CUDA_SUCCESS) {
-        void *copy = malloc(nout ? nout : 1);
-        if (copy) {
-            memcpy(copy, out, nout);
-            *cubin = copy;
-            *ncubin = nout;
-            rc = 0;
-        } else {
-            rc = -1;
-            what = NULL;
-        }
+    if (*r != CUDA_SUCCESS)
+        return rc;
+    void *copy = malloc(nout ? nout : 1);
+    if (!copy) {
+        *what = NULL;
+        return -1;
     }
+    memcpy(copy, out, nout);
+    *cubin = copy;
+    *ncubin = nout;
+    return 0;
+}
+
+/* The JIT's error and info logs into log, each ending in a newline, then
+   for a failure the call and the driver's error. */
+static void report(const ptx_jit *j, char *log, size_t loglen, char *elog,
+                   char *ilog, int rc, const char *what, CUresult r)
+{
     elog[JIT_LOG_SIZE - 1] = ilog[JIT_LOG_SIZE - 1] = '\0';
     log_add(log, loglen, elog);
     if (elog[0] && elog[strlen(elog) - 1] != '\n')
@@ -392,6 +392,47 @@ int ptx_jit_compile(ptx_jit *j, const char *ptx, size_t n, const char *arch,
         }
         log_add(log, loglen, line);
     }
+}
+
+int ptx_jit_compile(ptx_jit *j, const char *ptx, size_t n, const char *arch,
+                    void **cubin, size_t *ncubin, char *log, size_t loglen)
+{
+    if (log && loglen)
+        log[0] = '\0';
+    if (cubin)
+        *cubin = NULL;
+    if (ncubin)
+        *ncubin = 0;
+    if (!j || !ptx || !cubin || !ncubin) {
+        log_add(log, loglen, "ptx_jit_compile: bad arguments\n");
+        return -1;
+    }
+    int target = arch ? ptx_jit_parse_arch(arch) : -1;
+    if (arch && target < 0) {
+        log_add(log, loglen, "ptx_jit_compile: unknown target '");
+        log_add(log, loglen, arch);
+        log_add(log, loglen, "' (want e.g. sm_90a)\n");
+        return -1;
+    }
+    char *text = malloc(n + 1);
+    char *elog = calloc(1, JIT_LOG_SIZE), *ilog = calloc(1, JIT_LOG_SIZE);
+    if (!text || !elog || !ilog) {
+        free(text);
+        free(elog);
+        free(ilog);
+        log_add(log, loglen, "ptx_jit_compile: out of memory\n");
+        return -1;
+    }
+    memcpy(text, ptx, n);
+    text[n] = '\0';
+    CUjit_option opt[8];
+    void *val[8];
+    unsigned no = jit_options(opt, val, elog, ilog, target);
+    const char *what;
+    CUresult r;
+    CUlinkState st = NULL;
+    int rc = link_ptx(j, text, n, opt, val, no, cubin, ncubin, &what, &r, &st);
+    report(j, log, loglen, elog, ilog, rc, what, r);
     if (st)
         j->p_cuLinkDestroy(st);
     free(text);
