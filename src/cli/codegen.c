@@ -118,9 +118,11 @@ static int write_out(const char *path, const ptx_buf *b)
     return ok ? 0 : -1;
 }
 
-int main(int argc, char **argv)
+/* The command line into o, *out and *want_stats: -1 to go on, else the
+   exit status (after --help, --version, --list-passes or a usage error). */
+static int parse_options(int argc, char **argv, ptx_codegen_options *o,
+                         const char **out, int *want_stats)
 {
-    ptx_keep_freed_memory();
     static const struct option longs[] = {
         { "name", required_argument, 0, OPT_NAME },
         { "sugar", optional_argument, 0, OPT_SUGAR },
@@ -132,27 +134,24 @@ int main(int argc, char **argv)
         { "version", no_argument, 0, OPT_VERSION },
         { 0, 0, 0, 0 },
     };
-    ptx_codegen_options o = { 0 };
-    ptx_codegen_stats st = { 0 };
-    const char *out = NULL;
     uint32_t off = 0;
-    int c, want_stats = 0;
+    int c;
     while ((c = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case OPT_NAME: o.name = optarg; break;
+        case 'o': *out = optarg; break;
+        case OPT_NAME: o->name = optarg; break;
         case OPT_SUGAR:
             if (!optarg)
-                o.sugar = (uint32_t)((1ull << ptx_codegen_npasses()) - 1);
-            else if (pass_list(optarg, &o.sugar, 1))
+                o->sugar = (uint32_t)((1ull << ptx_codegen_npasses()) - 1);
+            else if (pass_list(optarg, &o->sugar, 1))
                 return 2;
             break;
         case OPT_NO_SUGAR:
             if (pass_list(optarg, &off, 1))
                 return 2;
             break;
-        case OPT_RENAME: o.rename_kernels = 1; break;
-        case OPT_STATS: want_stats = 1; break;
+        case OPT_RENAME: o->rename_kernels = 1; break;
+        case OPT_STATS: *want_stats = 1; break;
         case OPT_LIST: list_passes(); return 0;
         case 'h': case OPT_HELP: fputs(usage, stdout); return 0;
         case OPT_VERSION: printf("pyptx-codegen %s\n", PTX_VERSION_STRING); return 0;
@@ -163,7 +162,20 @@ int main(int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
-    o.sugar &= ~off;
+    o->sugar &= ~off;
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    ptx_keep_freed_memory();
+    ptx_codegen_options o = { 0 };
+    ptx_codegen_stats st = { 0 };
+    const char *out = NULL;
+    int want_stats = 0;
+    int exit_now = parse_options(argc, argv, &o, &out, &want_stats);
+    if (exit_now >= 0)
+        return exit_now;
     o.stats = want_stats ? &st : NULL;
     o.srcname = argv[optind];
     ptx_diag d;
