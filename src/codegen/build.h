@@ -14,6 +14,12 @@ int cg_is_decimal(const char *s, size_t n);      /* 0 | [1-9][0-9]* */
 int cg_is_identifier(const char *s, size_t n);   /* [A-Za-z_][A-Za-z0-9_]* */
 /* ptx.inst attribute name for an opcode/modifier; 0 if not expressible. */
 size_t cg_mangle(const char *p, size_t n, char *out, size_t cap);
+/* cg_mangle of the common part, written into out (n + 1 bytes at most, no
+   NUL): letters and digits, a single '_' or "::" (shared::cta ->
+   shared__cta) only before a letter or digit, '_' put before a leading
+   digit (2d -> _2d) and after a Python keyword (global -> global_).  0 for
+   any other part, which needs cg_mangle's checks. */
+size_t cg_mangle_common(const char *p, size_t n, char *out);
 
 /* map.c: string -> int32 map in the module arena */
 typedef struct cg_mslot {
@@ -34,6 +40,11 @@ int cg_pyset_has(cg_kernel *k, const char *name);
    if the kernel uses it already. */
 const char *cg_pyset_claim(cg_module *m, cg_kernel *k, const char *name,
                            size_t n);
+
+/* print.c: v in decimal, or "[v]" with brackets, at w (room for 12
+   bytes); returns the end.  Two digits per division (register indices run
+   to four or five). */
+char *cg_put_digits(char *w, uint32_t v, int brackets);
 
 /* Builder state for one kernel body. */
 typedef struct cg_bind {

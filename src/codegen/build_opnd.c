@@ -311,64 +311,20 @@ static cg_opnd *guard(cg_builder *b, const ptx_instr *in)
     return g;
 }
 
-/* Bytes of opcode parts: letters, digits, '_' and ':' (A_ALNUM marks the
-   first two).  A table, since the words run to fifty bytes (wgmma). */
-enum { A_ALNUM = 1, A_DIGIT = 2, A_MARK = 4 };
-static const unsigned char attr_class[256] = {
-    ['0' ... '9'] = A_ALNUM | A_DIGIT,
-    ['a' ... 'z'] = A_ALNUM, ['A' ... 'Z'] = A_ALNUM,
-    ['_'] = A_MARK, [':'] = A_MARK,
-};
-
-/* cg_mangle of the common opcode part, written into out: letters and
-   digits, a single '_' or "::" (shared::cta -> shared__cta) only before a
-   letter or digit, '_' put before a leading digit (2d -> _2d) and after a
-   Python keyword (global -> global_).  0 for any other part, which takes
-   the general way. */
-static size_t fast_attr(const char *p, size_t n, char *out)
-{
-    const unsigned char *u = (const unsigned char *)p;
-    if (n == 0 || !(attr_class[u[0]] & A_ALNUM))
-        return 0;
-    size_t o = 0;
-    unsigned seen = 0; /* classes met: a keyword has letters only */
-    if (attr_class[u[0]] & A_DIGIT)
-        out[o++] = '_';
-    for (size_t i = 0; i < n; i++) {
-        unsigned c = attr_class[u[i]];
-        seen |= c;
-        if (c & A_ALNUM) {
-            out[o++] = p[i];
-        } else if (p[i] == '_' && i + 1 < n && (attr_class[u[i + 1]] & A_ALNUM)) {
-            out[o++] = '_';
-        } else if (p[i] == ':' && i + 2 < n && p[i + 1] == ':' &&
-                   (attr_class[u[i + 2]] & A_ALNUM)) {
-            out[o++] = '_';
-            out[o++] = '_';
-            i++;
-        } else {
-            return 0;
-        }
-    }
-    if (seen == A_ALNUM && cg_py_keyword(p, n))
-        out[o++] = '_';
-    return o;
-}
-
-/* An opcode word whose parts all take fast_attr: the path in one pass and
-   the names in one copy, where the general way looks every part up in the
-   module's cache and copies it.  0 if some part does not. */
+/* An opcode word whose parts all take cg_mangle_common: the path in one
+   pass and the names in one copy, where the general way looks every part
+   up in the module's cache and copies it.  0 if some part does not. */
 static int fast_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
 {
     ptx_str t = tstr(b, in->op);
     if (t.n > 256) /* cg_mangle's limit */
         return 0;
-    char path[256 + 2 * 257], *at = path;
+    char path[2 * 256], *at = path; /* a part's attribute: a byte longer at most */
     for (uint32_t part = 0, i = 0; part <= in->nmods; part++) {
         uint32_t n = part ? in->mods[part - 1].n : in->opcode.n;
         if (part)
             *at++ = '.';
-        size_t o = fast_attr(t.p + i, n, at);
+        size_t o = cg_mangle_common(t.p + i, n, at);
         if (!o)
             return 0;
         at += o;

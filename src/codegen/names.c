@@ -180,34 +180,54 @@ static int part_shape_ok(const char *p, size_t n)
     return 1;
 }
 
-/* Letters and digits only, starting with a letter (u32, global, v4): the
-   attribute is the word itself, or the word and '_' for a keyword.  Most
-   opcode parts are such words; they skip the shape check and the
-   round trip below. */
-static size_t mangle_plain(const char *p, size_t n, char *out)
+/* Bytes of opcode parts: letters, digits, '_' and ':' (A_ALNUM marks the
+   first two).  A table, since the words run to fifty bytes (wgmma). */
+enum { A_ALNUM = 1, A_DIGIT = 2, A_MARK = 4 };
+static const unsigned char attr_class[256] = {
+    ['0' ... '9'] = A_ALNUM | A_DIGIT,
+    ['a' ... 'z'] = A_ALNUM, ['A' ... 'Z'] = A_ALNUM,
+    ['_'] = A_MARK, [':'] = A_MARK,
+};
+
+size_t cg_mangle_common(const char *p, size_t n, char *out)
 {
-    if (!((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= 'A' && p[0] <= 'Z')))
+    const unsigned char *u = (const unsigned char *)p;
+    if (n == 0 || !(attr_class[u[0]] & A_ALNUM))
         return 0;
+    size_t o = 0;
+    unsigned seen = 0; /* classes met: a keyword has letters only */
+    if (attr_class[u[0]] & A_DIGIT)
+        out[o++] = '_';
     for (size_t i = 0; i < n; i++) {
-        char c = p[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              (c >= '0' && c <= '9')))
+        unsigned c = attr_class[u[i]];
+        seen |= c;
+        if (c & A_ALNUM) {
+            out[o++] = p[i];
+        } else if (p[i] == '_' && i + 1 < n && (attr_class[u[i + 1]] & A_ALNUM)) {
+            out[o++] = '_';
+        } else if (p[i] == ':' && i + 2 < n && p[i + 1] == ':' &&
+                   (attr_class[u[i + 2]] & A_ALNUM)) {
+            out[o++] = '_';
+            out[o++] = '_';
+            i++;
+        } else {
             return 0;
-        out[i] = c;
+        }
     }
-    if (cg_py_keyword(out, n))
-        out[n++] = '_';
-    out[n] = 0;
-    return n;
+    if (seen == A_ALNUM && cg_py_keyword(p, n))
+        out[o++] = '_';
+    return o;
 }
 
 size_t cg_mangle(const char *p, size_t n, char *out, size_t cap)
 {
     if (n + 3 > cap)
         return 0;
-    size_t o = n ? mangle_plain(p, n, out) : 0;
-    if (o)
+    size_t o = cg_mangle_common(p, n, out);
+    if (o) {
+        out[o] = 0;
         return o;
+    }
     if (!part_shape_ok(p, n))
         return 0;
     if (p[0] >= '0' && p[0] <= '9')
@@ -255,13 +275,9 @@ const char *cg_py_name(cg_module *m, cg_kernel *k, const char *ptx)
     char cand[280];
     memcpy(cand, base, n);
     cand[n] = '_';
-    for (unsigned i = 2; !py; i++) {
-        char digits[12], *d = digits + sizeof digits;
-        for (unsigned v = i; v; v /= 10)
-            *--d = (char)('0' + v % 10);
-        size_t nd = (size_t)(digits + sizeof digits - d);
-        memcpy(cand + n + 1, d, nd);
-        py = cg_pyset_claim(m, k, cand, n + 1 + nd);
+    for (uint32_t i = 2; !py; i++) {
+        char *e = cg_put_digits(cand + n + 1, i, 0);
+        py = cg_pyset_claim(m, k, cand, (size_t)(e - cand));
     }
     return py;
 }

@@ -12,19 +12,23 @@
    they are short, and a call to memcpy or strlen for each would cost more
    than the bytes. */
 
+/* depth levels of indentation at w (room for 4 * depth bytes). */
+static char *put_indent(char *w, int depth)
+{
+    for (int i = 0; i < depth; i++, w += 4)
+        memcpy(w, "    ", 4);
+    return w;
+}
+
 static void indent(ptx_buf *out, int depth)
 {
     if (depth <= 0)
         return; /* (the buffer may still be NULL) */
-    char *w = ptx_buf_room(out, (size_t)depth * 4);
-    for (int i = 0; i < depth; i++, w += 4)
-        memcpy(w, "    ", 4);
+    char *w = put_indent(ptx_buf_room(out, (size_t)depth * 4), depth);
     out->n = (size_t)(w - out->p);
 }
 
-/* v in decimal, or "[v]" with brackets, at w (room for 12 bytes); two
-   digits per division (register indices run to four or five) */
-static char *put_digits(char *w, uint32_t v, int brackets)
+char *cg_put_digits(char *w, uint32_t v, int brackets)
 {
     static const char pairs[] =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -52,7 +56,7 @@ static char *put_digits(char *w, uint32_t v, int brackets)
 
 static void put_index(ptx_buf *out, uint32_t v, int brackets)
 {
-    char *w = put_digits(ptx_buf_room(out, 12), v, brackets);
+    char *w = cg_put_digits(ptx_buf_room(out, 12), v, brackets);
     out->n = (size_t)(w - out->p);
 }
 
@@ -75,7 +79,7 @@ static inline void put_reg(ptx_buf *out, const cg_sym *y, int32_t index, int sep
         w = ptx_buf_room(out, 12);
     }
     if (index >= 0 && y->kind == CG_SYM_REGARRAY)
-        w = put_digits(w, (uint32_t)index, 1);
+        w = cg_put_digits(w, (uint32_t)index, 1);
     out->n = (size_t)(w - out->p);
 }
 
@@ -235,8 +239,7 @@ static void print_inst(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     const cg_inst *in = &s->u.inst;
     if (in->path && depth >= 0) { /* the usual: one reservation */
         char *w = ptx_buf_room(out, (size_t)depth * 4 + 10 + in->pathlen);
-        for (int i = 0; i < depth; i++, w += 4)
-            memcpy(w, "    ", 4);
+        w = put_indent(w, depth);
         memcpy(w, "ptx.inst.", 9);
         memcpy(w + 9, in->path, in->pathlen);
         w += 9 + in->pathlen;

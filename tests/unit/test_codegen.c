@@ -238,7 +238,7 @@ static void test_gaps(void **state)
 }
 
 /* ptx.inst paths of opcode words: the common words take a shortcut
-   (build_opnd.c fast_attr) that must spell them as cg_mangle does, and
+   (cg_mangle_common) that must spell them as cg_mangle does, and
    leave every other word to it.  Expected paths by DESIGN.md 4.5. */
 static void test_opcode_paths(void **state)
 {
