@@ -51,14 +51,10 @@ static int rename_option(int argc, char **argv, int *i, ptx_cubin_opts *o,
 {
     const char *a = argv[*i];
     char *v = a[8] == '=' ? argv[*i] + 9 : (*i + 1 < argc ? argv[++*i] : NULL);
-    char *eq = v ? strchr(v, '=') : NULL;
-    if (!eq || eq == v || !eq[1]) {
+    if (ptx_cubin_rename_parse(v, &ren[o->nrenames]) != 0) { /* argv is writable */
         fprintf(stderr, "cubin_cmp: --rename wants A_NAME=B_NAME\n");
         return -1;
     }
-    *eq = '\0'; /* argv strings are writable */
-    ren[o->nrenames].a = v;
-    ren[o->nrenames].b = eq + 1;
     o->nrenames++;
     return 0;
 }

@@ -84,15 +84,11 @@ static int value_option(const char *opt, int argc, char **argv, int *i, args *a)
         a->savedir = argv[++*i];
         return 0;
     }
-    /* --rename */
-    char *v = argv[++*i], *eq = strchr(v, '=');
-    if (!eq || eq == v || !eq[1]) {
+    /* --rename (argv is writable) */
+    if (ptx_cubin_rename_parse(argv[++*i], &a->ren[a->o.nrenames]) != 0) {
         fprintf(stderr, "jit_check: --rename wants A_NAME=B_NAME\n");
         return -1;
     }
-    *eq = '\0';
-    a->ren[a->o.nrenames].a = v;
-    a->ren[a->o.nrenames].b = eq + 1;
     a->o.nrenames++;
     return 0;
 }

@@ -698,6 +698,17 @@ int ptx_cubin_kernels(const void *buf, size_t n, const char **names,
     return k;
 }
 
+int ptx_cubin_rename_parse(char *arg, ptx_cubin_rename *r)
+{
+    char *eq = arg ? strchr(arg, '=') : NULL;
+    if (!eq || eq == arg || !eq[1])
+        return -1;
+    *eq = '\0';
+    r->a = arg;
+    r->b = eq + 1;
+    return 0;
+}
+
 int ptx_cubin_read_file(const char *path, void **data, size_t *n, char *err,
                         size_t errlen)
 {

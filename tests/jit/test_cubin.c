@@ -540,6 +540,29 @@ static void ptxas_truncated_and_corrupted(void **state)
     free(a.p);
 }
 
+/* --rename's argument, as both command-line tools split it. */
+static void rename_parse(void **state)
+{
+    (void)state;
+    char ok[] = "_Z1kv=kernel_two";
+    ptx_cubin_rename r = { NULL, NULL };
+    assert_int_equal(ptx_cubin_rename_parse(ok, &r), 0);
+    assert_string_equal(r.a, "_Z1kv");
+    assert_string_equal(r.b, "kernel_two");
+    char twice[] = "a=b=c"; /* the first '=' splits */
+    assert_int_equal(ptx_cubin_rename_parse(twice, &r), 0);
+    assert_string_equal(r.a, "a");
+    assert_string_equal(r.b, "b=c");
+    static const char *const bad[] = { "=b", "a=", "ab", "=" };
+    for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char buf[8];
+        strcpy(buf, bad[i]);
+        assert_int_equal(ptx_cubin_rename_parse(buf, &r), -1);
+        assert_string_equal(buf, bad[i]); /* unchanged */
+    }
+    assert_int_equal(ptx_cubin_rename_parse(NULL, &r), -1);
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "--synthetic")) {
@@ -553,6 +576,7 @@ int main(int argc, char **argv)
             cmocka_unit_test(synth_corrupted),
             cmocka_unit_test(random_garbage),
             cmocka_unit_test(small_why_buffer),
+            cmocka_unit_test(rename_parse),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
     }
