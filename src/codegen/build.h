@@ -14,12 +14,6 @@ int cg_is_decimal(const char *s, size_t n);      /* 0 | [1-9][0-9]* */
 int cg_is_identifier(const char *s, size_t n);   /* [A-Za-z_][A-Za-z0-9_]* */
 /* ptx.inst attribute name for an opcode/modifier; 0 if not expressible. */
 size_t cg_mangle(const char *p, size_t n, char *out, size_t cap);
-/* cg_mangle of the common part, written into out (n + 1 bytes at most, no
-   NUL): letters and digits, a single '_' or "::" (shared::cta ->
-   shared__cta) only before a letter or digit, '_' put before a leading
-   digit (2d -> _2d) and after a Python keyword (global -> global_).  0 for
-   any other part, which needs cg_mangle's checks. */
-size_t cg_mangle_common(const char *p, size_t n, char *out);
 
 /* map.c: string -> int32 map in the module arena */
 typedef struct cg_mslot {

@@ -254,30 +254,6 @@ cg_opnd *cg_build_opnd(cg_builder *b, const ptx_expr *e, ptx_tok end)
     }
 }
 
-/* ptx.inst attribute of an opcode/modifier (cached per module), or NULL. */
-static const char *mangled(cg_builder *b, ptx_str p)
-{
-    cg_module *m = b->m;
-    if (!m->mangled)
-        m->mangled = cg_alloc(m, sizeof *m->mangled);
-    cg_mslot *s = cg_map_put(m, m->mangled, p.p, p.n);
-    if (s->val >= 0)
-        return m->mangled_v[s->val];
-    if (s->val == -2)
-        return NULL;
-    char buf[300];
-    size_t n = cg_mangle(p.p, p.n, buf, sizeof buf);
-    if (!n) {
-        s->val = -2;
-        return NULL;
-    }
-    m->mangled_v = cg_grow(m, m->mangled_v, m->nmangled, &m->capmangled,
-                           sizeof *m->mangled_v);
-    m->mangled_v[m->nmangled] = cg_strndup(m, buf, n);
-    s->val = (int32_t)m->nmangled;
-    return m->mangled_v[m->nmangled++];
-}
-
 /* The opcode token must be exactly opcode(.mod)*, as pyptx rebuilds it. */
 static int op_matches(cg_builder *b, const ptx_instr *in)
 {
@@ -311,25 +287,30 @@ static cg_opnd *guard(cg_builder *b, const ptx_instr *in)
     return g;
 }
 
-/* An opcode word whose parts all take cg_mangle_common: the path in one
-   pass and the names in one copy, where the general way looks every part
-   up in the module's cache and copies it.  0 if some part does not. */
-static int fast_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
+/* Split and mangle an opcode word for ptx.inst: 0 if it cannot be one.
+   Runs once per opcode word and module (the caller caches the result);
+   most parts take cg_mangle's common-part path. */
+static int make_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
 {
     ptx_str t = tstr(b, in->op);
-    if (t.n > 256) /* cg_mangle's limit */
+    if (!op_matches(b, in))
         return 0;
-    char path[2 * 256], *at = path; /* a part's attribute: a byte longer at most */
-    for (uint32_t part = 0, i = 0; part <= in->nmods; part++) {
-        uint32_t n = part ? in->mods[part - 1].n : in->opcode.n;
+    /* a part's attribute is at most a byte longer than the part */
+    char *path = cg_alloc(b->m, t.n + in->nmods + 2), *at = path;
+    for (uint32_t part = 0; part <= in->nmods; part++) {
+        ptx_str w = part ? in->mods[part - 1] : in->opcode;
+        char buf[300];
+        size_t o = cg_mangle(w.p, w.n, buf, sizeof buf);
+        char c = buf[0];
+        if (!o || (!part && !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                              c == '_')))
+            return 0;
         if (part)
             *at++ = '.';
-        size_t o = cg_mangle_common(t.p + i, n, at);
-        if (!o)
-            return 0;
+        memcpy(at, buf, o);
         at += o;
-        i += n + 1;
     }
+    /* the names: the word once, its dots made NULs */
     char *names = cg_strndup(b->m, t.p, t.n);
     const char **mods = cg_alloc(b->m, (in->nmods + 1) * sizeof *mods);
     for (uint32_t part = 1, i = in->opcode.n; part <= in->nmods; part++) {
@@ -340,44 +321,8 @@ static int fast_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
     oc->op = names;
     oc->mods = mods;
     oc->nmods = in->nmods;
-    oc->path = cg_strndup(b->m, path, (size_t)(at - path));
-    oc->pathlen = (uint32_t)(at - path);
-    return 1;
-}
-
-/* Split and mangle an opcode word for ptx.inst: 0 if it cannot be one. */
-static int make_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
-{
-    if (op_matches(b, in) && fast_opcode(b, in, oc))
-        return 1;
-    /* the attribute names, then joined with '.' (both in the arena: this
-       runs once per opcode word and module, and many modules are small) */
-    const char **attr = cg_alloc(b->m, (in->nmods + 1) * sizeof *attr);
-    if (!op_matches(b, in) || !(attr[0] = mangled(b, in->opcode)))
-        return 0;
-    char c = attr[0][0];
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
-        return 0;
-    oc->op = cg_strndup(b->m, in->opcode.p, in->opcode.n);
-    oc->nmods = in->nmods;
-    oc->mods = cg_alloc(b->m, (in->nmods + 1) * sizeof *oc->mods);
-    size_t len = strlen(attr[0]);
-    for (uint32_t i = 0; i < in->nmods; i++) {
-        if (!(attr[i + 1] = mangled(b, in->mods[i])))
-            return 0;
-        oc->mods[i] = cg_strndup(b->m, in->mods[i].p, in->mods[i].n);
-        len += 1 + strlen(attr[i + 1]);
-    }
-    char *path = cg_alloc(b->m, len + 1), *at = path;
-    for (uint32_t i = 0; i <= in->nmods; i++) {
-        size_t n = strlen(attr[i]);
-        if (i)
-            *at++ = '.';
-        memcpy(at, attr[i], n);
-        at += n;
-    }
     oc->path = path;
-    oc->pathlen = (uint32_t)len;
+    oc->pathlen = (uint32_t)(at - path);
     return 1;
 }
 

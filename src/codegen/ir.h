@@ -335,10 +335,6 @@ struct cg_module {
     uint32_t nsegs;
     uint32_t types_used;     /* bit i = cg_types[i] imported */
     const char *srcname;     /* for the header comment */
-    struct cg_map *mangled;  /* cache: PTX opcode/modifier -> index into
-                                mangled_v (ptx.inst attribute), -2 = none */
-    const char **mangled_v;
-    uint32_t nmangled, capmangled;
     /* cache: opcode word ("ld.global.v4.u32") -> index into opcodes_v,
        -2 = not a ptx.inst call.  Kernels repeat a few dozen opcode words
        thousands of times: each is split and mangled once. */

@@ -189,7 +189,12 @@ static const unsigned char attr_class[256] = {
     ['_'] = A_MARK, [':'] = A_MARK,
 };
 
-size_t cg_mangle_common(const char *p, size_t n, char *out)
+/* cg_mangle of the common part, written into out (n + 1 bytes at most, no
+   NUL), without the checks below: letters and digits, a single '_' or
+   "::" (shared::cta -> shared__cta) only before a letter or digit, '_'
+   put before a leading digit (2d -> _2d) and after a Python keyword
+   (global -> global_).  0 for any other part. */
+static size_t mangle_common(const char *p, size_t n, char *out)
 {
     const unsigned char *u = (const unsigned char *)p;
     if (n == 0 || !(attr_class[u[0]] & A_ALNUM))
@@ -223,7 +228,7 @@ size_t cg_mangle(const char *p, size_t n, char *out, size_t cap)
 {
     if (n + 3 > cap)
         return 0;
-    size_t o = cg_mangle_common(p, n, out);
+    size_t o = mangle_common(p, n, out);
     if (o) {
         out[o] = 0;
         return o;

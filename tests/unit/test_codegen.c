@@ -237,9 +237,10 @@ static void test_gaps(void **state)
     free(py);
 }
 
-/* ptx.inst paths of opcode words: the common words take a shortcut
-   (cg_mangle_common) that must spell them as cg_mangle does, and
-   leave every other word to it.  Expected paths by DESIGN.md 4.5. */
+/* ptx.inst paths of opcode words: common parts take a shortcut in
+   cg_mangle (names.c mangle_common) that must spell them as its full
+   checks do, and leave every other part to them.  Expected paths by
+   DESIGN.md 4.5. */
 static void test_opcode_paths(void **state)
 {
     (void)state;
