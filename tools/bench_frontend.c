@@ -1,10 +1,12 @@
 /*
  * bench_frontend - parse+emit throughput of the C front end, single thread.
  *
- *   bench_frontend [--mode exact|canonical|codegen|parse] [--seconds S | --repeat N] PATH...
+ *   bench_frontend [--mode exact|canonical|codegen|sugar|parse]
+ *                  [--seconds S | --repeat N] PATH...
  *
  * Loads every .ptx file under PATH into memory first (disk is not timed),
- * then repeats parse + emit (codegen: parse + pyptx-codegen, plain mode)
+ * then repeats parse + emit (codegen: parse + pyptx-codegen, plain mode;
+ * sugar: the same with every sugar pass)
  * (parse: the parse alone, to split a mode's time into its stages)
  * over the whole set until S seconds (default 2)
  * have passed, and prints one line:  "bytes=N seconds=T mbps=X".
@@ -49,6 +51,7 @@ int main(int argc, char **argv)
 {
     ptx_keep_freed_memory();
     int canonical = 0, codegen = 0, parse_only = 0;
+    uint32_t sugar = 0;
     double seconds = 2.0;
     long repeat = 0; /* --repeat N: exactly N passes (for callgrind) */
     path_list files = { 0 };
@@ -57,7 +60,9 @@ int main(int argc, char **argv)
         {
             i++;
             canonical = !strcmp(argv[i], "canonical");
-            codegen = !strcmp(argv[i], "codegen");
+            codegen = !strcmp(argv[i], "codegen") || !strcmp(argv[i], "sugar");
+            sugar = strcmp(argv[i], "sugar") ? 0
+                    : (uint32_t)((1ull << ptx_codegen_npasses()) - 1);
             parse_only = !strcmp(argv[i], "parse");
         }
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
@@ -88,7 +93,7 @@ int main(int argc, char **argv)
             }
             out.n = 0;
             if (codegen) {
-                ptx_codegen_options o = { 0 };
+                ptx_codegen_options o = { .sugar = sugar };
                 if (ptx_codegen(m, &o, &out, &d) != 0) {
                     fprintf(stderr, "%s: %s\n", in[i].name, d.msg);
                     return 1;

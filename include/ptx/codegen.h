@@ -29,8 +29,10 @@ extern "C" {
 /* Filled by ptx_codegen when options.stats is non-NULL (added to). */
 typedef struct ptx_codegen_stats {
     uint32_t kernels, unsupported;      /* entries, of which carried raw */
-    uint32_t insts, raw_stmts, decls;   /* DSL instructions, _raw lines,
-                                           reg/var declarations */
+    uint32_t insts, raw_stmts, decls;   /* PTX instructions, _raw lines,
+                                           reg/var declarations, counted
+                                           before sugar: the same plain
+                                           and sugar */
     uint32_t pass_applied[PTX_CODEGEN_MAX_PASSES]; /* rewrites per pass */
 } ptx_codegen_stats;
 
@@ -51,12 +53,10 @@ int ptx_codegen(const ptx_module *m, const ptx_codegen_options *o,
 
 /* The sugar passes compiled in, in the order they run: name and one-line
    help of pass i (i < ptx_codegen_npasses()), and the mask bit of a name
-   (0 if unknown).  ptx_codegen_pass_ready(i) is 0 for a pass that is
-   listed but not written yet (its bit is accepted and does nothing). */
+   (0 if unknown). */
 unsigned ptx_codegen_npasses(void);
 const char *ptx_codegen_pass_name(unsigned i);
 const char *ptx_codegen_pass_help(unsigned i);
-int ptx_codegen_pass_ready(unsigned i);
 uint32_t ptx_codegen_pass_bit(const char *name);
 
 #ifdef __cplusplus

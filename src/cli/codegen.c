@@ -53,8 +53,7 @@ static int pass_list(const char *list, uint32_t *mask, int on)
 static void list_passes(void)
 {
     for (unsigned i = 0; i < ptx_codegen_npasses(); i++)
-        printf("%-10s %s%s\n", ptx_codegen_pass_name(i), ptx_codegen_pass_help(i),
-               ptx_codegen_pass_ready(i) ? "" : " (not compiled in yet)");
+        printf("%-10s %s\n", ptx_codegen_pass_name(i), ptx_codegen_pass_help(i));
 }
 
 static size_t count_lines(const ptx_buf *b)

@@ -221,27 +221,24 @@ static void header_note(cg_builder *b, cg_kernel *k, const ptx_func *f)
     ptx_buf_free(&nb);
 }
 
-static int py_fn_free(cg_module *m, uint32_t upto, const char *name)
-{
-    for (uint32_t i = 0; i < upto; i++)
-        if (m->kernels[i].py_name && !strcmp(m->kernels[i].py_name, name))
-            return 0;
-    return 1;
-}
-
+/* The kernel's Python function: its PTX name where that is a free
+   identifier, else _k<i> (no PTX name taken as is starts with _k). */
 static void kernel_names(cg_module *m, cg_kernel *k, uint32_t i)
 {
     size_t n = strlen(k->ptx_name);
+    if (!m->pyfns)
+        m->pyfns = cg_alloc(m, sizeof *m->pyfns);
     if (cg_is_identifier(k->ptx_name, n) && !cg_py_reserved(k->ptx_name, n) &&
         !(k->ptx_name[0] == '_' && k->ptx_name[1] == 'k') &&
-        py_fn_free(m, i, k->ptx_name)) {
+        !cg_map_get(m->pyfns, k->ptx_name, n)) {
         k->py_name = k->ptx_name;
         k->decorated = 1;
-        return;
+    } else {
+        char buf[32];
+        snprintf(buf, sizeof buf, "_k%u", i);
+        k->py_name = cg_strndup(m, buf, strlen(buf));
     }
-    char buf[32];
-    snprintf(buf, sizeof buf, "_k%u", i);
-    k->py_name = cg_strndup(m, buf, strlen(buf));
+    cg_map_put(m, m->pyfns, k->py_name, strlen(k->py_name));
 }
 
 static void build_kernel(cg_module *m, const ptx_stmt *s, cg_kernel *k,

@@ -5,19 +5,24 @@
 #include <string.h>
 #include "codegen/build.h"
 
-static void count(const cg_stmt *s, ptx_codegen_stats *st)
+static void count(cg_stmt *s, ptx_codegen_stats *st)
 {
     for (; s; s = s->next) {
         switch (s->kind) {
         case CG_S_INST: st->insts++; break;
         case CG_S_RAW: st->raw_stmts += s->u.raw.why != NULL; break;
         case CG_S_REG: case CG_S_VAR: st->decls++; break;
-        case CG_S_SCOPE: count(s->u.body, st); break;
         default: break;
         }
+        cg_stmt **body = cg_body(s);
+        if (body)
+            count(*body, st);
     }
 }
 
+/* Counted on the translation before the sugar passes run, so that they
+   describe the PTX (the same plain and sugar); pass_applied says what the
+   passes made of it. */
 static void stats(const cg_module *m, ptx_codegen_stats *st)
 {
     for (uint32_t i = 0; i < m->nkernels; i++) {
@@ -36,9 +41,9 @@ int ptx_codegen(const ptx_module *pm, const ptx_codegen_options *o,
         o = &none;
     if (cg_build(pm, o, &m, err) != 0)
         return -1;
-    cg_run_passes(m, o);
     if (o->stats)
         stats(m, o->stats);
+    cg_run_passes(m, o);
     cg_print(m, out);
     cg_module_free(m);
     return 0;

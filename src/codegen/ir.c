@@ -60,13 +60,13 @@ cg_symid cg_sym_add(cg_module *m, cg_kernel *k, cg_sym_kind kind,
     return k->nsyms++;
 }
 
-void cg_splice(cg_stmt **link, cg_stmt *last, cg_stmt *node)
+cg_stmt *cg_splice(cg_stmt **link, cg_stmt *last, cg_stmt *node)
 {
     cg_stmt *first = *link;
-    node->u.sugar.orig = first;
     node->next = last->next;
     last->next = NULL;
     *link = node;
+    return first;
 }
 
 /* ---- string map ---------------------------------------------------- */

@@ -22,16 +22,15 @@
  *     symbol table.  Only the table holds spellings, so renaming a symbol
  *     is one assignment (sym->ptx and/or sym->py) and every use follows.
  *
- *  2. Nothing is lost.  A sugar node keeps the statements it replaced in
- *     `orig`.  The printer prints a node through the hook registered for
- *     its kind (cg_print_hooks); the default hook of every sugar kind
- *     prints `orig` as plain code, so a node is always printable and a pass
- *     can be switched off without touching the printer.
+ *  2. One printer per kind.  Every statement kind, sugar kinds included,
+ *     prints through its row of a constant table (print.c), so how a node
+ *     prints never depends on which passes ran before.  A sugar node's
+ *     printer must record, when traced, exactly the PTX of the statements
+ *     the node replaced.
  *
- *  3. Lists are plain singly linked lists (`next`) so that replacing the
- *     run [first, last] by a node is: node->orig = first; splice node in
- *     place of first; node->next = last->next; last->next = NULL.
- *     cg_splice() does exactly that.
+ *  3. Lists are plain singly linked lists (`next`).  cg_body() says which
+ *     statements own a nested list, and cg_splice() replaces a run of a
+ *     list by one node; passes use these two and no rules of their own.
  *
  * All nodes and strings live in the module's arena (cg_alloc / cg_strdup);
  * cg_module_free releases everything at once.  Strings are NUL-terminated
@@ -61,22 +60,20 @@ typedef ptx_codegen_options cg_options;
 typedef ptx_codegen_stats cg_stats;
 
 typedef struct cg_module cg_module;
+typedef struct cg_kernel cg_kernel;
 
-/* One sugar pass.  `run` is NULL until the pass is written: its bit can
-   still be set (--sugar=name is accepted) and simply does nothing, so the
-   command line and the tests do not change when a pass arrives.  Passes run
-   in table order, between cg_build and cg_print. */
+/* One sugar pass: a row of the table in src/sugar/driver.c.  `kernel`
+   rewrites one kernel's IR and returns how many rewrites it made; the
+   driver calls it for every kernel pyptx can express, in table order, and
+   adds the counts to the statistics. */
 typedef struct cg_pass {
     const char *name;   /* command-line name: --sugar=name */
     const char *help;   /* one line for --help and the manual */
-    void (*run)(cg_module *m, cg_stats *st);
+    uint32_t (*kernel)(cg_module *m, cg_kernel *k);
 } cg_pass;
 
-extern const cg_pass cg_passes[];   /* src/codegen/passes.c */
+extern const cg_pass cg_passes[];
 extern const unsigned cg_npasses;
-
-/* Bit of pass `name` in the sugar mask, or 0 if there is no such pass. */
-uint32_t cg_pass_bit(const char *name, size_t n);
 
 /* ------------------------------------------------------------------ */
 /* Symbols.                                                            */
@@ -186,7 +183,7 @@ typedef enum cg_stmt_kind {
     CG_S_RAW,      /* _raw("text") with a Python comment giving `why` */
     CG_S_SCOPE,    /* with ptx.scope(): body */
     CG_S_COMMENT,  /* "# text" in Python only; records nothing */
-    /* made by sugar passes only; the default print hook prints `orig` */
+    /* made by sugar passes only (src/sugar/) */
     CG_S_LOOP,     /* with ptx.loop("L", pred=guard): body */
     CG_S_WAIT,     /* an mbarrier try_wait spin loop folded into one call */
     CG_S_FOR,      /* for <var> in range(count): body */
@@ -232,16 +229,17 @@ typedef struct cg_var {
 } cg_var;
 
 /* Sugar nodes share one payload.  Which fields mean what is up to the
-   pass that made the node and its print hook; the plain meaning is: */
+   pass that made the node and its printer; the common meaning is: */
 typedef struct cg_sugar {
-    cg_stmt *orig;         /* the replaced statements (plain fallback) */
+    cg_stmt *orig;         /* WAIT, FOR, EXPR: the statements replaced (never
+                              printed; passes look through the node at
+                              them); NULL where they live on in `body` */
     cg_stmt *body;         /* LOOP/FOR/PY: the nested statements */
-    cg_symid label;        /* LOOP: the loop label; WAIT: the spin label */
-    cg_opnd *args;         /* LOOP: the pred; WAIT: call arguments; EXPR:
-                              the operands of the chain */
-    const char *name;      /* FOR: the loop variable; PY/EXPR: text */
+    cg_symid label;        /* LOOP: the loop label */
+    cg_opnd *args;         /* LOOP: the pred; WAIT: call arguments */
+    const char *name;      /* FOR: the loop variable; PY: text; WAIT: the
+                              helper's name */
     uint32_t count;        /* FOR: range(count) */
-    uint32_t pass;         /* index of the pass in cg_passes */
     void *data;            /* pass-private */
 } cg_sugar;
 
@@ -292,7 +290,7 @@ struct cg_dir {
     cg_dir *next;
 };
 
-typedef struct cg_kernel {
+struct cg_kernel {
     const char *ptx_name;    /* the .entry name: never renamed */
     const char *py_name;     /* Python function name */
     int decorated;           /* 1: @kernel(...) def name():
@@ -311,7 +309,7 @@ typedef struct cg_kernel {
     uint32_t nsyms, capsyms;
     const ptx_stmt *src;     /* the PTX_S_FUNC */
     struct cg_map *pynames;  /* Python names in use (cg_py_name) */
-} cg_kernel;
+};
 
 /* _MODULE segment: source text between kernels, or a kernel. */
 typedef struct cg_seg {
@@ -341,6 +339,13 @@ struct cg_module {
     struct cg_map *opcodes;
     struct cg_opcode *opcodes_v;
     uint32_t nopcodes, capopcodes;
+    struct cg_map *pyfns;    /* the kernels' Python function names */
+    /* sugar (src/sugar/free.c), made on first use: every word of the
+       source and every spelling a pass has given (a new PTX name must be
+       none of them), and the words of the module text outside kernels
+       (debug sections), which name kernel symbols that must keep their
+       spelling */
+    struct cg_map *ptxwords, *rawwords;
 };
 
 /* ------------------------------------------------------------------ */
@@ -351,18 +356,22 @@ struct cg_module {
 int cg_build(const ptx_module *pm, const cg_options *o, cg_module **out,
              ptx_diag *err);
 void cg_module_free(cg_module *m);
-/* Run the passes selected by o->sugar, in table order. */
+/* Run the passes selected by o->sugar, in table order (src/sugar/driver.c). */
 void cg_run_passes(cg_module *m, const cg_options *o);
 /* Print the whole Python file. */
 void cg_print(const cg_module *m, ptx_buf *out);
 
-/* Print hooks: one per statement kind; a pass may install its own for the
-   node kinds it creates (before cg_print).  `depth` is the Python
-   indentation level.  The defaults print plain code (sugar kinds: their
-   `orig` statements). */
+/* Printers, one per statement kind (a constant table in print.c; the
+   sugar kinds' printers live with their passes).  `depth` is the Python
+   indentation level. */
 typedef void (*cg_print_hook)(const cg_module *m, const cg_kernel *k,
                               const cg_stmt *s, int depth, ptx_buf *out);
-extern cg_print_hook cg_print_hooks[CG_S_KIND_END];
+/* The sugar kinds' printers (src/sugar/). */
+void sg_print_loop(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+void sg_print_wait(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+void sg_print_for(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+void sg_print_expr(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+void sg_print_py(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 /* Print a statement list at `depth` (used by hooks for bodies). */
 void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                     int depth, ptx_buf *out);
@@ -389,9 +398,20 @@ cg_symid cg_sym_add(cg_module *m, cg_kernel *k, cg_sym_kind kind,
                     const char *ptx, const char *type, uint32_t count,
                     uint16_t scope);
 
-/* Replace the run first..last (linked, `*link` points to first) by node:
-   node->u.sugar.orig = first, last->next = NULL, node takes the place. */
-void cg_splice(cg_stmt **link, cg_stmt *last, cg_stmt *node);
+/* The nested statement list s owns (a scope's body, a loop's, a helper
+   definition's), or NULL.  The one rule for every walk over the IR. */
+static inline cg_stmt **cg_body(cg_stmt *s)
+{
+    switch (s->kind) {
+    case CG_S_SCOPE: return &s->u.body;
+    case CG_S_LOOP: case CG_S_FOR: case CG_S_PY: return &s->u.sugar.body;
+    default: return NULL;
+    }
+}
+
+/* Replace the run *link .. last of a list by node (node->next takes
+   last->next); returns the run, now ending at last. */
+cg_stmt *cg_splice(cg_stmt **link, cg_stmt *last, cg_stmt *node);
 
 /* A fresh Python identifier derived from `ptx` (DESIGN.md section 8),
    unique among the kernel's register Python names. */

@@ -1,7 +1,7 @@
 /*
  * print.c - statements and operands of a kernel body as Python
- * (DESIGN.md 4, 5).  Every statement kind prints through cg_print_hooks;
- * the sugar kinds default to printing the statements they replaced.
+ * (DESIGN.md 4, 5).  Every statement kind prints through its row of
+ * `printers`; the sugar kinds' rows are in src/sugar/.
  */
 #include <stdio.h>
 #include <string.h>
@@ -358,22 +358,17 @@ static void print_scope(const cg_module *m, const cg_kernel *k,
     cg_print_stmts(m, k, s->u.body, depth + 1, out);
 }
 
-/* Default for the sugar kinds: what they replaced, as plain code. */
-static void print_orig(const cg_module *m, const cg_kernel *k,
-                       const cg_stmt *s, int depth, ptx_buf *out)
-{
-    cg_print_stmts(m, k, s->u.sugar.orig, depth, out);
-}
-
-cg_print_hook cg_print_hooks[CG_S_KIND_END] = {
+/* One printer per statement kind, fixed at compile time: how a node prints
+   never depends on what ran before (ir.h, rule 2). */
+static const cg_print_hook printers[CG_S_KIND_END] = {
     [CG_S_INST] = print_inst,     [CG_S_LABEL] = print_simple,
     [CG_S_REG] = print_reg,       [CG_S_BIND] = print_reg,
     [CG_S_VAR] = print_var,       [CG_S_PRAGMA] = print_simple,
     [CG_S_RAW] = print_simple,    [CG_S_SCOPE] = print_scope,
     [CG_S_COMMENT] = print_simple,
-    [CG_S_LOOP] = print_orig,     [CG_S_WAIT] = print_orig,
-    [CG_S_FOR] = print_orig,      [CG_S_EXPR] = print_orig,
-    [CG_S_PY] = print_orig,
+    [CG_S_LOOP] = sg_print_loop,  [CG_S_WAIT] = sg_print_wait,
+    [CG_S_FOR] = sg_print_for,    [CG_S_EXPR] = sg_print_expr,
+    [CG_S_PY] = sg_print_py,
 };
 
 void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
@@ -381,7 +376,7 @@ void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 {
     size_t n0 = out->n;
     for (; s; s = s->next)
-        cg_print_hooks[s->kind](m, k, s, depth, out);
+        printers[s->kind](m, k, s, depth, out);
     if (out->n == n0) {
         indent(out, depth);
         ptx_buf_puts(out, "pass\n");

@@ -44,23 +44,21 @@ static uint32_t strip(cg_stmt **link)
 {
     uint32_t n = 0;
     while (*link) {
-        cg_stmt *s = *link;
+        cg_stmt *s = *link, **body;
         if (trivia_only(s)) {
             *link = s->next;
             n++;
             continue;
         }
-        if (s->kind == CG_S_SCOPE)
-            n += strip(&s->u.body);
+        if ((body = cg_body(s)))
+            n += strip(body);
         link = &s->next;
     }
     return n;
 }
 
-void sugar_comments(cg_module *m, cg_stats *st)
+uint32_t sugar_comments(cg_module *m, cg_kernel *k)
 {
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < m->nkernels; i++)
-        n += strip(&m->kernels[i].body);
-    sg_count(st, "comments", n);
+    (void)m;
+    return strip(&k->body);
 }

@@ -44,6 +44,10 @@ typedef struct ctx {
     int no_overload;
     int ok32, ok64;         /* reg.array(..., name="%r"/"%rd") bumps pyptx's
                                temporary counter past the array */
+    sg_scratch list, folds; /* the current list's */
+    sg_scratch counts;      /* uses, defs */
+    enode pool[MAXCHAIN];   /* the tree being tried (most are dropped) */
+    unsigned npool;
 } ctx;
 
 static int int_type(const char *t)
@@ -125,11 +129,13 @@ static void count_opnd(ctx *c, const cg_opnd *o)
     }
 }
 
-static void count_stmts(ctx *c, const cg_stmt *s)
+/* Uses and definitions of every register, looking through the sugar
+   nodes made before this pass (loops, wait calls) at what they record. */
+static void count_stmts(ctx *c, cg_stmt *s)
 {
     for (; s; s = s->next) {
-        switch (s->kind) {
-        case CG_S_INST: {
+        cg_stmt **body = cg_body(s);
+        if (s->kind == CG_S_INST) {
             const cg_opnd *d = s->u.inst.ops;
             if (d && d->kind == CG_O_SYM) {
                 bump(c->defs, slot(c, d->sym, d->index));
@@ -137,40 +143,30 @@ static void count_stmts(ctx *c, const cg_stmt *s)
             } else {
                 count_opnd(c, d);
             }
-            if (s->u.inst.guard) {
-                cg_opnd g = *s->u.inst.guard;
-                g.next = NULL;
-                count_opnd(c, &g);
-            }
-            break;
-        }
-        case CG_S_RAW:
+        } else if (s->kind == CG_S_RAW) {
             for (uint32_t i = 0; i < s->u.raw.text.n; i++)
                 if (s->u.raw.text.v[i].sym != CG_NOSYM) {
                     uint32_t sl = slot(c, s->u.raw.text.v[i].sym, s->u.raw.text.v[i].index);
                     bump(c->uses, sl);
                     bump(c->uses, sl);
                 }
-            break;
-        case CG_S_SCOPE:
-            count_stmts(c, s->u.body);
-            break;
-        case CG_S_LOOP:
-            count_stmts(c, s->u.sugar.body);
-            if (s->u.sugar.args) {
-                cg_opnd g = *s->u.sugar.args;
-                g.next = NULL;
-                count_opnd(c, &g);
-            }
-            break;
-        case CG_S_FOR:
-        case CG_S_WAIT:
-        case CG_S_EXPR:
+        } else if (s->kind >= CG_S_LOOP && s->u.sugar.orig) {
             count_stmts(c, s->u.sugar.orig);
-            break;
-        default:
-            break;
+            continue;
+        } else if (s->kind == CG_S_PY) {
+            continue;   /* a definition records nothing where it stands:
+                           its calls are counted through their orig */
         }
+        /* a guard, or a loop's predicate */
+        const cg_opnd *g = s->kind == CG_S_INST ? s->u.inst.guard
+                           : s->kind == CG_S_LOOP ? s->u.sugar.args : NULL;
+        if (g) {
+            cg_opnd one = *g;
+            one.next = NULL;
+            count_opnd(c, &one);
+        }
+        if (body)
+            count_stmts(c, *body);
     }
 }
 
@@ -188,12 +184,60 @@ static const char *opnd_type(const ctx *c, const cg_opnd *o, const enode *kid)
     return y->type;
 }
 
-static int mods_are(const cg_stmt *s, const char *a, const char *b)
+/* pyptx 0.1.1's integer operators (reg.py _emit_int_*; NOTES.md has the
+   table by dtype): the instruction each one emits, by the width of the
+   left operand and what the right operand is.  A row applies when the
+   instruction has exactly these modifiers. */
+enum { RHS_SAME,     /* an int, or a register of the left's width */
+       RHS_INT,      /* an int */
+       RHS_REG,      /* a register of the left's width */
+       RHS_ANY };    /* an int or any integer register */
+enum { LHS_ANY, LHS_S32, LHS_NOT_S32 };
+
+typedef struct overload_row {
+    const char *op, *sym;
+    uint8_t width, rhs, lhs;
+    const char *mod0, *mod1;    /* mod1 NULL: one modifier */
+} overload_row;
+
+static const overload_row overloads[] = {
+    { "add", "+", 64, RHS_SAME, LHS_ANY, "s64", NULL },
+    { "add", "+", 32, RHS_SAME, LHS_S32, "s32", NULL },
+    { "add", "+", 32, RHS_SAME, LHS_NOT_S32, "u32", NULL },
+    { "sub", "-", 64, RHS_SAME, LHS_ANY, "s64", NULL },
+    { "sub", "-", 32, RHS_SAME, LHS_ANY, "s32", NULL },
+    { "mul", "*", 64, RHS_SAME, LHS_ANY, "lo", "u64" },
+    { "mul", "*", 32, RHS_INT, LHS_ANY, "lo", "s32" },
+    { "mul", "*", 32, RHS_REG, LHS_ANY, "lo", "u32" },
+    { "shl", "<<", 64, RHS_ANY, LHS_ANY, "b64", NULL },
+    { "shl", "<<", 32, RHS_ANY, LHS_ANY, "b32", NULL },
+    { "shr", ">>", 64, RHS_ANY, LHS_ANY, "u64", NULL },
+    { "shr", ">>", 32, RHS_ANY, LHS_ANY, "u32", NULL },
+    { "and", "&", 64, RHS_SAME, LHS_ANY, "b64", NULL },
+    { "and", "&", 32, RHS_SAME, LHS_ANY, "b32", NULL },
+    { "or", "|", 64, RHS_SAME, LHS_ANY, "b64", NULL },
+    { "or", "|", 32, RHS_SAME, LHS_ANY, "b32", NULL },
+    { "xor", "^", 64, RHS_SAME, LHS_ANY, "b64", NULL },
+    { "xor", "^", 32, RHS_SAME, LHS_ANY, "b32", NULL },
+};
+
+static int row_applies(const overload_row *w, const cg_inst *in, const char *lt,
+                       int lb, int r_int, int rb)
 {
-    const cg_inst *in = &s->u.inst;
-    if (b)
-        return in->nmods == 2 && !strcmp(in->mods[0], a) && !strcmp(in->mods[1], b);
-    return in->nmods == 1 && !strcmp(in->mods[0], a);
+    if (strcmp(w->op, in->op) || w->width != lb)
+        return 0;
+    if (in->nmods != (w->mod1 ? 2u : 1u) || strcmp(in->mods[0], w->mod0) ||
+        (w->mod1 && strcmp(in->mods[1], w->mod1)))
+        return 0;
+    if ((w->lhs == LHS_S32 && strcmp(lt, "s32")) ||
+        (w->lhs == LHS_NOT_S32 && !strcmp(lt, "s32")))
+        return 0;
+    switch (w->rhs) {
+    case RHS_SAME: return r_int || rb == lb;
+    case RHS_INT: return r_int;
+    case RHS_REG: return !r_int && rb == lb;
+    default: return 1;
+    }
 }
 
 /* Python operator that emits exactly instruction s, or NULL. */
@@ -218,37 +262,9 @@ static const char *overload(const ctx *c, const enode *e)
     int rb = rt ? kind_bits(rt) : 0;
     if (!r_int && !rb)
         return NULL;      /* pred, float, special, string ... */
-    const char *op = s->u.inst.op;
-    int same = r_int || rb == lb;
-    if (!strcmp(op, "add")) {
-        if (!same)
-            return NULL;
-        if (lb == 64)
-            return mods_are(s, "s64", NULL) ? "+" : NULL;
-        if (!strcmp(lt, "s32"))
-            return mods_are(s, "s32", NULL) ? "+" : NULL;
-        return mods_are(s, "u32", NULL) ? "+" : NULL;
-    }
-    if (!strcmp(op, "sub"))
-        return same && mods_are(s, lb == 64 ? "s64" : "s32", NULL) ? "-" : NULL;
-    if (!strcmp(op, "mul")) {
-        if (lb == 64)
-            return same && mods_are(s, "lo", "u64") ? "*" : NULL;
-        if (r_int)
-            return mods_are(s, "lo", "s32") ? "*" : NULL;
-        return rb == 32 && mods_are(s, "lo", "u32") ? "*" : NULL;
-    }
-    if (!strcmp(op, "shl"))
-        return mods_are(s, lb == 64 ? "b64" : "b32", NULL) ? "<<" : NULL;
-    if (!strcmp(op, "shr"))
-        return mods_are(s, lb == 64 ? "u64" : "u32", NULL) ? ">>" : NULL;
-    const char *bt = lb == 64 ? "b64" : "b32";
-    if (!strcmp(op, "and"))
-        return same && mods_are(s, bt, NULL) ? "&" : NULL;
-    if (!strcmp(op, "or"))
-        return same && mods_are(s, bt, NULL) ? "|" : NULL;
-    if (!strcmp(op, "xor"))
-        return same && mods_are(s, bt, NULL) ? "^" : NULL;
+    for (unsigned i = 0; i < sizeof overloads / sizeof *overloads; i++)
+        if (row_applies(&overloads[i], &s->u.inst, lt, lb, r_int, rb))
+            return overloads[i].sym;
     return NULL;
 }
 
@@ -270,7 +286,8 @@ static int single_temp(const ctx *c, const cg_opnd *o)
 static enode *fold(ctx *c, cg_stmt **a, unsigned lo, unsigned b, unsigned *start,
                    unsigned budget)
 {
-    enode *e = cg_alloc(c->m, sizeof *e);
+    enode *e = &c->pool[c->npool++];   /* the budget bounds the tree */
+    memset(e, 0, sizeof *e);
     e->inst = a[b];
     e->size = 1;
     unsigned pos = b;
@@ -293,6 +310,17 @@ static enode *fold(ctx *c, cg_stmt **a, unsigned lo, unsigned b, unsigned *start
     }
     *start = pos;
     return e;
+}
+
+/* The tree tried in the pool, kept in the arena. */
+static enode *keep(cg_module *m, const enode *e)
+{
+    enode *k = cg_alloc(m, sizeof *k);
+    *k = *e;
+    for (unsigned i = 0; i < MAXOPS; i++)
+        if (e->kid[i])
+            k->kid[i] = keep(m, e->kid[i]);
+    return k;
 }
 
 /* ---- printing -------------------------------------------------------- */
@@ -346,12 +374,11 @@ static void text_of(const cg_module *m, const cg_kernel *k, const enode *e, ptx_
     sg_print_inline(m, k, &cp, out);
 }
 
-void sg_hook_expr(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int depth,
+void sg_print_expr(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int depth,
                   ptx_buf *out)
 {
     const enode *e = s->u.sugar.data;
-    for (int i = 0; i < depth; i++)
-        ptx_buf_puts(out, "    ");
+    sg_indent(out, depth);
     if (e->size >= 2)
         ptx_buf_puts(out, "with ptx.expr(): ");
     text_of(m, k, e, out, 1);
@@ -364,59 +391,44 @@ static uint32_t fold_list(ctx *c, cg_stmt **head)
 {
     uint32_t made = 0;
     for (cg_stmt *s = *head; s; s = s->next) {
-        if (s->kind == CG_S_SCOPE)
-            made += fold_list(c, &s->u.body);
-        else if (s->kind == CG_S_LOOP)
-            made += fold_list(c, &s->u.sugar.body);
+        cg_stmt **body = cg_body(s);
+        if (body)
+            made += fold_list(c, body);
     }
-    unsigned n = 0;
-    for (cg_stmt *s = *head; s; s = s->next)
-        n++;
+    unsigned n;
+    cg_stmt **a = sg_list_array(&c->list, *head, &n);
     if (!n)
         return made;
-    cg_stmt **a = cg_alloc(c->m, n * sizeof *a);
-    n = 0;
-    for (cg_stmt *s = *head; s; s = s->next)
-        a[n++] = s;
     /* right to left: the latest consumer takes the longest chain */
-    cg_stmt **repl = cg_alloc(c->m, n * sizeof *repl);   /* node at start */
-    unsigned *skip_to = cg_alloc(c->m, n * sizeof *skip_to);
-    for (unsigned i = 0; i < n; i++)
-        skip_to[i] = i;
+    cg_stmt **repl = sg_scratch_get(&c->folds, n * (sizeof *repl + sizeof(unsigned)));
+    unsigned *end = (unsigned *)(repl + n);   /* repl[i]: node starting at i */
     for (unsigned b = n; b-- > 0;) {
         if (!arith_inst(a[b]))
             continue;
         unsigned start;
+        c->npool = 0;
         enode *e = fold(c, a, 0, b, &start, MAXCHAIN);
         e->opsym = overload(c, e);
         if (e->size < 2 && !e->opsym)
             continue;
         cg_stmt *node = cg_stmt_new(c->m, CG_S_EXPR, a[start]->first);
-        node->u.sugar.pass = sg_pass_index("expr");
-        node->u.sugar.data = e;
-        for (unsigned j = start; j < b; j++)
-            a[j]->next = a[j + 1];
-        a[b]->next = NULL;
-        node->u.sugar.orig = a[start];
+        node->u.sugar.data = keep(c->m, e);
         repl[start] = node;
-        skip_to[start] = b + 1;
+        end[start] = b;
         made++;
         b = start;   /* loop decrements */
     }
-    cg_stmt *out = NULL, **tail = &out;
+    cg_stmt **link = head;
     for (unsigned i = 0; i < n;) {
         if (repl[i]) {
-            *tail = repl[i];
-            tail = &repl[i]->next;
-            i = skip_to[i];
+            repl[i]->u.sugar.orig = cg_splice(link, a[end[i]], repl[i]);
+            link = &repl[i]->next;
+            i = end[i] + 1;
         } else {
-            *tail = a[i];
-            tail = &a[i]->next;
+            link = &a[i]->next;
             i++;
         }
     }
-    *tail = NULL;
-    *head = out;
     return made;
 }
 
@@ -436,48 +448,45 @@ static int temp_like(const char *p)
     return 1;
 }
 
-void sugar_expr(cg_module *m, cg_stats *st)
+uint32_t sugar_expr(cg_module *m, cg_kernel *k)
 {
-    uint32_t made = 0;
-    sg_install_hooks();
-    for (uint32_t ki = 0; ki < m->nkernels; ki++) {
-        cg_kernel *k = &m->kernels[ki];
-        if (k->unsupported)
-            continue;
-        ctx c = { .m = m, .k = k };
-        c.base = cg_alloc(m, (k->nsyms + 1) * sizeof *c.base);
-        uint64_t total = 0;
-        for (uint32_t i = 0; i < k->nsyms; i++) {
-            c.base[i] = (uint32_t)total;
-            const cg_sym *y = &k->syms[i];
-            if (y->kind == CG_SYM_REGARRAY)
-                total += y->count;
-            else if (y->kind == CG_SYM_REG)
-                total += 1;
-            if (y->kind == CG_SYM_REG && y->ptx && temp_like(y->ptx))
-                c.no_overload = 1;
-        }
-        /* pyptx names an operator's temporary %r<counter> / %rd<counter>;
-           only when the kernel declares %r<N> / %rd<N> through reg.array
-           (a top-level CG_S_REG) is the counter past every source
-           register, so the temporary can neither be the destination
-           (__setitem__ would then keep its .reg) nor a source name */
-        for (const cg_stmt *s = k->body; s; s = s->next)
-            if (s->kind == CG_S_REG && k->syms[s->u.reg].kind == CG_SYM_REGARRAY) {
-                if (!strcmp(k->syms[s->u.reg].ptx, "%r"))
-                    c.ok32 = 1;
-                if (!strcmp(k->syms[s->u.reg].ptx, "%rd"))
-                    c.ok64 = 1;
-            }
-        /* use/def counts are kept per register; a declared range far
-           beyond what any kernel uses (%r<99999999999>) is left alone
-           rather than allocated */
-        if (total > SG_MAX_TRACKED_REGS)
-            continue;
-        c.uses = cg_alloc(m, (total + 1) * sizeof *c.uses);
-        c.defs = cg_alloc(m, (total + 1) * sizeof *c.defs);
-        count_stmts(&c, k->body);
-        made += fold_list(&c, &k->body);
+    ctx c = { .m = m, .k = k };
+    uint64_t total = 0;
+    c.base = cg_alloc(m, (k->nsyms + 1) * sizeof *c.base);
+    for (uint32_t i = 0; i < k->nsyms; i++) {
+        c.base[i] = (uint32_t)total;
+        const cg_sym *y = &k->syms[i];
+        if (y->kind == CG_SYM_REGARRAY)
+            total += y->count;
+        else if (y->kind == CG_SYM_REG)
+            total += 1;
+        if (y->kind == CG_SYM_REG && y->ptx && temp_like(y->ptx))
+            c.no_overload = 1;
     }
-    sg_count(st, "expr", made);
+    /* pyptx names an operator's temporary %r<counter> / %rd<counter>;
+       only when the kernel declares %r<N> / %rd<N> through reg.array
+       (a top-level CG_S_REG) is the counter past every source
+       register, so the temporary can neither be the destination
+       (__setitem__ would then keep its .reg) nor a source name */
+    for (const cg_stmt *s = k->body; s; s = s->next)
+        if (s->kind == CG_S_REG && k->syms[s->u.reg].kind == CG_SYM_REGARRAY) {
+            if (!strcmp(k->syms[s->u.reg].ptx, "%r"))
+                c.ok32 = 1;
+            if (!strcmp(k->syms[s->u.reg].ptx, "%rd"))
+                c.ok64 = 1;
+        }
+    /* use/def counts are kept per register; a declared range far
+       beyond what any kernel uses (%r<99999999999>) is left alone
+       rather than allocated */
+    uint32_t made = 0;
+    if (total <= SG_MAX_TRACKED_REGS) {
+        c.uses = sg_scratch_get(&c.counts, 2 * (total + 1) * sizeof *c.uses);
+        c.defs = c.uses + total + 1;
+        count_stmts(&c, k->body);
+        made = fold_list(&c, &k->body);
+    }
+    ptx_buf_free(&c.counts);
+    ptx_buf_free(&c.list);
+    ptx_buf_free(&c.folds);
+    return made;
 }

@@ -12,97 +12,105 @@
  * `bra L` stay as they are).  The back edge is the last branch to L in
  * the list, so other branches to L (continue-like) stay inside the body.
  * Loops nest: the body is processed recursively.  Nothing moves.
- */
+ *
+ * Linear per list, with no array: one walk records each label's last
+ * back edge (tables indexed by symbol, stamped per list so they need no
+ * clearing), a second raises the loops of this list, and only then are
+ * the nested lists (loop bodies among them) processed, so that their
+ * walks cannot overwrite what this list's walk still needs. */
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
 
-static int is_back_edge(const cg_stmt *s, cg_symid label)
+typedef struct loops {
+    cg_module *m;
+    cg_kernel *k;
+    uint32_t *stamp;     /* per symbol: the list whose back edges `last` holds */
+    cg_stmt **last;      /* per symbol: its last back edge in that list */
+    uint32_t *passed;    /* per symbol: the list whose walk went past it */
+    uint32_t lists;      /* lists seen (the stamp of the current one) */
+} loops;
+
+/* The label s jumps back to, as ptx.loop would print it, or CG_NOSYM. */
+static cg_symid back_edge(const cg_stmt *s)
 {
     if (!sg_inst_is(s, "bra"))
-        return 0;
+        return CG_NOSYM;
     const cg_inst *in = &s->u.inst;
     const cg_opnd *t = in->ops;
-    if (!t || t->next || t->kind != CG_O_SYM || t->sym != label || t->index >= 0)
-        return 0;
+    if (!t || t->next || t->kind != CG_O_SYM || t->index >= 0)
+        return CG_NOSYM;
     if (in->guard) {
-        if (in->nmods != 0)
-            return 0;
         const cg_opnd *g = in->guard;
         if (g->kind == CG_O_NOT)
             g = g->a;
-        return g && g->kind == CG_O_SYM;
+        return in->nmods == 0 && g && g->kind == CG_O_SYM ? t->sym : CG_NOSYM;
     }
-    return in->nmods == 1 && !strcmp(in->mods[0], "uni");
+    return in->nmods == 1 && !strcmp(in->mods[0], "uni") ? t->sym : CG_NOSYM;
 }
 
-static uint32_t raise_list(cg_module *m, cg_stmt **link)
+/* Walking past s in list `list`: if it is the last back edge of its
+   label, a label met from now on no longer has a loop ahead of it. */
+static void pass_by(loops *c, const cg_stmt *s, uint32_t list)
 {
-    uint32_t n = 0;
-    for (; *link; link = &(*link)->next) {
-        cg_stmt *s = *link;
-        if (s->kind == CG_S_SCOPE) {
-            n += raise_list(m, &s->u.body);
-            continue;
-        }
-        if (s->kind == CG_S_LOOP) {
-            n += raise_list(m, &s->u.sugar.body);
-            continue;
-        }
-        if (s->kind != CG_S_LABEL)
-            continue;
-        cg_stmt *last = NULL, *prev = NULL;
-        for (cg_stmt *t = s->next; t; prev = t, t = t->next)
-            if (is_back_edge(t, s->u.label))
-                last = t;
-        (void)prev;
-        if (!last)
-            continue;
-        /* body: statements strictly between the label and the back edge */
-        cg_stmt *body = s->next == last ? NULL : s->next;
-        if (body) {
-            cg_stmt *b = body;
-            while (b->next != last)
-                b = b->next;
-            b->next = NULL;
-        }
-        cg_stmt *node = cg_stmt_new(m, CG_S_LOOP, s->first);
-        node->u.sugar.label = s->u.label;
-        node->u.sugar.args = last->u.inst.guard;
-        node->u.sugar.pass = sg_pass_index("loops");
-        node->u.sugar.body = body;
-        /* orig: label, body copies are not needed by the hook; keep the
-           original chain label -> body -> back edge for the plain print */
-        cg_stmt *lab = sg_copy_stmt(m, s), *be = sg_copy_stmt(m, last);
-        lab->next = body;
-        if (body) {
-            cg_stmt *b = body;
-            while (b->next)
-                b = b->next;
-            /* the plain fallback shares the body list; it is only printed
-               when the loop hook is not installed */
-            (void)b;
-        }
-        node->u.sugar.orig = lab;
-        node->u.sugar.data = be;
-        node->next = last->next;
-        *link = node;
-        n++;
-        n += raise_list(m, &node->u.sugar.body);
+    cg_symid t = back_edge(s);
+    if (t != CG_NOSYM && c->stamp[t] == list && c->last[t] == s)
+        c->passed[t] = list;
+}
+
+/* The loop that label *link opens (up to its last back edge, if that is
+   still ahead) as a CG_S_LOOP in its place; 0 if there is none. */
+static int raise_at(loops *c, cg_stmt **link, uint32_t list)
+{
+    cg_stmt *s = *link;
+    cg_symid l = s->u.label;
+    if (c->stamp[l] != list || c->passed[l] == list)
+        return 0;
+    cg_stmt *be = c->last[l], *before = s;
+    for (cg_stmt *t = s->next; t != be; t = t->next) {
+        pass_by(c, t, list);
+        before = t;
     }
-    return n;
+    cg_stmt *node = cg_stmt_new(c->m, CG_S_LOOP, s->first);
+    node->u.sugar.label = l;
+    node->u.sugar.args = be->u.inst.guard;
+    cg_splice(link, be, node);
+    /* the body: what lies strictly between the label and the back edge */
+    if (before != s) {
+        before->next = NULL;
+        node->u.sugar.body = s->next;
+    }
+    return 1;
 }
 
-static void indent(ptx_buf *out, int depth)
+static uint32_t raise_list(loops *c, cg_stmt **head)
 {
-    for (int i = 0; i < depth; i++)
-        ptx_buf_puts(out, "    ");
+    uint32_t list = ++c->lists, made = 0;
+    for (cg_stmt *s = *head; s; s = s->next) {
+        cg_symid t = back_edge(s);
+        if (t != CG_NOSYM) {
+            c->stamp[t] = list;
+            c->last[t] = s;
+        }
+    }
+    for (cg_stmt **link = head; *link; link = &(*link)->next) {
+        if ((*link)->kind == CG_S_LABEL && raise_at(c, link, list))
+            made++;
+        else
+            pass_by(c, *link, list);
+    }
+    for (cg_stmt *s = *head; s; s = s->next) {
+        cg_stmt **body = cg_body(s);
+        if (body)
+            made += raise_list(c, body);
+    }
+    return made;
 }
 
-void sg_hook_loop(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
-                  int depth, ptx_buf *out)
+void sg_print_loop(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+                   int depth, ptx_buf *out)
 {
-    indent(out, depth);
+    sg_indent(out, depth);
     ptx_buf_puts(out, "with ptx.loop(\"");
     cg_sym_ptx(k, s->u.sugar.label, -1, out);
     ptx_buf_putc(out, '"');
@@ -111,20 +119,18 @@ void sg_hook_loop(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         cg_print_opnd(m, k, s->u.sugar.args, out);
     }
     ptx_buf_puts(out, "):\n");
-    if (s->u.sugar.body) {
-        cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out);
-    } else {
-        indent(out, depth + 1);
-        ptx_buf_puts(out, "pass\n");
-    }
+    cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out); /* `pass` if empty */
 }
 
-void sugar_loops(cg_module *m, cg_stats *st)
+uint32_t sugar_loops(cg_module *m, cg_kernel *k)
 {
-    uint32_t n = 0;
-    sg_install_hooks();
-    for (uint32_t ki = 0; ki < m->nkernels; ki++)
-        if (!m->kernels[ki].unsupported)
-            n += raise_list(m, &m->kernels[ki].body);
-    sg_count(st, "loops", n);
+    loops c = { .m = m, .k = k };
+    size_t n = k->nsyms + 1;
+    sg_scratch tables = { 0 };
+    c.stamp = sg_scratch_get(&tables, n * (2 * sizeof *c.stamp + sizeof *c.last));
+    c.passed = c.stamp + n;
+    c.last = (cg_stmt **)(c.passed + n);
+    uint32_t made = raise_list(&c, &k->body);
+    ptx_buf_free(&tables);
+    return made;
 }

@@ -71,59 +71,37 @@ static int short_name(const char *mangled, char *out, size_t cap)
     return 1;
 }
 
-/* name, name_2, name_3 ... free as a PTX name in kernel k */
-static const char *free_ptx(cg_module *m, const cg_kernel *k, const char *base)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", base);
-    for (unsigned i = 2; !sg_ptx_name_free(m, k, buf) || !sg_py_name_free(m, k, buf); i++) {
-        if (i > 1000)
-            return NULL;
-        snprintf(buf, sizeof buf, "%.240s_%u", base, i); /* room for the suffix */
-    }
-    return cg_strndup(m, buf, strlen(buf));
-}
-
-static const char *free_py(cg_module *m, const cg_kernel *k, const char *base)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", base);
-    for (unsigned i = 2; !sg_py_name_free(m, k, buf); i++) {
-        if (i > 1000)
-            return NULL;
-        snprintf(buf, sizeof buf, "%.240s_%u", base, i); /* room for the suffix */
-    }
-    return cg_strndup(m, buf, strlen(buf));
-}
-
 /* ---- module-level symbols: Python aliases --------------------------- */
 
-typedef struct alias {
-    const char *ptx, *py;
-} alias;
-
+/* The aliases of one kernel: PTX name -> Python name, in first-use order. */
 typedef struct alias_set {
-    alias *v;
+    cg_map map;              /* PTX name -> index into v */
+    const char **ptx, **py;
     unsigned n, cap;
 } alias_set;
 
 static const char *alias_for(cg_module *m, cg_kernel *k, alias_set *as,
                              const char *ptx)
 {
-    for (unsigned i = 0; i < as->n; i++)
-        if (!strcmp(as->v[i].ptx, ptx))
-            return as->v[i].py;
+    cg_mslot *slot = cg_map_put(m, &as->map, ptx, strlen(ptx));
+    if (slot->val >= 0)
+        return as->py[slot->val];
+    if (slot->val == -2)
+        return NULL;         /* not demangled before */
     char sh[256];
-    if (!short_name(ptx, sh, sizeof sh))
+    const char *py = short_name(ptx, sh, sizeof sh) ? sg_py_fresh(m, k, sh) : NULL;
+    slot->k = cg_strndup(m, ptx, strlen(ptx));
+    if (!py) {
+        slot->val = -2;
         return NULL;
-    const char *py = free_py(m, k, sh);
-    if (!py)
-        return NULL;
-    sg_py_reserve(m, k, py);
-    as->v = cg_grow(m, as->v, as->n, &as->cap, sizeof *as->v);
-    as->v[as->n].ptx = cg_strndup(m, ptx, strlen(ptx));
-    as->v[as->n].py = py;
-    return as->v[as->n++].py;
+    }
+    unsigned cap = as->cap;
+    as->ptx = cg_grow(m, as->ptx, as->n, &cap, sizeof *as->ptx);
+    as->py = cg_grow(m, as->py, as->n, &as->cap, sizeof *as->py);
+    as->ptx[as->n] = slot->k;
+    as->py[as->n] = py;
+    slot->val = (int32_t)as->n;
+    return as->py[as->n++];
 }
 
 static uint32_t alias_opnd(cg_module *m, cg_kernel *k, alias_set *as, cg_opnd *o)
@@ -153,11 +131,11 @@ static uint32_t alias_stmts(cg_module *m, cg_kernel *k, alias_set *as, cg_stmt *
 {
     uint32_t n = 0;
     for (; s; s = s->next) {
-        if (s->kind == CG_S_INST) {
+        cg_stmt **body = cg_body(s);
+        if (s->kind == CG_S_INST)
             n += alias_opnd(m, k, as, s->u.inst.ops);
-        } else if (s->kind == CG_S_SCOPE) {
-            n += alias_stmts(m, k, as, s->u.body);
-        }
+        else if (body)
+            n += alias_stmts(m, k, as, *body);
     }
     return n;
 }
@@ -182,13 +160,15 @@ static uint32_t name_kernel(cg_module *m, cg_kernel *k)
     char sh[256];
     if (!short_name(k->ptx_name, sh, sizeof sh))
         return 0;
-    const char *py = free_py(m, k, sh);
-    if (!py || (m->opt && m->opt->rename_kernels && !sg_ptx_name_free(m, k, py)))
+    int rename = m->opt && m->opt->rename_kernels;
+    const char *py = sg_py_fresh(m, k, sh);
+    if (!py || (rename && !sg_ptx_name_free(m, py)))
         return 0;
     k->py_name = py;
-    sg_py_reserve(m, k, py);
-    if (m->opt && m->opt->rename_kernels) {
+    cg_map_put(m, m->pyfns, py, strlen(py));
+    if (rename) {
         k->ptx_name = py;
+        sg_ptx_claim(m, py);
         k->decorated = 1;
     } else {
         k->decorated = 0;
@@ -200,29 +180,22 @@ static uint32_t name_kernel(cg_module *m, cg_kernel *k)
    Body variables (nvcc's function-static _ZZ...E5stage) are left alone:
    after -G/-lineinfo .loc lines the harness (and a reader of the PTX)
    does not see them as body-local, and ptx.var prints the PTX spelling,
-   so a Python alias is not possible without printer support. */
+   so a Python alias is not possible without printer support.  Parameters
+   that debug sections name keep their names (sg_rename_ptx). */
 static uint32_t name_params(cg_module *m, cg_kernel *k)
 {
     uint32_t done = 0;
     for (uint32_t i = 0; i < k->nsyms; i++) {
-        cg_sym *s = &k->syms[i];
-        if (s->kind != CG_SYM_PARAM)
+        const char *name = k->syms[i].ptx;
+        if (k->syms[i].kind != CG_SYM_PARAM)
             continue;
-        const char *name = s->ptx;
         const char *pp = strstr(name, "_param_");
-        const char *nu = NULL;
         char sh[256];
-        if (pp && pp != name && cg_is_decimal(pp + 7, strlen(pp + 7))) {
-            char buf[64];
-            snprintf(buf, sizeof buf, "param%s", pp + 7);
-            nu = free_ptx(m, k, buf);
-        } else if (short_name(name, sh, sizeof sh)) {
-            nu = free_ptx(m, k, sh);
-        }
-        if (nu) {
-            s->ptx = nu;
-            done++;
-        }
+        if (pp && pp != name && cg_is_decimal(pp + 7, strlen(pp + 7)))
+            snprintf(sh, sizeof sh, "param%s", pp + 7);
+        else if (!short_name(name, sh, sizeof sh))
+            continue;
+        done += (uint32_t)sg_rename_ptx(m, k, i, sh, 1);
     }
     return done;
 }
@@ -239,29 +212,18 @@ static uint32_t name_aliases(cg_module *m, cg_kernel *k)
     for (unsigned i = 0; i < as.n; i++) {
         if (i)
             ptx_buf_putc(&b, '\n');
-        ptx_buf_printf(&b, "%s = ", as.v[i].py);
-        python_string(&b, as.v[i].ptx);
+        ptx_buf_printf(&b, "%s = ", as.py[i]);
+        python_string(&b, as.ptx[i]);
     }
     cg_stmt *py = cg_stmt_new(m, CG_S_PY, PTX_NOTOK);
     py->u.sugar.name = cg_strndup(m, b.p, b.n);
-    py->u.sugar.pass = sg_pass_index("names");
     ptx_buf_free(&b);
     py->next = k->body;
     k->body = py;
     return as.n;
 }
 
-void sugar_names(cg_module *m, cg_stats *st)
+uint32_t sugar_names(cg_module *m, cg_kernel *k)
 {
-    uint32_t done = 0;
-    sg_install_hooks();
-    for (uint32_t ki = 0; ki < m->nkernels; ki++) {
-        cg_kernel *k = &m->kernels[ki];
-        if (k->unsupported)
-            continue;
-        done += name_kernel(m, k);
-        done += name_params(m, k);
-        done += name_aliases(m, k);
-    }
-    sg_count(st, "names", done);
+    return name_kernel(m, k) + name_params(m, k) + name_aliases(m, k);
 }

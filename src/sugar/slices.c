@@ -130,21 +130,16 @@ static uint32_t walk(cg_module *m, const cg_kernel *k, cg_stmt *s)
 {
     uint32_t n = 0;
     for (; s; s = s->next) {
+        cg_stmt **body = cg_body(s);
         if (s->kind == CG_S_INST)
             n += walk_opnds(m, k, s->u.inst.ops);
-        else if (s->kind == CG_S_SCOPE)
-            n += walk(m, k, s->u.body);
-        else if (s->kind >= CG_S_LOOP && s->kind < CG_S_KIND_END)
-            n += walk(m, k, s->u.sugar.body);
+        else if (body)
+            n += walk(m, k, *body);
     }
     return n;
 }
 
-void sugar_slices(cg_module *m, cg_stats *st)
+uint32_t sugar_slices(cg_module *m, cg_kernel *k)
 {
-    uint32_t n = 0;
-    for (uint32_t ki = 0; ki < m->nkernels; ki++)
-        if (!m->kernels[ki].unsupported)
-            n += walk(m, &m->kernels[ki], m->kernels[ki].body);
-    sg_count(st, "slices", n);
+    return walk(m, k, k->body);
 }

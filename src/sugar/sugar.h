@@ -1,45 +1,104 @@
 /*
- * sugar/sugar.h - shared helpers of the --sugar passes (issue 4).
+ * sugar/sugar.h - the --sugar passes and what they share.
  *
  * Every pass is an IR-to-IR rewrite over codegen/ir.h, one file per pass
- * (src/sugar/<name>.c, entry point sugar_<name>), listed in the pass table
- * src/codegen/passes.c.  Passes never reorder PTX: a sugar node prints
- * Python that, when traced by pyptx 0.1.1, records exactly the statements
- * it replaced (kept in node->u.sugar.orig), up to the renaming that sugar
- * mode allows.  See src/sugar/NOTES.md for what pyptx emits for each idiom.
+ * (src/sugar/<name>.c), run kernel by kernel by the driver (driver.c).
+ * Passes never reorder PTX: a sugar node prints Python that, when traced by
+ * pyptx 0.1.1, records exactly the statements it replaced, up to the
+ * renaming that sugar mode allows.  Every pass is linear in the size of
+ * the kernel.  See src/sugar/NOTES.md for what pyptx emits for each idiom.
+ *
+ * The shared parts: free names (free.c), structural keys for pattern
+ * matching (key.c), and copying and comparing IR (util.c).
  */
 #ifndef PTX_SUGAR_H
 #define PTX_SUGAR_H
+
+#include <string.h>
+#include "codegen/ir.h"
+
+/* The passes, in the order they run: X(name, help).  Order matters:
+   "wait" folds spin loops before "loops" would raise their back edges,
+   "expr" runs before "repeat" so that address chains become one
+   expression each rather than being rolled as parallel copies with odd
+   strides. */
+#define SG_PASSES(X) \
+    X(comments, "drop blank and comment-only source lines (_raw(\"\"), _raw(\"//\"))") \
+    X(names, "readable names for C++ mangled kernels, params, variables, symbols") \
+    X(labels, "nvcc labels $L__BB3_7 -> BB7") \
+    X(wait, "mbarrier try_wait spin-loop blocks -> one helper call each") \
+    X(loops, "label ... @p bra label  ->  with ptx.loop(...)") \
+    X(slices, "long register lists as comprehensions over the array") \
+    X(expr, "integer temporaries folded into one expression (ptx.expr())") \
+    X(repeat, "repeated blocks rolled into for i in range(N)")
+
+#define SG_DECLARE(name, help) uint32_t sugar_##name(cg_module *m, cg_kernel *k);
+SG_PASSES(SG_DECLARE)
+#undef SG_DECLARE
 
 /* Passes that keep per-register tables skip kernels declaring more
    registers than this (no real kernel comes near it). */
 #define SG_MAX_TRACKED_REGS (1u << 22)
 
-#include "codegen/ir.h"
+/* ---- free names (free.c) ---------------------------------------------
+   Each test is a hash lookup, so a pass may try many candidates. */
 
-/* Pass entry points (rows of cg_passes). */
-void sugar_comments(cg_module *m, cg_stats *st);
-void sugar_names(cg_module *m, cg_stats *st);
-void sugar_labels(cg_module *m, cg_stats *st);
-void sugar_wait(cg_module *m, cg_stats *st);
-void sugar_loops(cg_module *m, cg_stats *st);
-void sugar_slices(cg_module *m, cg_stats *st);
-void sugar_repeat(cg_module *m, cg_stats *st);
-void sugar_expr(cg_module *m, cg_stats *st);
+/* A new PTX spelling for a local symbol: a word that occurs nowhere in
+   the source and that no pass has given yet (the harness checks a module
+   with one bijection, so this is module-wide). */
+int sg_ptx_name_free(cg_module *m, const char *name);
+/* Records `name` (arena or source text) as a spelling given. */
+void sg_ptx_claim(cg_module *m, const char *name);
+/* Gives symbol s of k the spelling base, or base_2, base_3 ... (the first
+   one free as a PTX name and, if py_too, as a Python name of k); 0 if
+   none is found or s must keep its spelling (sg_ptx_pinned). */
+int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
+                  int py_too);
+/* 1 if the module text outside kernels (debug sections) names `ptx`: a
+   symbol spelled so must not be renamed. */
+int sg_ptx_pinned(cg_module *m, const char *ptx);
+/* A Python name not used by kernel k, nor a kernel function's name. */
+int sg_py_name_free(const cg_module *m, const cg_kernel *k, const char *name);
+/* base, base_2, base_3 ... free in Python in k, claimed; or NULL. */
+const char *sg_py_fresh(cg_module *m, cg_kernel *k, const char *base);
+/* Claims a Python name in k (helpers, loop variables, aliases), so that
+   later passes do not reuse it. */
+void sg_py_reserve(cg_module *m, const cg_kernel *k, const char *name);
 
-/* Index of pass `name` in cg_passes (for stats and sugar.pass). */
-unsigned sg_pass_index(const char *name);
-void sg_count(cg_stats *st, const char *pass, uint32_t n);
+/* ---- structural keys (key.c) -----------------------------------------
+   One serializer for every pattern matcher: statements written as a
+   string that is equal for two statements exactly when they match.  The
+   matcher says, leaf by leaf (symbol and integer operands), how much of
+   the leaf the key holds: */
+typedef enum sg_leaf {
+    SG_LEAF_EXACT,     /* the symbol's identity and index, the int's value */
+    SG_LEAF_SPELLED,   /* the symbol's spelling and index (names local to
+                          the pattern, which differ by identity) */
+    SG_LEAF_WILD,      /* only its kind: a hole the pattern fills */
+    SG_LEAF_WILD_SYM   /* the symbol's identity, not its index */
+} sg_leaf;
 
-/* Install the print hooks of the sugar node kinds (idempotent). */
-void sg_install_hooks(void);
+typedef struct sg_key {
+    const cg_kernel *k;
+    sg_leaf (*leaf)(const struct sg_key *key, const cg_opnd *o);
+    void *ctx;                /* the matcher's */
+    ptx_buf b;                /* the key */
+    cg_opnd **holes;          /* wild leaves, in key order (arena) */
+    uint32_t nholes, capholes;
+    cg_module *m;
+} sg_key;
 
-/* Statement helpers. */
+/* Appends statement s (and a scope's body) to key->b; wild leaves are
+   appended to key->holes. */
+void sg_key_stmt(sg_key *key, const cg_stmt *s);
+
+/* ---- IR helpers (util.c) ---------------------------------------------- */
+
 cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s);   /* shallow, next=NULL */
 cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o);   /* deep, next=NULL */
 cg_opnd *sg_py_opnd(cg_module *m, const char *text);     /* CG_O_PY */
 int sg_opnd_equal(const cg_opnd *a, const cg_opnd *b);   /* same Python/PTX */
-cg_text sg_lit(cg_module *m, const char *p, size_t n); /* copied */
+cg_text sg_lit(cg_module *m, const char *p, size_t n);   /* copied */
 int sg_text_equal(const cg_text *a, const cg_text *b);
 /* Appends t with each symbol piece as "{sym:index}": a key under which
    texts that differ only in their symbols' spellings still compare equal. */
@@ -47,24 +106,29 @@ void sg_text_key(const cg_text *t, ptx_buf *b);
 /* Literal text of a one-piece (or all-literal) cg_text into buf; 0 if it
    references a symbol or does not fit. */
 int sg_text_lit(const cg_text *t, char *buf, size_t cap);
-int sg_inst_is(const cg_stmt *s, const char *op);
-int sg_inst_mods(const cg_stmt *s, const char *const *mods, unsigned n);
+/* s is an instruction with opcode op (called for every statement by
+   several passes: the first byte decides most). */
+static inline int sg_inst_is(const cg_stmt *s, const char *op)
+{
+    return s && s->kind == CG_S_INST && s->u.inst.op[0] == op[0] &&
+           !strcmp(s->u.inst.op, op);
+}
 unsigned sg_nops(const cg_opnd *o);
 cg_opnd *sg_op(const cg_stmt *s, unsigned i);            /* i-th operand */
-
-/* A name that appears nowhere in the module: not a symbol spelling of
-   kernel k and not a word of the source (so it shadows no global). */
-int sg_ptx_name_free(const cg_module *m, const cg_kernel *k, const char *name);
-/* A Python name not used by kernel k (register py names, reserved). */
-int sg_py_name_free(const cg_module *m, const cg_kernel *k, const char *name);
+/* Memory a pass reuses list after list (a kernel's lists are processed one
+   at a time), so that big modules do not fill the arena with arrays that
+   are dead once their list is done. */
+typedef ptx_buf sg_scratch;
+/* n zeroed bytes, valid until the next call on s (free: ptx_buf_free). */
+void *sg_scratch_get(sg_scratch *s, size_t n);
+/* The statements of list `head`, in order, in s (*n set). */
+cg_stmt **sg_list_array(sg_scratch *s, cg_stmt *head, unsigned *n);
+/* Python indentation. */
+void sg_indent(ptx_buf *out, int depth);
 
 /* Print one statement (plain printer) into `out` without indentation and
    trailing newline (for building expression text). */
 void sg_print_inline(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                      ptx_buf *out);
-
-/* Per-kernel list of extra Python names a pass has bound (helpers, loop
-   variables, aliases), so later passes do not reuse them. */
-void sg_py_reserve(cg_module *m, const cg_kernel *k, const char *name);
 
 #endif

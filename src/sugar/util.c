@@ -1,27 +1,12 @@
 /*
- * sugar/util.c - helpers shared by the sugar passes: pass bookkeeping,
- * copying and comparing IR, free names, inline printing, and the print
- * hook of CG_S_PY nodes (Python lines a pass adds: helper definitions,
- * aliases).
+ * sugar/util.c - helpers shared by the sugar passes: copying and
+ * comparing IR, lists as arrays, inline printing, and the printer of
+ * CG_S_PY nodes (Python lines a pass adds: helper definitions, aliases).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
-
-unsigned sg_pass_index(const char *name)
-{
-    for (unsigned i = 0; i < cg_npasses; i++)
-        if (!strcmp(cg_passes[i].name, name))
-            return i;
-    return 0;
-}
-
-void sg_count(cg_stats *st, const char *pass, uint32_t n)
-{
-    if (st)
-        st->pass_applied[sg_pass_index(pass)] += n;
-}
 
 /* ---- copies and comparisons ---------------------------------------- */
 
@@ -114,21 +99,6 @@ int sg_opnd_equal(const cg_opnd *a, const cg_opnd *b)
     return x == y;
 }
 
-int sg_inst_is(const cg_stmt *s, const char *op)
-{
-    return s && s->kind == CG_S_INST && !strcmp(s->u.inst.op, op);
-}
-
-int sg_inst_mods(const cg_stmt *s, const char *const *mods, unsigned n)
-{
-    if (s->u.inst.nmods != n)
-        return 0;
-    for (unsigned i = 0; i < n; i++)
-        if (strcmp(s->u.inst.mods[i], mods[i]))
-            return 0;
-    return 1;
-}
-
 unsigned sg_nops(const cg_opnd *o)
 {
     unsigned n = 0;
@@ -145,66 +115,25 @@ cg_opnd *sg_op(const cg_stmt *s, unsigned i)
     return o;
 }
 
-/* ---- names ---------------------------------------------------------- */
-
-static int src_has_word(const ptx_module *pm, const char *name)
+void *sg_scratch_get(sg_scratch *s, size_t n)
 {
-    size_t n = strlen(name);
-    for (uint32_t t = 0; t < pm->ntoks; t++)
-        if (pm->toks[t].len == n && !memcmp(pm->src + pm->toks[t].start, name, n))
-            return 1;
-    /* words inside raw-looking tokens (strings, #lines) are rare; also
-       reject any occurrence as a substring bounded by non-word bytes */
-    const char *p = pm->src;
-    while ((p = strstr(p, name)) != NULL) {
-        int lb = p == pm->src || !(p[-1] == '_' || p[-1] == '$' || p[-1] == '%' ||
-                                   (p[-1] >= '0' && p[-1] <= '9') ||
-                                   ((p[-1] | 32) >= 'a' && (p[-1] | 32) <= 'z'));
-        char c = p[n];
-        int rb = !(c == '_' || c == '$' || (c >= '0' && c <= '9') ||
-                   ((c | 32) >= 'a' && (c | 32) <= 'z'));
-        if (lb && rb)
-            return 1;
-        p += n;
-    }
-    return 0;
+    s->n = 0;
+    ptx_buf_reserve(s, n ? n : 1);
+    memset(s->p, 0, n);
+    return s->p;
 }
 
-int sg_ptx_name_free(const cg_module *m, const cg_kernel *k, const char *name)
+cg_stmt **sg_list_array(sg_scratch *sc, cg_stmt *head, unsigned *n)
 {
-    /* the harness checks the whole module with one bijection, so a new
-       spelling must be unused in every kernel, not only in k */
-    (void)k;
-    for (uint32_t j = 0; j < m->nkernels; j++) {
-        const cg_kernel *kj = &m->kernels[j];
-        if (!strcmp(kj->ptx_name, name))
-            return 0;
-        for (uint32_t i = 0; i < kj->nsyms; i++)
-            if (kj->syms[i].ptx && !strcmp(kj->syms[i].ptx, name))
-                return 0;
-    }
-    return !src_has_word(m->src, name);
-}
-
-int sg_py_name_free(const cg_module *m, const cg_kernel *k, const char *name)
-{
-    size_t n = strlen(name);
-    if (!cg_is_identifier(name, n) || cg_py_reserved(name, n))
-        return 0;
-    if (cg_pyset_has((cg_kernel *)k, name))
-        return 0;
-    for (uint32_t i = 0; i < k->nsyms; i++)
-        if (k->syms[i].py && !strcmp(k->syms[i].py, name))
-            return 0;
-    for (uint32_t i = 0; i < m->nkernels; i++)
-        if (m->kernels[i].py_name && !strcmp(m->kernels[i].py_name, name))
-            return 0;
-    return 1;
-}
-
-void sg_py_reserve(cg_module *m, const cg_kernel *k, const char *name)
-{
-    cg_pyset_claim(m, (cg_kernel *)k, name, strlen(name));
+    unsigned c = 0;
+    for (cg_stmt *s = head; s; s = s->next)
+        c++;
+    cg_stmt **a = sg_scratch_get(sc, (c + 1) * sizeof *a);
+    c = 0;
+    for (cg_stmt *s = head; s; s = s->next)
+        a[c++] = s;
+    *n = c;
+    return a;
 }
 
 /* ---- printing -------------------------------------------------------- */
@@ -225,7 +154,7 @@ void sg_print_inline(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     ptx_buf_free(&b);
 }
 
-static void indent(ptx_buf *out, int depth)
+void sg_indent(ptx_buf *out, int depth)
 {
     for (int i = 0; i < depth; i++)
         ptx_buf_puts(out, "    ");
@@ -233,34 +162,20 @@ static void indent(ptx_buf *out, int depth)
 
 /* CG_S_PY: u.sugar.name holds one or more lines of Python (joined by
    '\n'), printed at `depth`; u.sugar.body, if any, at depth + 1. */
-static void print_py(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+void sg_print_py(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                      int depth, ptx_buf *out)
 {
     const char *t = s->u.sugar.name ? s->u.sugar.name : "";
     while (*t) {
         const char *e = strchr(t, '\n');
         size_t n = e ? (size_t)(e - t) : strlen(t);
-        indent(out, depth);
+        sg_indent(out, depth);
         ptx_buf_put(out, t, n);
         ptx_buf_putc(out, '\n');
         t += n + (e != NULL);
     }
     if (s->u.sugar.body)
         cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out);
-}
-
-void sg_hook_loop(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-void sg_hook_wait(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-void sg_hook_for(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-void sg_hook_expr(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-
-void sg_install_hooks(void)
-{
-    cg_print_hooks[CG_S_PY] = print_py;
-    cg_print_hooks[CG_S_LOOP] = sg_hook_loop;
-    cg_print_hooks[CG_S_WAIT] = sg_hook_wait;
-    cg_print_hooks[CG_S_FOR] = sg_hook_for;
-    cg_print_hooks[CG_S_EXPR] = sg_hook_expr;
 }
 
 cg_text sg_lit(cg_module *m, const char *p, size_t n)

@@ -39,6 +39,12 @@ check "--name renames, stdin works" "'$PY' '$T/r.py' | grep -q '^.visible .entry
 "$CG" --sugar "$T/one.ptx" > /dev/null; check "--sugar works" "[ \$? -eq 0 ]"
 "$CG" --sugar=nosuchpass "$T/one.ptx" > /dev/null 2>&1; rc=$?
 check "unknown pass is a usage error" "[ $rc -eq 2 ]"
+# --stats describes the PTX: a loop raised by sugar still holds its
+# instructions (label, body, back edge)
+printf '.version 8.5\n.target sm_90a\n.address_size 64\n.visible .entry l()\n{\n\t.reg .pred %%p<2>;\nL:\n\tnop;\n\t@%%p1 bra L;\n\tret;\n}\n' > "$T/loop.ptx"
+"$CG" --stats "$T/loop.ptx" 2> "$T/plain.st" > /dev/null
+"$CG" --sugar=loops --stats "$T/loop.ptx" 2> "$T/sugar.st" > /dev/null
+check "--stats counts the loop's instructions" "grep -q 'insts=3 ' '$T/plain.st' && grep -q 'insts=3 ' '$T/sugar.st' && grep -q 'pass loops: 1' '$T/sugar.st'"
 "$CG" "$T/one.ptx" > "$T/a.py"; "$CG" "$T/one.ptx" > "$T/b.py"
 check "deterministic" "cmp -s '$T/a.py' '$T/b.py'"
 [ $fail -eq 0 ] && echo "cli tests: ok"

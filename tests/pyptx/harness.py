@@ -191,20 +191,26 @@ def local_names(toks):
 def compare(a, b, rename=False, a_local=(), b_local=(), fixed=()):
     """Compare token lists a (input) and b (output).
 
-    Returns None when equal, else (index, message).  With rename=True a
-    token pair (x, y) with x in a_local and y in b_local is accepted when it
-    is consistent with the bijection built so far; names in `fixed` must be
-    equal.  All other tokens must be equal."""
+    Returns None when equal, else (index, message).  With rename=True the
+    names in a_local (declared by the input) and b_local (by the output)
+    may be renamed, under one bijection built while walking both lists:
+    every occurrence of a name, wherever it stands (a debug section, a
+    string of raw text), must map the same way.  So a name the output
+    renamed in its declaration but left spelled the old way elsewhere is a
+    reference that resolves to nothing, and fails.  Names in `fixed` and
+    all other tokens must be equal."""
     fwd, bwd = {}, {}
     n = min(len(a), len(b))
     for i in range(n):
         x, y = a[i][0], b[i][0]
-        if (rename and x in a_local and y in b_local
+        if (rename and (x in a_local or y in b_local)
                 and x not in fixed and y not in fixed):
             fx, by = fwd.get(x), bwd.get(y)
             if fx is None and by is None:
-                fwd[x], bwd[y] = y, x
-                continue
+                if x == y or (x in a_local and y in b_local):
+                    fwd[x], bwd[y] = y, x
+                    continue
+                return i, "token differs"
             if fx == y and by == x:
                 continue
             why = ("inconsistent renaming: %r was mapped to %r" % (x, fx)

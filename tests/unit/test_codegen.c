@@ -2,7 +2,7 @@
  * test_codegen.c - pyptx-codegen pieces: attribute mangling, Python string
  * literals, generated snippets (each checked by tracing it with pyptx
  * 0.1.1: the whole module of K1 passes tests/pyptx/harness.py), the IR
- * (renaming by identity, sugar nodes printing their `orig`) and errors.
+ * (renaming by identity, splicing a node in place of a run) and errors.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -398,7 +398,8 @@ static void test_name_option(void **state)
     free(py);
 }
 
-/* Renaming is one assignment; a sugar node prints its `orig` by default. */
+/* Renaming is one assignment; cg_splice puts a node in place of a run and
+   hands the run back; a node prints through its kind's printer. */
 static void test_ir_rename_and_splice(void **state)
 {
     ptx_module *pm = parse(K1);
@@ -414,15 +415,20 @@ static void test_ir_rename_and_splice(void **state)
             k->syms[i].ptx = "done";
     }
     /* replace the first two statements (reg decls) by a CG_S_PY node */
-    cg_stmt *last = k->body->next;
+    cg_stmt *first = k->body, *last = first->next, *third = last->next;
     cg_stmt *node = cg_stmt_new(m, CG_S_PY, PTX_NOTOK);
-    cg_splice(&k->body, last, node);
+    node->u.sugar.name = "# two declarations were here";
+    assert_ptr_equal(cg_splice(&k->body, last, node), first);
     assert_ptr_equal(k->body, node);
+    assert_ptr_equal(node->next, third);
+    assert_ptr_equal(first->next, last);
+    assert_null(last->next);
     ptx_buf b = { 0 };
     cg_print(m, &b);
     ptx_buf_putc(&b, 0);
-    assert_non_null(strstr(b.p, "def k():\n    r = reg.array(b32, 5, name=\"%r\")\n"
-                                "    p = reg.array(pred, 3, name=\"%p\")\n"));
+    assert_non_null(strstr(b.p, "def k():\n    # two declarations were here\n"
+                                "    rd = reg.array(b64, 3, name=\"%rd\")\n"));
+    assert_null(strstr(b.p, "reg.array(b32, 5"));
     assert_non_null(strstr(b.p, "_raw(\"\\t.reg .b32 %a, %bee;\")"));
     assert_non_null(strstr(b.p, "    b = Reg(\"%bee\", b32)\n"));
     assert_non_null(strstr(b.p, "ptx.inst.bra.uni(\"done\", pred=~p[1])"));

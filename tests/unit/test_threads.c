@@ -1,4 +1,5 @@
-/* test_threads.c - no global state: threads parse and print at once. */
+/* test_threads.c - no global state: threads parse, print and translate
+   (plain and with every sugar pass) at once. */
 #define _GNU_SOURCE /* memmem */
 #include <pthread.h>
 #include <setjmp.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "ptx/codegen.h"
 #include "ptx/ptx.h"
 
 enum { NTHREADS = 4, ROUNDS = 200 };
@@ -72,8 +74,98 @@ static void parse_in_parallel(void **state)
     }
 }
 
+/* A kernel for every sugar pass: a comment line (comments), a mangled
+   name and parameters (names),
+   nvcc labels (labels), a CUTLASS spin wait (wait), a loop, a long
+   register list (slices), an address chain (expr) and strided stores
+   (repeat).  Thread i's copy differs in its name and constants. */
+static const char SUGAR_KERNEL[] =
+    ".version 8.5\n.target sm_90a\n.address_size 64\n"
+    ".visible .entry _Z5kern%dPi(.param .u64 _Z5kern%dPi_param_0)\n{\n"
+    "  .reg .pred %%p<3>;\n  .reg .b32 %%r<40>;\n  .reg .b64 %%rd<4>;\n"
+    "  ld.param.u64 %%rd1, [_Z5kern%dPi_param_0];\n"
+    "  // the thread\n  mov.u32 %%r1, %%tid.x;\n  shl.b32 %%r2, %%r1, %d;\n  add.s32 %%r3, %%r2, 64;\n"
+    "$L__BB0_1:\n  add.s32 %%r3, %%r3, 1;\n  setp.lt.s32 %%p1, %%r3, 100;\n"
+    "  @%%p1 bra $L__BB0_1;\n"
+    "  st.global.u32 [%%rd1], %%r3;\n  st.global.u32 [%%rd1+4], %%r4;\n"
+    "  st.global.u32 [%%rd1+8], %%r5;\n  st.global.u32 [%%rd1+12], %%r6;\n"
+    "  st.global.u32 [%%rd1+16], %%r7;\n  st.global.u32 [%%rd1+20], %%r8;\n"
+    "  st.global.v8.u32 [%%rd1+32], {%%r8, %%r9, %%r10, %%r11, %%r12, %%r13, %%r14, %%r15};\n"
+    "  {\n  .reg .pred P1;\n  LAB_WAIT:\n"
+    "  mbarrier.try_wait.parity.shared::cta.b64 P1, [%%r2], %%r1;\n"
+    "  @P1 bra.uni DONE;\n  bra.uni LAB_WAIT;\n  DONE:\n  }\n  ret;\n}\n";
+
+static char sugar_inputs[NTHREADS][2048];
+static ptx_buf sugar_want[NTHREADS], plain_want[NTHREADS];
+
+static int translate(const char *in, uint32_t sugar, ptx_buf *out)
+{
+    ptx_diag d;
+    ptx_module *m = ptx_parse_buffer("s.ptx", in, strlen(in), &d);
+    if (!m)
+        return -1;
+    ptx_codegen_options o = { .sugar = sugar };
+    int rc = ptx_codegen(m, &o, out, &d);
+    ptx_module_free(m);
+    return rc;
+}
+
+static void *run_sugar(void *arg)
+{
+    work *w = arg;
+    uint32_t all = (uint32_t)((1ull << ptx_codegen_npasses()) - 1);
+    for (int r = 0; r < ROUNDS / 4; r++) {
+        /* alternate, so that a printer changed by one mode would show in
+           the other */
+        ptx_buf b = { 0 };
+        uint32_t mode = r & 1 ? 0 : all;
+        const ptx_buf *want = mode ? &sugar_want[w->id] : &plain_want[w->id];
+        if (translate(sugar_inputs[w->id], mode, &b) != 0 || b.n != want->n ||
+            memcmp(b.p, want->p, b.n) != 0)
+            w->failures++;
+        ptx_buf_free(&b);
+    }
+    return NULL;
+}
+
+static void sugar_in_parallel(void **state)
+{
+    uint32_t all = (uint32_t)((1ull << ptx_codegen_npasses()) - 1);
+    pthread_t t[NTHREADS];
+    work w[NTHREADS];
+    for (int i = 0; i < NTHREADS; i++) {
+        snprintf(sugar_inputs[i], sizeof sugar_inputs[i], SUGAR_KERNEL, i, i, i, i + 1);
+        sugar_want[i] = (ptx_buf){ 0 };
+        plain_want[i] = (ptx_buf){ 0 };
+        assert_int_equal(translate(sugar_inputs[i], all, &sugar_want[i]), 0);
+        assert_int_equal(translate(sugar_inputs[i], 0, &plain_want[i]), 0);
+        /* every pass found something to do: the threads run them all */
+        ptx_codegen_stats st = { 0 };
+        ptx_diag d;
+        ptx_module *m = ptx_parse_buffer("s.ptx", sugar_inputs[i], strlen(sugar_inputs[i]), &d);
+        ptx_codegen_options o = { .sugar = all, .stats = &st };
+        ptx_buf b = { 0 };
+        assert_int_equal(ptx_codegen(m, &o, &b, &d), 0);
+        for (unsigned p = 0; p < ptx_codegen_npasses(); p++)
+            if (!st.pass_applied[p])
+                fail_msg("pass %s made no rewrite", ptx_codegen_pass_name(p));
+        ptx_buf_free(&b);
+        ptx_module_free(m);
+        w[i] = (work){ i, 0 };
+    }
+    for (int i = 0; i < NTHREADS; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, run_sugar, &w[i]), 0);
+    for (int i = 0; i < NTHREADS; i++) {
+        pthread_join(t[i], NULL);
+        assert_int_equal(w[i].failures, 0);
+        ptx_buf_free(&sugar_want[i]);
+        ptx_buf_free(&plain_want[i]);
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = { cmocka_unit_test(parse_in_parallel) };
+    const struct CMUnitTest tests[] = { cmocka_unit_test(parse_in_parallel),
+                                        cmocka_unit_test(sugar_in_parallel) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,133 @@
+/*
+ * sugar/free.c - free names for the passes that rename or add names.
+ *
+ * A new PTX spelling must clash with nothing in the module: not with any
+ * word of the source (a global it would shadow, a name of another kernel:
+ * the harness and pyptx-diff compare a module under one bijection) and not
+ * with a spelling another pass gave.  The words of the source are hashed
+ * once per module (ptxwords), and every spelling a pass gives joins them,
+ * so each test is one lookup and a pass that renames every label of a
+ * module stays linear.
+ *
+ * A word is a maximal run of [A-Za-z0-9_$] not right after '%' (that is
+ * a register's tail: "%r1" makes no word "r1").  New spellings are always
+ * such words, so a lookup among the runs finds every token that could
+ * clash.  The module text outside kernels (rawwords) is hashed apart: the
+ * debug sections of nvcc -G name kernel parameters and labels there,
+ * text that no rename reaches, so those names keep their spelling.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "sugar/sugar.h"
+
+static int wbyte(unsigned char c)
+{
+    return c == '_' || c == '$' || (c >= '0' && c <= '9') ||
+           ((c | 32) >= 'a' && (c | 32) <= 'z');
+}
+
+static int is_word(const char *p)
+{
+    if (!*p)
+        return 0;
+    for (; *p; p++)
+        if (!wbyte((unsigned char)*p))
+            return 0;
+    return 1;
+}
+
+/* The words of p[0..n) into map (keys point into p, which outlives it). */
+static void add_words(cg_module *m, cg_map *map, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        if (!wbyte((unsigned char)p[i])) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && wbyte((unsigned char)p[j]))
+            j++;
+        if (i == 0 || p[i - 1] != '%')
+            cg_map_put(m, map, p + i, j - i);
+        i = j;
+    }
+}
+
+static cg_map *ptxwords(cg_module *m)
+{
+    if (!m->ptxwords) {
+        m->ptxwords = cg_alloc(m, sizeof *m->ptxwords);
+        add_words(m, m->ptxwords, m->src->src, m->src->size);
+        for (uint32_t i = 0; i < m->nkernels; i++) /* --name gives one */
+            cg_map_put(m, m->ptxwords, m->kernels[i].ptx_name,
+                       strlen(m->kernels[i].ptx_name));
+    }
+    return m->ptxwords;
+}
+
+int sg_ptx_pinned(cg_module *m, const char *ptx)
+{
+    if (!m->rawwords) {
+        m->rawwords = cg_alloc(m, sizeof *m->rawwords);
+        for (uint32_t i = 0; i < m->nsegs; i++)
+            if (m->segs[i].kernel < 0)
+                add_words(m, m->rawwords, m->segs[i].p, m->segs[i].n);
+    }
+    return cg_map_get(m->rawwords, ptx, strlen(ptx)) != NULL;
+}
+
+int sg_ptx_name_free(cg_module *m, const char *name)
+{
+    return is_word(name) && !cg_map_get(ptxwords(m), name, strlen(name));
+}
+
+int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
+                  int py_too)
+{
+    if (sg_ptx_pinned(m, k->syms[s].ptx))
+        return 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", base);
+    for (unsigned i = 2; !sg_ptx_name_free(m, buf) ||
+                         (py_too && !sg_py_name_free(m, k, buf)); i++) {
+        if (i > 1000)
+            return 0;
+        snprintf(buf, sizeof buf, "%.240s_%u", base, i); /* room for the suffix */
+    }
+    k->syms[s].ptx = cg_strndup(m, buf, strlen(buf));
+    sg_ptx_claim(m, k->syms[s].ptx);
+    return 1;
+}
+
+void sg_ptx_claim(cg_module *m, const char *name)
+{
+    cg_map_put(m, ptxwords(m), name, strlen(name));
+}
+
+int sg_py_name_free(const cg_module *m, const cg_kernel *k, const char *name)
+{
+    size_t n = strlen(name);
+    if (!cg_is_identifier(name, n) || cg_py_reserved(name, n))
+        return 0;
+    if (cg_pyset_has((cg_kernel *)k, name))
+        return 0;
+    return !m->pyfns || !cg_map_get(m->pyfns, name, n);
+}
+
+const char *sg_py_fresh(cg_module *m, cg_kernel *k, const char *base)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", base);
+    for (unsigned i = 2; !sg_py_name_free(m, k, buf); i++) {
+        if (i > 1000)
+            return NULL;
+        snprintf(buf, sizeof buf, "%.240s_%u", base, i); /* room for the suffix */
+    }
+    return cg_pyset_claim(m, k, buf, strlen(buf));
+}
+
+void sg_py_reserve(cg_module *m, const cg_kernel *k, const char *name)
+{
+    cg_pyset_claim(m, (cg_kernel *)k, name, strlen(name));
+}

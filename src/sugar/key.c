@@ -1,0 +1,137 @@
+/*
+ * sugar/key.c - structural keys: one serializer for every pattern matcher.
+ *
+ * A matcher that looks for repeated or known shapes (repeat: blocks that
+ * differ by strides; wait: spin loops that differ by their barrier) needs
+ * "equal up to these holes".  sg_key_stmt writes a statement as a string,
+ * asking the matcher about each leaf operand (a symbol or an integer) how
+ * much of it the string holds; two statements match exactly when their
+ * strings are equal, and the holes come out in the same order for both,
+ * so the matcher can pair them up.
+ *
+ * Grammar (the brackets keep concatenations unambiguous):
+ *   stmt    [<kind> ...]      with INST: op{.mod}|guard|operands
+ *   operand (<kind> ...)      children (a, b, elements) nested inside
+ *   leaf    s<id>:<index>  s'<spelling>:<index>  ?  ?<id>  i<value>
+ */
+#include <stdint.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "sugar/sugar.h"
+
+/* Keys are built for every statement of a list: no printf. */
+static void put_num(ptx_buf *b, char tag, int64_t v)
+{
+    char *w = ptx_buf_room(b, 24);
+    *w++ = tag;
+    if (v < 0) {
+        *w++ = '-';
+        v = -v;
+    }
+    w = cg_put_digits(w, (uint32_t)v, 0);
+    b->n = (size_t)(w - b->p);
+}
+
+static void put_leaf(sg_key *key, const cg_opnd *o)
+{
+    ptx_buf *b = &key->b;
+    switch (key->leaf(key, o)) {
+    case SG_LEAF_EXACT:
+        if (o->kind == CG_O_SYM) {
+            put_num(b, 's', o->sym);
+            put_num(b, ':', o->index);
+        } else
+            sg_text_key(&o->text, b);
+        return;
+    case SG_LEAF_SPELLED:
+        ptx_buf_puts(b, "s'");
+        ptx_buf_puts(b, key->k->syms[o->sym].ptx);
+        put_num(b, ':', o->index);
+        return;
+    case SG_LEAF_WILD_SYM:
+        put_num(b, '?', o->sym);
+        break;
+    case SG_LEAF_WILD:
+        ptx_buf_putc(b, '?');
+        break;
+    }
+    key->holes = cg_grow(key->m, key->holes, key->nholes, &key->capholes,
+                         sizeof *key->holes);
+    key->holes[key->nholes++] = (cg_opnd *)o;
+}
+
+static void put_opnds(sg_key *key, const cg_opnd *o)
+{
+    for (; o; o = o->next) {
+        put_num(&key->b, '(', o->kind);
+        if (o->kind == CG_O_SYM || o->kind == CG_O_INT) {
+            put_leaf(key, o);
+        } else {
+            sg_text_key(&o->text, &key->b);
+            put_opnds(key, o->a);
+            put_opnds(key, o->b);
+            put_opnds(key, o->elems);
+        }
+        ptx_buf_putc(&key->b, ')');
+    }
+}
+
+/* A declaration's or label's symbol, asked about like an operand. */
+static void put_sym(sg_key *key, cg_symid sym)
+{
+    cg_opnd o = { .kind = CG_O_SYM, .sym = sym, .index = -1 };
+    put_leaf(key, &o);
+}
+
+void sg_key_stmt(sg_key *key, const cg_stmt *s)
+{
+    ptx_buf *b = &key->b;
+    put_num(b, '[', s->kind);
+    switch (s->kind) {
+    case CG_S_INST: {
+        const cg_inst *in = &s->u.inst;
+        ptx_buf_puts(b, in->op);
+        for (uint32_t i = 0; i < in->nmods; i++) {
+            ptx_buf_putc(b, '.');
+            ptx_buf_puts(b, in->mods[i]);
+        }
+        ptx_buf_putc(b, '|');
+        if (in->guard) {
+            cg_opnd g = *in->guard;
+            g.next = NULL;
+            put_opnds(key, &g);
+            /* the hole is the real guard's (or its child's), not the copy's */
+            if (key->nholes && key->holes[key->nholes - 1] == &g)
+                key->holes[key->nholes - 1] = in->guard;
+        }
+        ptx_buf_putc(b, '|');
+        put_opnds(key, in->ops);
+        break;
+    }
+    case CG_S_LABEL:
+        put_sym(key, s->u.label);
+        break;
+    case CG_S_REG: case CG_S_BIND: {
+        const cg_sym *y = &key->k->syms[s->u.reg];
+        ptx_buf_printf(b, "%d %s %u ", y->kind, y->type ? y->type : "", y->count);
+        put_sym(key, s->u.reg);
+        break;
+    }
+    case CG_S_RAW:
+        /* trivia (blank and comment lines) record no PTX token */
+        if (s->u.raw.why)
+            sg_text_key(&s->u.raw.text, b);
+        break;
+    case CG_S_SCOPE:
+        ptx_buf_putc(b, '{');
+        for (const cg_stmt *t = s->u.body; t; t = t->next)
+            sg_key_stmt(key, t);
+        ptx_buf_putc(b, '}');
+        break;
+    default:
+        /* no matcher looks into other kinds: each matches only itself */
+        ptx_buf_printf(b, "@%p", (const void *)s);
+        break;
+    }
+    ptx_buf_putc(b, ']');
+}
