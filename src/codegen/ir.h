@@ -100,6 +100,8 @@ typedef enum cg_sym_kind {
 typedef struct cg_sym {
     uint8_t kind;        /* cg_sym_kind */
     uint8_t is_pred;     /* register of type .pred (operand `a|b`, guards) */
+    uint8_t alias;       /* a Python name for an element of another register
+                            (sugar: tid = r[2]), declared by nothing */
     uint16_t scope;      /* 0 = kernel top level; n = n-th nested block */
     const char *ptx;
     const char *py;
@@ -189,6 +191,8 @@ typedef enum cg_stmt_kind {
     CG_S_FOR,      /* for <var> in range(count): body */
     CG_S_EXPR,     /* integer expression chain, r[k] = a OP b ... */
     CG_S_PY,       /* any other Python lines a pass wants (text, body) */
+    CG_S_CALL,     /* a typed wrapper, ptx.add(s32, ...): the instruction
+                      in `orig` */
     CG_S_KIND_END
 } cg_stmt_kind;
 
@@ -231,7 +235,7 @@ typedef struct cg_var {
 /* Sugar nodes share one payload.  Which fields mean what is up to the
    pass that made the node and its printer; the common meaning is: */
 typedef struct cg_sugar {
-    cg_stmt *orig;         /* WAIT, FOR, EXPR: the statements replaced (never
+    cg_stmt *orig;         /* WAIT, FOR, EXPR, CALL: the statements replaced (never
                               printed; passes look through the node at
                               them); NULL where they live on in `body` */
     cg_stmt *body;         /* LOOP/FOR/PY: the nested statements */
@@ -372,6 +376,7 @@ void sg_print_wait(const cg_module *, const cg_kernel *, const cg_stmt *, int, p
 void sg_print_for(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 void sg_print_expr(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 void sg_print_py(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+void sg_print_call(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 /* Print a statement list at `depth` (used by hooks for bodies). */
 void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                     int depth, ptx_buf *out);

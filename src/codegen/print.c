@@ -368,7 +368,7 @@ static const cg_print_hook printers[CG_S_KIND_END] = {
     [CG_S_COMMENT] = print_simple,
     [CG_S_LOOP] = sg_print_loop,  [CG_S_WAIT] = sg_print_wait,
     [CG_S_FOR] = sg_print_for,    [CG_S_EXPR] = sg_print_expr,
-    [CG_S_PY] = sg_print_py,
+    [CG_S_PY] = sg_print_py,      [CG_S_CALL] = sg_print_call,
 };
 
 void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,

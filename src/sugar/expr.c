@@ -186,45 +186,66 @@ static const char *opnd_type(const ctx *c, const cg_opnd *o, const enode *kid)
 
 /* pyptx 0.1.1's integer operators (reg.py _emit_int_*; NOTES.md has the
    table by dtype): the instruction each one emits, by the width of the
-   left operand and what the right operand is.  A row applies when the
-   instruction has exactly these modifiers. */
+   left operand and what the right operand is.  OUT rows are `r[k] = a op
+   b` (a fresh temporary that RegArray.__setitem__ renames to r[k]); IN
+   rows are `a op= b`, which writes a in place (`r[k] op= b` too: the
+   setitem that follows is a no-op for the same register), so they need
+   no temporary at all.  A row applies when the instruction has exactly
+   these modifiers.  There is no `|=`: Reg has no __ior__. */
 enum { RHS_SAME,     /* an int, or a register of the left's width */
        RHS_INT,      /* an int */
-       RHS_REG,      /* a register of the left's width */
-       RHS_ANY };    /* an int or any integer register */
+       RHS_ANYREG,   /* an integer register */
+       RHS_ANY };    /* an int or an integer register */
 enum { LHS_ANY, LHS_S32, LHS_NOT_S32 };
+enum { OUT, IN };
 
 typedef struct overload_row {
     const char *op, *sym;
-    uint8_t width, rhs, lhs;
+    uint8_t form, width, rhs, lhs;
     const char *mod0, *mod1;    /* mod1 NULL: one modifier */
 } overload_row;
 
 static const overload_row overloads[] = {
-    { "add", "+", 64, RHS_SAME, LHS_ANY, "s64", NULL },
-    { "add", "+", 32, RHS_SAME, LHS_S32, "s32", NULL },
-    { "add", "+", 32, RHS_SAME, LHS_NOT_S32, "u32", NULL },
-    { "sub", "-", 64, RHS_SAME, LHS_ANY, "s64", NULL },
-    { "sub", "-", 32, RHS_SAME, LHS_ANY, "s32", NULL },
-    { "mul", "*", 64, RHS_SAME, LHS_ANY, "lo", "u64" },
-    { "mul", "*", 32, RHS_INT, LHS_ANY, "lo", "s32" },
-    { "mul", "*", 32, RHS_REG, LHS_ANY, "lo", "u32" },
-    { "shl", "<<", 64, RHS_ANY, LHS_ANY, "b64", NULL },
-    { "shl", "<<", 32, RHS_ANY, LHS_ANY, "b32", NULL },
-    { "shr", ">>", 64, RHS_ANY, LHS_ANY, "u64", NULL },
-    { "shr", ">>", 32, RHS_ANY, LHS_ANY, "u32", NULL },
-    { "and", "&", 64, RHS_SAME, LHS_ANY, "b64", NULL },
-    { "and", "&", 32, RHS_SAME, LHS_ANY, "b32", NULL },
-    { "or", "|", 64, RHS_SAME, LHS_ANY, "b64", NULL },
-    { "or", "|", 32, RHS_SAME, LHS_ANY, "b32", NULL },
-    { "xor", "^", 64, RHS_SAME, LHS_ANY, "b64", NULL },
-    { "xor", "^", 32, RHS_SAME, LHS_ANY, "b32", NULL },
+    { "add", "+", OUT, 64, RHS_SAME, LHS_ANY, "s64", NULL },
+    { "add", "+", OUT, 32, RHS_SAME, LHS_S32, "s32", NULL },
+    { "add", "+", OUT, 32, RHS_SAME, LHS_NOT_S32, "u32", NULL },
+    { "sub", "-", OUT, 64, RHS_SAME, LHS_ANY, "s64", NULL },
+    { "sub", "-", OUT, 32, RHS_ANY, LHS_ANY, "s32", NULL },
+    { "mul", "*", OUT, 64, RHS_SAME, LHS_ANY, "lo", "u64" },
+    { "mul", "*", OUT, 32, RHS_INT, LHS_ANY, "lo", "s32" },
+    { "mul", "*", OUT, 32, RHS_ANYREG, LHS_ANY, "lo", "u32" },
+    { "shl", "<<", OUT, 64, RHS_ANY, LHS_ANY, "b64", NULL },
+    { "shl", "<<", OUT, 32, RHS_ANY, LHS_ANY, "b32", NULL },
+    { "shr", ">>", OUT, 64, RHS_ANY, LHS_ANY, "u64", NULL },
+    { "shr", ">>", OUT, 32, RHS_ANY, LHS_ANY, "u32", NULL },
+    { "and", "&", OUT, 64, RHS_SAME, LHS_ANY, "b64", NULL },
+    { "and", "&", OUT, 32, RHS_ANY, LHS_ANY, "b32", NULL },
+    { "or", "|", OUT, 64, RHS_SAME, LHS_ANY, "b64", NULL },
+    { "or", "|", OUT, 32, RHS_ANY, LHS_ANY, "b32", NULL },
+    { "xor", "^", OUT, 64, RHS_SAME, LHS_ANY, "b64", NULL },
+    { "xor", "^", OUT, 32, RHS_ANY, LHS_ANY, "b32", NULL },
+    { "add", "+=", IN, 64, RHS_SAME, LHS_ANY, "s64", NULL },
+    { "add", "+=", IN, 32, RHS_ANY, LHS_S32, "s32", NULL },
+    { "add", "+=", IN, 32, RHS_ANY, LHS_NOT_S32, "u32", NULL },
+    { "sub", "-=", IN, 64, RHS_SAME, LHS_ANY, "s64", NULL },
+    { "sub", "-=", IN, 32, RHS_ANY, LHS_ANY, "s32", NULL },
+    { "mul", "*=", IN, 64, RHS_SAME, LHS_ANY, "lo", "u64" },
+    { "mul", "*=", IN, 32, RHS_INT, LHS_ANY, "lo", "s32" },
+    { "mul", "*=", IN, 32, RHS_ANYREG, LHS_ANY, "lo", "u32" },
+    { "shl", "<<=", IN, 64, RHS_ANY, LHS_ANY, "b64", NULL },
+    { "shl", "<<=", IN, 32, RHS_ANY, LHS_ANY, "b32", NULL },
+    { "shr", ">>=", IN, 64, RHS_ANY, LHS_ANY, "u64", NULL },
+    { "shr", ">>=", IN, 32, RHS_ANY, LHS_ANY, "u32", NULL },
+    { "and", "&=", IN, 64, RHS_SAME, LHS_ANY, "b64", NULL },
+    { "and", "&=", IN, 32, RHS_ANY, LHS_ANY, "b32", NULL },
+    { "xor", "^=", IN, 64, RHS_SAME, LHS_ANY, "b64", NULL },
+    { "xor", "^=", IN, 32, RHS_ANY, LHS_ANY, "b32", NULL },
 };
 
-static int row_applies(const overload_row *w, const cg_inst *in, const char *lt,
-                       int lb, int r_int, int rb)
+static int row_applies(const overload_row *w, int form, const cg_inst *in,
+                       const char *lt, int lb, int r_int, int rb)
 {
-    if (strcmp(w->op, in->op) || w->width != lb)
+    if (w->form != form || strcmp(w->op, in->op) || w->width != lb)
         return 0;
     if (in->nmods != (w->mod1 ? 2u : 1u) || strcmp(in->mods[0], w->mod0) ||
         (w->mod1 && strcmp(in->mods[1], w->mod1)))
@@ -235,26 +256,35 @@ static int row_applies(const overload_row *w, const cg_inst *in, const char *lt,
     switch (w->rhs) {
     case RHS_SAME: return r_int || rb == lb;
     case RHS_INT: return r_int;
-    case RHS_REG: return !r_int && rb == lb;
+    case RHS_ANYREG: return !r_int;
     default: return 1;
     }
 }
 
-/* Python operator that emits exactly instruction s, or NULL. */
+static int same_reg(const cg_opnd *a, const cg_opnd *b)
+{
+    return a->kind == CG_O_SYM && b->kind == CG_O_SYM && a->sym == b->sym &&
+           a->index == b->index;
+}
+
+/* Python operator that emits exactly instruction s (`+` for r[k] = a + b,
+   `+=` for a += b), or NULL. */
 static const char *overload(const ctx *c, const enode *e)
 {
     const cg_stmt *s = e->inst;
-    if (c->no_overload || sg_nops(s->u.inst.ops) != 3)
+    if (sg_nops(s->u.inst.ops) != 3)
         return NULL;
     const cg_opnd *d = s->u.inst.ops, *l = d->next, *r = l->next;
     const cg_sym *dy = &c->k->syms[d->sym];
-    if (dy->kind != CG_SYM_REGARRAY || d->index < 0)
+    /* in place: the destination is the left operand itself */
+    int form = !e->kid[1] && same_reg(d, l) && cg_sym_is_reg(dy) ? IN : OUT;
+    if (form == OUT && (c->no_overload || dy->kind != CG_SYM_REGARRAY || d->index < 0))
         return NULL;
     const char *lt = opnd_type(c, l, e->kid[1]);
     if (!lt)
         return NULL;
     int lb = kind_bits(lt);
-    if ((lb != 32 || !c->ok32) && (lb != 64 || !c->ok64))
+    if (form == OUT && (lb != 32 || !c->ok32) && (lb != 64 || !c->ok64))
         return NULL;
     /* right operand: int, or a register of a given width class */
     int r_int = r->kind == CG_O_INT && !e->kid[2];
@@ -263,7 +293,7 @@ static const char *overload(const ctx *c, const enode *e)
     if (!r_int && !rb)
         return NULL;      /* pred, float, special, string ... */
     for (unsigned i = 0; i < sizeof overloads / sizeof *overloads; i++)
-        if (row_applies(&overloads[i], &s->u.inst, lt, lb, r_int, rb))
+        if (row_applies(&overloads[i], form, &s->u.inst, lt, lb, r_int, rb))
             return overloads[i].sym;
     return NULL;
 }
@@ -334,6 +364,17 @@ static void text_of(const cg_module *m, const cg_kernel *k, const enode *e, ptx_
         cg_opnd dd = *d;
         dd.next = NULL;
         cg_print_opnd(m, k, &dd, out);
+        int in_place = e->opsym[strlen(e->opsym) - 1] == '=';
+        if (in_place) {                    /* a op= b */
+            ptx_buf_printf(out, " %s ", e->opsym);
+            cg_opnd x = *r;
+            x.next = NULL;
+            if (e->kid[2])
+                text_of(m, k, e->kid[2], out, 0);
+            else
+                cg_print_opnd(m, k, &x, out);
+            return;
+        }
         ptx_buf_puts(out, " = ");
         for (int side = 1; side <= 2; side++) {
             if (side == 2)
@@ -460,7 +501,7 @@ uint32_t sugar_expr(cg_module *m, cg_kernel *k)
             total += y->count;
         else if (y->kind == CG_SYM_REG)
             total += 1;
-        if (y->kind == CG_SYM_REG && y->ptx && temp_like(y->ptx))
+        if (y->kind == CG_SYM_REG && !y->alias && y->ptx && temp_like(y->ptx))
             c.no_overload = 1;
     }
     /* pyptx names an operator's temporary %r<counter> / %rd<counter>;

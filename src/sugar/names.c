@@ -225,5 +225,6 @@ static uint32_t name_aliases(cg_module *m, cg_kernel *k)
 
 uint32_t sugar_names(cg_module *m, cg_kernel *k)
 {
-    return name_kernel(m, k) + name_params(m, k) + name_aliases(m, k);
+    return name_kernel(m, k) + name_params(m, k) + name_aliases(m, k) +
+           sg_name_specials(m, k);
 }

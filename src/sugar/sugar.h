@@ -21,20 +21,23 @@
    "wait" folds spin loops before "loops" would raise their back edges,
    "expr" runs before "repeat" so that address chains become one
    expression each rather than being rolled as parallel copies with odd
-   strides. */
+   strides; "calls" runs last, on the instructions no other idiom took. */
 #define SG_PASSES(X) \
     X(comments, "drop blank and comment-only source lines (_raw(\"\"), _raw(\"//\"))") \
-    X(names, "readable names for C++ mangled kernels, params, variables, symbols") \
+    X(names, "readable names: C++ mangled kernels, params, symbols; tid for %tid.x") \
     X(labels, "nvcc labels $L__BB3_7 -> BB7") \
     X(wait, "mbarrier try_wait spin-loop blocks -> one helper call each") \
     X(loops, "label ... @p bra label  ->  with ptx.loop(...)") \
     X(slices, "long register lists as comprehensions over the array") \
     X(expr, "integer temporaries folded into one expression (ptx.expr())") \
-    X(repeat, "repeated blocks rolled into for i in range(N)")
+    X(repeat, "repeated blocks rolled into for i in range(N)") \
+    X(calls, "instructions a typed wrapper emits as that wrapper: ptx.add(s32, ...)")
 
 #define SG_DECLARE(name, help) uint32_t sugar_##name(cg_module *m, cg_kernel *k);
 SG_PASSES(SG_DECLARE)
 #undef SG_DECLARE
+/* Part of "names" (specials.c): registers that hold %tid.x ... -> tid. */
+uint32_t sg_name_specials(cg_module *m, cg_kernel *k);
 
 /* Passes that keep per-register tables skip kernels declaring more
    registers than this (no real kernel comes near it). */

@@ -1,0 +1,241 @@
+/*
+ * sugar/specials.c - part of pass "names": a register that holds a special
+ * register gets that register's name,
+ *
+ *     ptx.inst.mov.u32(r[5], ptx.special.tid.x())      tid = r[5]
+ *     ptx.inst.add.s32(r[6], r[5], 1)            ->    ptx.inst.mov.u32(tid, ptx.special.tid.x())
+ *                                                      ptx.inst.add.s32(r[6], tid, 1)
+ *
+ * where that is certain: the register is written by that mov alone (it
+ * never stands first among another instruction's operands, where PTX puts
+ * destinations), nothing names it before the mov, and no carried text
+ * names it at all.  `tid` is a Python alias of the same pyptx register
+ * (`tid = r[5]` records nothing), so the PTX does not change: tracing runs
+ * the body once from top to bottom, and every use comes after the alias.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "sugar/sugar.h"
+
+/* The Python names of the special registers that get one. */
+static const struct { const char *ptx, *py; } names[] = {
+    { "%tid.x", "tid" },         { "%tid.y", "tid_y" },       { "%tid.z", "tid_z" },
+    { "%ntid.x", "ntid" },       { "%ntid.y", "ntid_y" },     { "%ntid.z", "ntid_z" },
+    { "%ctaid.x", "ctaid" },     { "%ctaid.y", "ctaid_y" },   { "%ctaid.z", "ctaid_z" },
+    { "%nctaid.x", "nctaid" },   { "%nctaid.y", "nctaid_y" }, { "%nctaid.z", "nctaid_z" },
+    { "%laneid", "laneid" },     { "%warpid", "warpid" },
+};
+
+#define NEVER UINT32_MAX
+
+typedef struct seen {
+    uint32_t first;      /* position of the first statement naming it */
+    uint32_t writers;    /* statements that have it first among operands */
+    uint8_t carried;     /* raw text names it */
+} seen;
+
+typedef struct specials {
+    cg_module *m;
+    cg_kernel *k;
+    uint32_t *base;      /* symbol -> first slot */
+    uint32_t nbase;      /* symbols that have one (not the aliases made) */
+    seen *v;             /* per register slot */
+    uint32_t pos;        /* statements walked */
+} specials;
+
+static uint32_t slot(const specials *c, cg_symid s, int32_t idx)
+{
+    if (s >= c->nbase)
+        return NEVER;
+    const cg_sym *y = &c->k->syms[s];
+    if (y->kind == CG_SYM_REGARRAY)
+        return idx >= 0 && (uint32_t)idx < y->count ? c->base[s] + (uint32_t)idx : NEVER;
+    return y->kind == CG_SYM_REG ? c->base[s] : NEVER;
+}
+
+static void note(specials *c, cg_symid s, int32_t idx, int writer, int carried)
+{
+    uint32_t i = slot(c, s, idx);
+    if (i == NEVER)
+        return;
+    if (c->v[i].first == NEVER)
+        c->v[i].first = c->pos;
+    c->v[i].writers += (uint32_t)writer;
+    c->v[i].carried |= (uint8_t)carried;
+}
+
+static void note_text(specials *c, const cg_text *t)
+{
+    for (uint32_t i = 0; i < t->n; i++)
+        if (t->v[i].sym != CG_NOSYM)
+            note(c, t->v[i].sym, t->v[i].index, 0, 1);
+}
+
+/* Every register an operand list names; the first operand (and the
+   elements of a vector there) as a possible destination. */
+static void note_opnds(specials *c, const cg_opnd *o, int first)
+{
+    for (; o; o = o->next, first = 0) {
+        if (o->kind == CG_O_SYM)
+            note(c, o->sym, o->index, first, 0);
+        note_text(c, &o->text);
+        note_opnds(c, o->a, 0);
+        note_opnds(c, o->b, 0);
+        note_opnds(c, o->elems, first && o->kind == CG_O_VEC);
+    }
+}
+
+static void walk(specials *c, cg_stmt *s)
+{
+    for (; s; s = s->next) {
+        cg_stmt **body = cg_body(s);
+        c->pos++;
+        if (s->kind == CG_S_INST) {
+            note_opnds(c, s->u.inst.ops, 1);
+            if (s->u.inst.guard) {
+                cg_opnd g = *s->u.inst.guard;
+                g.next = NULL;
+                note_opnds(c, &g, 0);
+            }
+        } else if (s->kind == CG_S_RAW) {
+            note_text(c, &s->u.raw.text);
+        } else if (s->kind >= CG_S_LOOP) {   /* nodes of earlier passes */
+            if (s->u.sugar.orig)
+                walk(c, s->u.sugar.orig);
+            note_opnds(c, s->u.sugar.args, 0);
+        }
+        if (body)
+            walk(c, *body);
+    }
+}
+
+/* The special register that s moves into a register, or NULL. */
+static const char *special_mov(const cg_stmt *s)
+{
+    if (!sg_inst_is(s, "mov") || s->u.inst.guard || s->u.inst.nmods != 1 ||
+        sg_nops(s->u.inst.ops) != 2)
+        return NULL;
+    const char *t = s->u.inst.mods[0];
+    const cg_opnd *d = s->u.inst.ops, *src = d->next;
+    if ((strcmp(t, "u32") && strcmp(t, "b32") && strcmp(t, "s32")) ||
+        d->kind != CG_O_SYM || src->kind != CG_O_SPECIAL)
+        return NULL;
+    for (unsigned i = 0; i < sizeof names / sizeof *names; i++)
+        if (src->text.v->n == strlen(names[i].ptx) &&
+            !memcmp(src->text.v->p, names[i].ptx, src->text.v->n))
+            return names[i].py;
+    return NULL;
+}
+
+/* `py = r[5]` before the mov at *link, and a register symbol that stands
+   for r[5] under the name py; the symbol, or CG_NOSYM. */
+static cg_symid make_alias(specials *c, cg_stmt **link, const char *base)
+{
+    const cg_opnd *d = (*link)->u.inst.ops;
+    const char *py = sg_py_fresh(c->m, c->k, base);
+    if (!py)
+        return CG_NOSYM;
+    char ptx[300], line[300];
+    const cg_sym *y = &c->k->syms[d->sym];
+    if (d->index >= 0) {
+        snprintf(ptx, sizeof ptx, "%s%d", y->ptx, d->index);
+        snprintf(line, sizeof line, "%s = %s[%d]", py, y->py, d->index);
+    } else {
+        snprintf(ptx, sizeof ptx, "%s", y->ptx);
+        snprintf(line, sizeof line, "%s = %s", py, y->py);
+    }
+    const char *type = y->type;   /* y moves if the table grows */
+    cg_symid s = cg_sym_add(c->m, c->k, CG_SYM_REG, cg_strndup(c->m, ptx, strlen(ptx)),
+                            type, 0, 0);
+    c->k->syms[s].py = py;
+    c->k->syms[s].alias = 1;
+    cg_stmt *alias = cg_stmt_new(c->m, CG_S_PY, (*link)->first);
+    alias->u.sugar.name = cg_strndup(c->m, line, strlen(line));
+    alias->next = *link;
+    *link = alias;
+    return s;
+}
+
+/* Aliases for the movs of special registers that qualify; their
+   registers' slots map to the alias symbols in `to`.  How many. */
+static uint32_t make_aliases(specials *c, cg_stmt **link, uint32_t *to)
+{
+    uint32_t made = 0;
+    for (; *link; link = &(*link)->next) {
+        cg_stmt *s = *link, **body = cg_body(s);
+        const char *py;
+        c->pos++;
+        if ((py = special_mov(s))) {
+            const cg_opnd *d = s->u.inst.ops;
+            uint32_t i = slot(c, d->sym, d->index);
+            if (i != NEVER && c->v[i].first == c->pos && c->v[i].writers == 1 &&
+                !c->v[i].carried && (to[i] = make_alias(c, link, py)) != CG_NOSYM) {
+                made++;
+                link = &(*link)->next;   /* past the alias, to the mov */
+            }
+        }
+        if (body)
+            made += make_aliases(c, body, to);
+    }
+    return made;
+}
+
+static void rename_opnds(specials *c, cg_opnd *o, const uint32_t *to)
+{
+    for (; o; o = o->next) {
+        uint32_t i;
+        if (o->kind == CG_O_SYM && (i = slot(c, o->sym, o->index)) != NEVER &&
+            to[i] != CG_NOSYM) {
+            o->sym = to[i];
+            o->index = -1;
+        }
+        rename_opnds(c, o->a, to);
+        rename_opnds(c, o->b, to);
+        rename_opnds(c, o->elems, to);
+    }
+}
+
+static void rename_stmts(specials *c, cg_stmt *s, const uint32_t *to)
+{
+    for (; s; s = s->next) {
+        cg_stmt **body = cg_body(s);
+        if (s->kind == CG_S_INST) {
+            rename_opnds(c, s->u.inst.ops, to);
+            rename_opnds(c, s->u.inst.guard, to);
+        }
+        if (body)
+            rename_stmts(c, *body, to);
+    }
+}
+
+uint32_t sg_name_specials(cg_module *m, cg_kernel *k)
+{
+    specials c = { .m = m, .k = k };
+    uint64_t total = 0;
+    uint32_t nsyms = k->nsyms;
+    c.base = cg_alloc(m, (nsyms + 1) * sizeof *c.base);
+    c.nbase = nsyms;
+    for (uint32_t i = 0; i < nsyms; i++) {
+        c.base[i] = (uint32_t)total;
+        total += k->syms[i].kind == CG_SYM_REGARRAY ? k->syms[i].count
+                 : k->syms[i].kind == CG_SYM_REG;
+    }
+    if (total > SG_MAX_TRACKED_REGS)
+        return 0;
+    uint32_t nregs = (uint32_t)total;
+    sg_scratch scratch = { 0 };
+    c.v = sg_scratch_get(&scratch, (nregs + 1) * (sizeof *c.v + sizeof(uint32_t)));
+    uint32_t *to = (uint32_t *)(c.v + nregs + 1);
+    for (uint32_t i = 0; i < nregs; i++) {
+        c.v[i].first = NEVER;
+        to[i] = CG_NOSYM;
+    }
+    walk(&c, k->body);
+    c.pos = 0;
+    uint32_t made = make_aliases(&c, &k->body, to);
+    if (made)
+        rename_stmts(&c, k->body, to);
+    ptx_buf_free(&scratch);
+    return made;
+}

@@ -1,0 +1,15 @@
+# Idioms of the sugar passes checked against pyptx 0.1.1 itself: the
+# "calls" pass writes exactly the instructions pyptx's typed wrappers emit
+# and accept (tests/idioms/wrappers.py).
+if(TARGET pyptx-codegen)
+  add_test(NAME sugar_wrappers_vs_pyptx
+    COMMAND ${PTX_VENV_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/idioms/wrappers.py
+            $<TARGET_FILE:pyptx-codegen>)
+endif()
+# ... and the "expr" pass writes a Reg operator (a + b, a += b) exactly
+# where pyptx's operator emits that instruction (tests/idioms/operators.py).
+if(TARGET pyptx-codegen)
+  add_test(NAME sugar_operators_vs_pyptx
+    COMMAND ${PTX_VENV_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/idioms/operators.py
+            $<TARGET_FILE:pyptx-codegen>)
+endif()

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""The "calls" sugar pass against pyptx 0.1.1's own typed wrappers.
+
+    wrappers.py CODEGEN
+
+pyptx is the oracle.  This script calls every typed wrapper the pass knows
+(ptx.add, ptx.setp, ptx.ld, ptx.wgmma.fence, ...) with every value of its
+arguments' domains, and more (types pyptx has, modes, roundings, spaces,
+caches, including ones the wrapper or pyptx's spec rejects), inside one
+traced kernel.  A call pyptx rejects is emitted through ptx.inst instead.
+Every instruction is recorded with the pyptx function that emitted it.
+
+Then `CODEGEN --sugar=calls` decompiles the traced module, the result is
+traced again under the same recorder, and the two recordings must agree
+instruction by instruction: the same instruction (opcode, modifiers,
+operands, guard), emitted by the same pyptx function.  So the pass writes
+an instruction as a wrapper exactly when pyptx's wrapper emits it and
+accepts it, and the pass's tables cannot drift from the DSL.  The last
+line is `N passed, N failed` (one case per instruction)."""
+import importlib.util
+import itertools
+import os
+import subprocess
+import sys
+import tempfile
+
+import pyptx.ptx as P
+from pyptx import kernel, ptx, reg
+import pyptx.types as T
+
+TYPES = [v for v in vars(T).values() if isinstance(v, T.PtxType)]
+RECORD = []
+_emit = P._emit
+
+
+def recording_emit(opcode, modifiers, operands, pred=None):
+    """Records (caller, instruction) once pyptx has accepted it."""
+    caller = sys._getframe(1).f_code.co_name
+    up = sys._getframe(2).f_code
+    if caller == "__call__" and up.co_filename == P.__file__:
+        caller = up.co_name   # a helper that goes through ptx.inst: ptx.param
+    # ptx._emit finds the escape hatch by its caller's frame: keep that
+    # frame the caller by calling from one that looks the same
+    n = len(RECORD)
+    _emit_as(caller, opcode, modifiers, operands, pred)
+    RECORD.insert(n, (caller, opcode, tuple(modifiers),
+                      tuple(repr(P._op(o)) for o in operands), repr(P._pred(pred))))
+
+
+def _emit_as(caller, opcode, modifiers, operands, pred):
+    if caller == "__call__":
+        P._GenericInst(opcode, tuple(modifiers)).__wrapped_call__(operands, pred)
+    else:
+        _emit(opcode, modifiers, operands, pred=pred)
+
+
+def _generic_call(self, operands, pred):
+    _emit(self._opcode, self._modifiers, operands, pred=pred)
+
+
+# the escape hatch as pyptx has it, reachable without recursing into the
+# recorder; pyptx tells it apart by a frame named __call__ in ptx.py
+_generic_call.__code__ = _generic_call.__code__.replace(
+    co_name="__call__", co_filename=P.__file__)
+P._GenericInst.__wrapped_call__ = _generic_call
+P._emit = recording_emit
+
+
+def cases(r, rd, p):
+    """(wrapper call, equivalent ptx.inst opcode and modifiers, operands)"""
+    ops3 = (r[1], r[2], r[3])
+    for t in TYPES:
+        for name, op, ops in (("mov", "mov", ops3[:2]), ("not_", "not", ops3[:2]),
+                              ("add", "add", ops3), ("sub", "sub", ops3),
+                              ("shl", "shl", ops3), ("shr", "shr", ops3),
+                              ("and_", "and", ops3), ("or_", "or", ops3),
+                              ("xor_", "xor", ops3)):
+            yield (lambda f=getattr(ptx, name), t=t, ops=ops: f(t, *ops)), op, (t.ptx,), ops
+        for mode in (None, "lo", "hi", "wide"):
+            mods = ((f".{mode}",) if mode else ()) + (t.ptx,)
+            yield (lambda t=t, mode=mode: ptx.mul(t, *ops3, mode=mode)), "mul", mods, ops3
+        for mode in ("lo", "hi", "wide"):
+            ops4 = ops3 + (r[4],)
+            yield (lambda t=t, mode=mode: ptx.mad(t, *ops4, mode=mode)), "mad", \
+                (f".{mode}", t.ptx), ops4
+        for cmp in ("lt", "le", "gt", "ge", "eq", "ne", "ltu", "lo"):
+            ops = (p[1], r[2], r[3])
+            yield (lambda t=t, cmp=cmp, ops=ops: ptx.setp(cmp, t, *ops)), "setp", \
+                (f".{cmp}", t.ptx), ops
+        for sp, ca in itertools.product(("global", "shared", "local", "param", "const",
+                                         "generic", "shared::cta"),
+                                        (None, "ca", "cg", "cs", "lu", "cv", "nc", "wb", "wt")):
+            mods = (() if sp == "generic" else (f".{sp}",)) + ((f".{ca}",) if ca else ()) + (t.ptx,)
+            a = ptx.addr(rd[1], 8)
+            yield (lambda t=t, sp=sp, ca=ca, a=a: ptx.ld(t, r[1], a, space=sp, cache=ca)), \
+                "ld", mods, (r[1], a)
+            yield (lambda t=t, sp=sp, ca=ca, a=a: ptx.st(t, a, r[1], space=sp, cache=ca)), \
+                "st", mods, (a, r[1])
+        # a whole parameter: ptx.param; one with an array part: ptx.ld
+        yield (lambda t=t: ptx.param(t, "pa", r[1])), "ld", (".param", t.ptx), \
+            (r[1], ptx.addr("pa"))
+        yield (lambda t=t: ptx.ld(t, r[1], ptx.addr("parr"), space="param")), "ld", \
+            (".param", t.ptx), (r[1], ptx.addr("parr"))
+    for t1, t2 in itertools.product(TYPES, (T.f32, T.f16, T.s32, T.u8, T.bf16)):
+        for rnd in (None, "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna", "rs"):
+            for ftz, sat in itertools.product((False, True), (False, True)):
+                mods = tuple(f".{m}" for m, on in ((rnd, rnd), ("ftz", ftz), ("sat", sat)) if on)
+                yield (lambda t1=t1, t2=t2, rnd=rnd, ftz=ftz, sat=sat:
+                       ptx.cvt(t1, t2, r[1], r[2], rounding=rnd, ftz=ftz, sat=sat)), \
+                    "cvt", mods + (t1.ptx, t2.ptx), (r[1], r[2])
+    for g in (None, p[1], ~p[2]):
+        yield (lambda g=g: ptx.ret(pred=g)), "ret", (), (), g
+        yield (lambda g=g: ptx.bra("L", pred=g)), "bra", (), ("L",), g
+        yield (lambda g=g: ptx.add(T.s32, *ops3, pred=g)), "add", (".s32",), ops3, g
+        yield (lambda g=g: ptx.setp("lt", T.s32, p[1], r[2], 3, pred_negate=g)), "setp", \
+            (".lt", ".s32"), (p[1], r[2], 3), g
+    for args in ((0,), (1, 64), (r[1],), (r[1], r[2])):
+        yield (lambda args=args: ptx.bar.sync(*args)), "bar", (".sync",), args
+    yield (lambda: ptx.fence.proxy_async()), "fence", (".proxy", ".async"), ()
+    yield (lambda: ptx.wgmma.fence()), "wgmma", (".fence", ".sync", ".aligned"), ()
+    yield (lambda: ptx.wgmma.commit_group()), "wgmma", (".commit_group", ".sync", ".aligned"), ()
+    for n in (0, 1, r[3]):
+        yield (lambda n=n: ptx.wgmma.wait_group(n)), "wgmma", \
+            (".wait_group", ".sync", ".aligned"), (n,)
+    yield (lambda: ptx.cp.async_.commit_group()), "cp", (".async", ".commit_group"), ()
+    yield (lambda: ptx.cp.async_.wait_group(2)), "cp", (".async", ".wait_group"), (2,)
+    yield (lambda: ptx.cp.async_.wait_all()), "cp", (".async", ".wait_all"), ()
+    # near misses: forms no wrapper writes
+    yield None, "bra", (".uni",), ("L",)
+    yield None, "ld", (".global", ".v4", ".u32"), ([r[1], r[2], r[3], r[4]], ptx.addr(rd[1]))
+    yield None, "cp", (".async", ".wait_group"), (r[1],)
+
+
+@kernel(arch="sm_90a", version=(8, 5),
+        raw_params=[("u64", "pa"), ("b8.align8.array16", "parr")])
+def oracle():
+    r = reg.array(T.b32, 8, name="%r")
+    rd = reg.array(T.b64, 4, name="%rd")
+    p = reg.array(T.pred, 4, name="%p")
+    for case in cases(r, rd, p):
+        call, op, mods, ops = case[:4]
+        guard = case[4] if len(case) > 4 else None
+        try:
+            if call is None:
+                raise ValueError("near miss")
+            call()
+        except Exception:
+            P._GenericInst(op, mods)(*ops, pred=guard)
+    ptx.label("L")
+    ptx.ret()
+
+
+def trace(k):
+    del RECORD[:]
+    text = k.ptx()
+    return text, list(RECORD)
+
+
+def main():
+    codegen = sys.argv[1]
+    module, want = trace(oracle)
+    work = tempfile.mkdtemp(prefix="wrappers-")
+    src = os.path.join(work, "oracle.ptx")
+    gen = os.path.join(work, "oracle.py")
+    with open(src, "w") as f:
+        f.write(module)
+    with open(gen, "wb") as f:
+        f.write(subprocess.run([codegen, "--sugar=calls", src], check=True,
+                               capture_output=True).stdout)
+    spec = importlib.util.spec_from_file_location("oracle_py", gen)
+    mod = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(mod)
+        text, got = trace(mod.KERNELS["oracle"])
+    except Exception as e:  # a wrapper pyptx rejects: the first is enough
+        print("FAIL: the decompiled kernel does not trace: %s" % str(e).splitlines()[0])
+        print("0 passed, 1 failed")
+        return 1
+    passed = failed = 0
+    for i in range(max(len(want), len(got))):
+        w = want[i] if i < len(want) else None
+        g = got[i] if i < len(got) else None
+        if w == g:
+            passed += 1
+            continue
+        failed += 1
+        if failed <= 20:
+            print("FAIL instruction %d: pyptx %s\n                     decompiled %s" % (i, w, g))
+    wrapped = sum(1 for w in want if w[0] != "__call__")
+    print("instructions: %d, of which pyptx's wrappers emit %d" % (len(want), wrapped))
+    if text != module:
+        print("FAIL: the decompiled module traces to different text")
+        failed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
