@@ -102,6 +102,8 @@ typedef struct cg_sym {
     uint8_t is_pred;     /* register of type .pred (operand `a|b`, guards) */
     uint8_t alias;       /* a Python name for an element of another register
                             (sugar: tid = r[2]), declared by nothing */
+    uint8_t implicit;    /* declared without name=: pyptx allocates this
+                            very name (sugar: decls.c) */
     uint16_t scope;      /* 0 = kernel top level; n = n-th nested block */
     const char *ptx;
     const char *py;
@@ -193,6 +195,13 @@ typedef enum cg_stmt_kind {
     CG_S_PY,       /* any other Python lines a pass wants (text, body) */
     CG_S_CALL,     /* a typed wrapper, ptx.add(s32, ...): the instruction
                       in `orig` */
+    CG_S_WITH,     /* with <name>(<args>): body - ptx.if_, ptx.else_ */
+    CG_S_CMP,      /* pI = a < b: the setp in `orig`, pI the symbol `label` */
+    CG_S_ALIAS,    /* tid = r[2]: the symbol `label` names the register
+                      element `args` (records nothing) */
+    CG_S_ALLOC,    /* a declaration merged with what first writes the
+                      register: reg.scalar(T, init=V), reg.from_(src, T),
+                      ptx.global_ptrs(...) (decls.c) */
     CG_S_KIND_END
 } cg_stmt_kind;
 
@@ -235,7 +244,8 @@ typedef struct cg_var {
 /* Sugar nodes share one payload.  Which fields mean what is up to the
    pass that made the node and its printer; the common meaning is: */
 typedef struct cg_sugar {
-    cg_stmt *orig;         /* WAIT, FOR, EXPR, CALL: the statements replaced (never
+    cg_stmt *orig;         /* WAIT, FOR, EXPR, CALL, ALLOC: the statements
+                              replaced (never
                               printed; passes look through the node at
                               them); NULL where they live on in `body` */
     cg_stmt *body;         /* LOOP/FOR/PY: the nested statements */
@@ -377,6 +387,10 @@ void sg_print_for(const cg_module *, const cg_kernel *, const cg_stmt *, int, pt
 void sg_print_expr(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 void sg_print_py(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 void sg_print_call(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+void sg_print_alloc(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+void sg_print_with(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+void sg_print_cmp(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+void sg_print_alias(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 /* Print a statement list at `depth` (used by hooks for bodies). */
 void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                     int depth, ptx_buf *out);
@@ -409,7 +423,8 @@ static inline cg_stmt **cg_body(cg_stmt *s)
 {
     switch (s->kind) {
     case CG_S_SCOPE: return &s->u.body;
-    case CG_S_LOOP: case CG_S_FOR: case CG_S_PY: return &s->u.sugar.body;
+    case CG_S_LOOP: case CG_S_FOR: case CG_S_PY: case CG_S_WITH:
+        return &s->u.sugar.body;
     default: return NULL;
     }
 }

@@ -274,8 +274,10 @@ static void print_reg(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
             ptx_buf_put(out, ", ", 2);
             put_index(out, y->count, 0);
         }
-        ptx_buf_puts(out, ", name=");
-        py_str_cstr(out, y->ptx);
+        if (!y->implicit) {   /* pyptx picks this very name itself */
+            ptx_buf_puts(out, ", name=");
+            py_str_cstr(out, y->ptx);
+        }
     } else {
         ptx_buf_puts(out, arr ? "RegArray(" : "Reg(");
         py_str_cstr(out, y->ptx);
@@ -369,6 +371,8 @@ static const cg_print_hook printers[CG_S_KIND_END] = {
     [CG_S_LOOP] = sg_print_loop,  [CG_S_WAIT] = sg_print_wait,
     [CG_S_FOR] = sg_print_for,    [CG_S_EXPR] = sg_print_expr,
     [CG_S_PY] = sg_print_py,      [CG_S_CALL] = sg_print_call,
+    [CG_S_ALLOC] = sg_print_alloc, [CG_S_WITH] = sg_print_with,
+    [CG_S_CMP] = sg_print_cmp,    [CG_S_ALIAS] = sg_print_alias,
 };
 
 void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,

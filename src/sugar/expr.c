@@ -151,8 +151,7 @@ static void count_stmts(ctx *c, cg_stmt *s)
                     bump(c->uses, sl);
                 }
         } else if (s->kind >= CG_S_LOOP && s->u.sugar.orig) {
-            count_stmts(c, s->u.sugar.orig);
-            continue;
+            count_stmts(c, s->u.sugar.orig);   /* besides the body, if any */
         } else if (s->kind == CG_S_PY) {
             continue;   /* a definition records nothing where it stands:
                            its calls are counted through their orig */

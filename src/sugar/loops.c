@@ -31,8 +31,7 @@ typedef struct loops {
     uint32_t lists;      /* lists seen (the stamp of the current one) */
 } loops;
 
-/* The label s jumps back to, as ptx.loop would print it, or CG_NOSYM. */
-static cg_symid back_edge(const cg_stmt *s)
+cg_symid sg_back_edge(const cg_stmt *s)
 {
     if (!sg_inst_is(s, "bra"))
         return CG_NOSYM;
@@ -53,7 +52,7 @@ static cg_symid back_edge(const cg_stmt *s)
    label, a label met from now on no longer has a loop ahead of it. */
 static void pass_by(loops *c, const cg_stmt *s, uint32_t list)
 {
-    cg_symid t = back_edge(s);
+    cg_symid t = sg_back_edge(s);
     if (t != CG_NOSYM && c->stamp[t] == list && c->last[t] == s)
         c->passed[t] = list;
 }
@@ -87,7 +86,7 @@ static uint32_t raise_list(loops *c, cg_stmt **head)
 {
     uint32_t list = ++c->lists, made = 0;
     for (cg_stmt *s = *head; s; s = s->next) {
-        cg_symid t = back_edge(s);
+        cg_symid t = sg_back_edge(s);
         if (t != CG_NOSYM) {
             c->stamp[t] = list;
             c->last[t] = s;

@@ -296,6 +296,7 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
         return rolled;
     item *it = sg_scratch_get(&r->items, n * sizeof *it);
     r->leaves.n = 0;
+    ptx_buf_reserve(&r->leaves, sizeof(leaf));   /* never a NULL base below */
     for (unsigned i = 0; i < n; i++)
         make_item(r, a[i], &it[i]);
     for (unsigned i = 0; i < n; i++)

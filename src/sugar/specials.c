@@ -9,7 +9,8 @@
  * where that is certain: the register is written by that mov alone (it
  * never stands first among another instruction's operands, where PTX puts
  * destinations), nothing names it before the mov, and no carried text
- * names it at all.  `tid` is a Python alias of the same pyptx register
+ * names it at all.  A scalar register is simply renamed in Python; for an
+ * array element, `tid` is a Python alias of the same pyptx register
  * (`tid = r[5]` records nothing), so the PTX does not change: tracing runs
  * the body once from top to bottom, and every use comes after the alias.
  */
@@ -128,30 +129,31 @@ static const char *special_mov(const cg_stmt *s)
     return NULL;
 }
 
-/* `py = r[5]` before the mov at *link, and a register symbol that stands
-   for r[5] under the name py; the symbol, or CG_NOSYM. */
+/* A scalar register is renamed in Python (tid = reg.scalar(...)); for an
+   element r[5], `py = r[5]` goes before the mov at *link and a register
+   symbol stands for r[5] under the name py.  The symbol that names the
+   register from now on, or CG_NOSYM. */
 static cg_symid make_alias(specials *c, cg_stmt **link, const char *base)
 {
     const cg_opnd *d = (*link)->u.inst.ops;
     const char *py = sg_py_fresh(c->m, c->k, base);
     if (!py)
         return CG_NOSYM;
-    char ptx[300], line[300];
-    const cg_sym *y = &c->k->syms[d->sym];
-    if (d->index >= 0) {
-        snprintf(ptx, sizeof ptx, "%s%d", y->ptx, d->index);
-        snprintf(line, sizeof line, "%s = %s[%d]", py, y->py, d->index);
-    } else {
-        snprintf(ptx, sizeof ptx, "%s", y->ptx);
-        snprintf(line, sizeof line, "%s = %s", py, y->py);
+    if (d->index < 0) {
+        c->k->syms[d->sym].py = py;
+        return d->sym;
     }
+    char ptx[300];
+    const cg_sym *y = &c->k->syms[d->sym];
+    snprintf(ptx, sizeof ptx, "%s%d", y->ptx, d->index);
     const char *type = y->type;   /* y moves if the table grows */
     cg_symid s = cg_sym_add(c->m, c->k, CG_SYM_REG, cg_strndup(c->m, ptx, strlen(ptx)),
                             type, 0, 0);
     c->k->syms[s].py = py;
     c->k->syms[s].alias = 1;
-    cg_stmt *alias = cg_stmt_new(c->m, CG_S_PY, (*link)->first);
-    alias->u.sugar.name = cg_strndup(c->m, line, strlen(line));
+    cg_stmt *alias = cg_stmt_new(c->m, CG_S_ALIAS, (*link)->first);
+    alias->u.sugar.label = s;
+    alias->u.sugar.args = sg_copy_opnd(c->m, d);
     alias->next = *link;
     *link = alias;
     return s;
@@ -172,7 +174,8 @@ static uint32_t make_aliases(specials *c, cg_stmt **link, uint32_t *to)
             if (i != NEVER && c->v[i].first == c->pos && c->v[i].writers == 1 &&
                 !c->v[i].carried && (to[i] = make_alias(c, link, py)) != CG_NOSYM) {
                 made++;
-                link = &(*link)->next;   /* past the alias, to the mov */
+                if (*link != s)
+                    link = &(*link)->next;   /* past the alias, to the mov */
             }
         }
         if (body)
@@ -238,4 +241,13 @@ uint32_t sg_name_specials(cg_module *m, cg_kernel *k)
         rename_stmts(&c, k->body, to);
     ptx_buf_free(&scratch);
     return made;
+}
+
+void sg_print_alias(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+                    int depth, ptx_buf *out)
+{
+    sg_indent(out, depth);
+    ptx_buf_printf(out, "%s = ", k->syms[s->u.sugar.label].py);
+    cg_print_opnd(m, k, s->u.sugar.args, out);
+    ptx_buf_putc(out, '\n');
 }

@@ -26,7 +26,10 @@
     X(comments, "drop blank and comment-only source lines (_raw(\"\"), _raw(\"//\"))") \
     X(names, "readable names: C++ mangled kernels, params, symbols; tid for %tid.x") \
     X(labels, "nvcc labels $L__BB3_7 -> BB7") \
+    X(decls, "declarations as pyptx code writes them: at first use, init=, from_, global_ptrs") \
+    X(compare, "setp into the predicate pool as comparisons: p0 = a < b") \
     X(wait, "mbarrier try_wait spin-loop blocks -> one helper call each") \
+    X(ifs, "the branches of ptx.if_ / ptx.else_ as those blocks") \
     X(loops, "label ... @p bra label  ->  with ptx.loop(...)") \
     X(slices, "long register lists as comprehensions over the array") \
     X(expr, "integer temporaries folded into one expression (ptx.expr())") \
@@ -36,6 +39,9 @@
 #define SG_DECLARE(name, help) uint32_t sugar_##name(cg_module *m, cg_kernel *k);
 SG_PASSES(SG_DECLARE)
 #undef SG_DECLARE
+/* The label s jumps back to, as ptx.loop would raise it, or CG_NOSYM
+   (loops.c). */
+cg_symid sg_back_edge(const cg_stmt *s);
 /* Part of "names" (specials.c): registers that hold %tid.x ... -> tid. */
 uint32_t sg_name_specials(cg_module *m, cg_kernel *k);
 

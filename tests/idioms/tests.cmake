@@ -13,3 +13,12 @@ if(TARGET pyptx-codegen)
     COMMAND ${PTX_VENV_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/idioms/operators.py
             $<TARGET_FILE:pyptx-codegen>)
 endif()
+
+# The corpus of idiomatic pyptx (tests/idiomatic/): each kernel traced,
+# decompiled with --sugar and traced back to the same PTX, byte for byte;
+# the line figures are printed.
+if(TARGET pyptx-codegen)
+  add_test(NAME idiomatic_corpus
+    COMMAND ${PTX_VENV_PYTHON} ${CMAKE_SOURCE_DIR}/tests/idiomatic/run.py
+            --python ${PTX_VENV_PYTHON} $<TARGET_FILE:pyptx-codegen>)
+endif()

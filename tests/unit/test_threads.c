@@ -75,18 +75,25 @@ static void parse_in_parallel(void **state)
 }
 
 /* A kernel for every sugar pass: a comment line (comments), a mangled
-   name and parameters (names),
-   nvcc labels (labels), a CUTLASS spin wait (wait), a loop, a long
-   register list (slices), an address chain (expr) and strided stores
-   (repeat).  Thread i's copy differs in its name and constants. */
+   name and parameters, %tid.x (names), nvcc labels (labels), a float
+   register set once (decls), the predicate pool (compare), a CUTLASS spin
+   wait (wait), the branches of ptx.if_ (ifs), a loop, a long register list
+   (slices), an address chain (expr), strided stores (repeat) and plain
+   instructions (calls).  Thread i's copy differs in its name and
+   constants. */
 static const char SUGAR_KERNEL[] =
     ".version 8.5\n.target sm_90a\n.address_size 64\n"
     ".visible .entry _Z5kern%dPi(.param .u64 _Z5kern%dPi_param_0)\n{\n"
-    "  .reg .pred %%p<3>;\n  .reg .b32 %%r<40>;\n  .reg .b64 %%rd<4>;\n"
+    "  .reg .b32 %%r<40>;\n  .reg .b64 %%rd<4>;\n  .reg .f32 %%f0;\n"
+    "  .reg .pred %%q;\n  .reg .pred %%p<1>;\n"
     "  ld.param.u64 %%rd1, [_Z5kern%dPi_param_0];\n"
-    "  // the thread\n  mov.u32 %%r1, %%tid.x;\n  shl.b32 %%r2, %%r1, %d;\n  add.s32 %%r3, %%r2, 64;\n"
-    "$L__BB0_1:\n  add.s32 %%r3, %%r3, 1;\n  setp.lt.s32 %%p1, %%r3, 100;\n"
-    "  @%%p1 bra $L__BB0_1;\n"
+    "  // the thread\n  mov.u32 %%r1, %%tid.x;\n  shl.b32 %%r2, %%r1, %d;\n"
+    "  mul.lo.s32 %%r5, %%r1, 3;\n  add.s32 %%r3, %%r5, 64;\n"
+    "  mov.f32 %%f0, 0f3F800000;\n"
+    "  setp.lt.u32 %%p0, %%r3, 64;\n  @!%%p0 bra $_else_0;\n"
+    "  add.f32 %%f0, %%f0, %%f0;\n  bra $_endif_1;\n$_else_0:\n$_endif_1:\n"
+    "$L__BB0_1:\n  add.s32 %%r3, %%r3, 1;\n  setp.lt.s32 %%q, %%r3, 100;\n"
+    "  @%%q bra $L__BB0_1;\n"
     "  st.global.u32 [%%rd1], %%r3;\n  st.global.u32 [%%rd1+4], %%r4;\n"
     "  st.global.u32 [%%rd1+8], %%r5;\n  st.global.u32 [%%rd1+12], %%r6;\n"
     "  st.global.u32 [%%rd1+16], %%r7;\n  st.global.u32 [%%rd1+20], %%r8;\n"

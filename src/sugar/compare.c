@@ -1,0 +1,255 @@
+/*
+ * sugar/compare.c - pass "compare": the predicates of a kernel written as
+ * pyptx comparisons.
+ *
+ *     p = reg.array(pred, 2, name="%p")          p0 = f0 < f1
+ *     ptx.setp("lt", f32, p[0], f0, f1)    ->    ...
+ *     ptx.inst.setp.ne.u32(p[1], r1, 0)          p1 = r1 != 0
+ *
+ * pyptx 0.1.1 (reg.py _emit_setp): `a < b` takes %pN from a pool (N = the
+ * pool's counter, so comparisons number their predicates in the order
+ * they run), emits `setp.lt.T %pN, a, b` with T the left register's type
+ * (b32 and b64 as u32 and u64), and keeps one declaration `.reg .pred
+ * %p<N+1>`, which each growth moves behind the declarations made so far.
+ * So the pool array %p<N> of the source is rewritten when
+ *
+ *  - each %pI is written once, by such a setp of a register and a
+ *    register or int, and they come in the order I = 0, 1, ...;
+ *  - nothing names %pI before its setp, or the pool as a whole (a loop's
+ *    predicate counts as named where the loop starts: ptx.loop takes it
+ *    at its head);
+ *  - the declarations after %p<N> (in order) all stand after the last
+ *    comparison (decls.c puts declarations at their first use), so the
+ *    pool's declaration lands where the source has it.
+ *
+ * %pI becomes a Python name pI bound to the comparison's result.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "sugar/sugar.h"
+
+#define NEVER UINT32_MAX
+
+static const char *const cmps[][2] = {
+    { "lt", "<" }, { "le", "<=" }, { "gt", ">" }, { "ge", ">=" }, { "eq", "==" }, { "ne", "!=" },
+};
+
+typedef struct pool {
+    cg_module *m;
+    cg_kernel *k;
+    cg_symid p;          /* the pool array %p<N> */
+    uint32_t n;
+    cg_stmt **writer;    /* per predicate: its setp */
+    uint32_t *at;        /* per predicate: where its setp stands */
+    uint32_t *first;     /* per predicate: where it is first named */
+    uint32_t *label_at;  /* per symbol: where the label stands */
+    uint32_t pos;        /* statements walked */
+    uint32_t top;        /* the top-level statement being walked */
+    uint32_t last_top;   /* the top-level statement of the last comparison */
+    int whole;           /* the pool named as a whole */
+} pool;
+
+/* The Python operator of a setp that a comparison of left and right would
+   emit, or NULL. */
+static const char *comparison(const cg_kernel *k, const cg_stmt *s)
+{
+    const cg_inst *in = &s->u.inst;
+    if (in->guard || in->nmods != 2 || sg_nops(in->ops) != 3)
+        return NULL;
+    const cg_opnd *d = in->ops, *l = d->next, *r = l->next;
+    if (l->kind != CG_O_SYM || !cg_sym_is_reg(&k->syms[l->sym]) || !k->syms[l->sym].type ||
+        (r->kind != CG_O_INT && (r->kind != CG_O_SYM || !cg_sym_is_reg(&k->syms[r->sym]))))
+        return NULL;
+    const char *t = k->syms[l->sym].type;
+    const char *want = !strcmp(t, "b32") ? "u32" : !strcmp(t, "b64") ? "u64" : t;
+    if (cg_type_index(t, strlen(t)) < 0 || strcmp(in->mods[1], want))
+        return NULL;
+    for (unsigned i = 0; i < sizeof cmps / sizeof *cmps; i++)
+        if (!strcmp(in->mods[0], cmps[i][0]))
+            return cmps[i][1];
+    return NULL;
+}
+
+static void name_opnds(pool *c, const cg_opnd *o, const cg_stmt *s, int dst, uint32_t pos)
+{
+    for (; o; o = o->next, dst = 0) {
+        if (o->kind == CG_O_SYM && o->sym == c->p) {
+            if (o->index < 0 || (uint32_t)o->index >= c->n) {
+                c->whole = 1;
+            } else if (dst && sg_inst_is(s, "setp") && !c->writer[o->index]) {
+                c->writer[o->index] = (cg_stmt *)s;
+                c->at[o->index] = c->pos;
+                if ((uint32_t)o->index == c->n - 1)
+                    c->last_top = c->top;
+            } else if (pos < c->first[o->index]) {
+                c->first[o->index] = pos;
+            }
+        }
+        name_opnds(c, o->a, s, 0, pos);
+        name_opnds(c, o->b, s, 0, pos);
+        name_opnds(c, o->elems, s, 0, pos);
+    }
+}
+
+/* Who writes and who names each predicate, in statement order. */
+static void walk(pool *c, cg_stmt *s)
+{
+    for (; s; s = s->next) {
+        cg_stmt **body = cg_body(s);
+        c->pos++;
+        if (s->kind == CG_S_LABEL && c->label_at[s->u.label] == NEVER)
+            c->label_at[s->u.label] = c->pos;
+        if (s->kind == CG_S_INST) {
+            cg_symid l = sg_back_edge(s);
+            uint32_t gpos = l != CG_NOSYM && c->label_at[l] != NEVER ? c->label_at[l] : c->pos;
+            name_opnds(c, s->u.inst.ops, s, 1, c->pos);
+            name_opnds(c, s->u.inst.guard, s, 0, gpos);
+        } else if (s->kind >= CG_S_LOOP) {
+            name_opnds(c, s->u.sugar.args, s, 0, c->pos);
+            if (s->u.sugar.orig)
+                walk(c, s->u.sugar.orig);
+        }
+        if (body)
+            walk(c, *body);
+    }
+}
+
+/* Each predicate written once, in order, by a comparison, and named only
+   after it; the declarations after the pool's after the last comparison. */
+static int qualifies(pool *c, cg_stmt **a, unsigned n, unsigned decl)
+{
+    if (c->whole)
+        return 0;
+    for (uint32_t i = 0; i < c->n; i++) {
+        if (!c->writer[i] || !comparison(c->k, c->writer[i]) ||
+            (c->first[i] != NEVER && c->first[i] < c->at[i]) ||
+            (i && c->at[i] < c->at[i - 1]))
+            return 0;
+        /* a second writer of the same predicate */
+        const cg_opnd *d = c->writer[i]->u.inst.ops;
+        if (d->kind != CG_O_SYM || d->sym != c->p || (uint32_t)d->index != i)
+            return 0;
+    }
+    for (unsigned i = decl + 1; i < n; i++)
+        if (a[i]->kind == CG_S_REG && i < c->last_top)
+            return 0;
+    return 1;
+}
+
+/* `pI = left OP right` */
+void sg_print_cmp(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+                  int depth, ptx_buf *out)
+{
+    const cg_stmt *setp = s->u.sugar.orig;
+    const cg_opnd *d = setp->u.inst.ops, *l = d->next, *r = l->next;
+    cg_opnd x;
+    sg_indent(out, depth);
+    ptx_buf_printf(out, "%s = ", k->syms[s->u.sugar.label].py);
+    x = *l;
+    x.next = NULL;
+    cg_print_opnd(m, k, &x, out);
+    ptx_buf_printf(out, " %s ", comparison(k, setp));
+    x = *r;
+    x.next = NULL;
+    cg_print_opnd(m, k, &x, out);
+    ptx_buf_putc(out, '\n');
+}
+
+static void rename_opnds(pool *c, cg_opnd *o, const cg_symid *to)
+{
+    for (; o; o = o->next) {
+        if (o->kind == CG_O_SYM && o->sym == c->p && o->index >= 0) {
+            o->sym = to[o->index];
+            o->index = -1;
+        }
+        rename_opnds(c, o->a, to);
+        rename_opnds(c, o->b, to);
+        rename_opnds(c, o->elems, to);
+    }
+}
+
+static void rename_stmts(pool *c, cg_stmt *s, const cg_symid *to)
+{
+    for (; s; s = s->next) {
+        cg_stmt **body = cg_body(s);
+        if (s->kind == CG_S_INST) {
+            rename_opnds(c, s->u.inst.ops, to);
+            rename_opnds(c, s->u.inst.guard, to);
+        } else if (s->kind >= CG_S_LOOP) {
+            rename_opnds(c, s->u.sugar.args, to);
+            if (s->u.sugar.orig)
+                rename_stmts(c, s->u.sugar.orig, to);
+        }
+        if (body)
+            rename_stmts(c, *body, to);
+    }
+}
+
+/* The setps become comparisons binding pI, and the pool's declaration
+   goes (the comparisons make it). */
+static void rewrite(pool *c, cg_stmt **decl_link)
+{
+    cg_symid *to = cg_alloc(c->m, c->n * sizeof *to);
+    for (uint32_t i = 0; i < c->n; i++) {
+        char ptx[32], py[32];
+        snprintf(ptx, sizeof ptx, "%s%u", c->k->syms[c->p].ptx, i);
+        snprintf(py, sizeof py, "p%u", i);
+        const char *name = sg_py_fresh(c->m, c->k, py);
+        to[i] = cg_sym_add(c->m, c->k, CG_SYM_REG, cg_strndup(c->m, ptx, strlen(ptx)),
+                           "pred", 0, 0);
+        c->k->syms[to[i]].py = name ? name : cg_py_name(c->m, c->k, ptx);
+        c->k->syms[to[i]].alias = 1;
+    }
+    for (uint32_t i = 0; i < c->n; i++) {   /* the setp node keeps the setp */
+        cg_stmt *s = c->writer[i], *setp = sg_copy_stmt(c->m, s);
+        memset(&s->u, 0, sizeof s->u);
+        s->kind = CG_S_CMP;
+        s->u.sugar.orig = setp;
+        s->u.sugar.label = to[i];
+    }
+    rename_stmts(c, c->k->body, to);
+    *decl_link = (*decl_link)->next;
+}
+
+uint32_t sugar_compare(cg_module *m, cg_kernel *k)
+{
+    pool c = { .m = m, .k = k, .p = CG_NOSYM };
+    unsigned n, decl = 0;
+    sg_scratch sc = { 0 };
+    cg_stmt **a = sg_list_array(&sc, k->body, &n), **decl_link = &k->body;
+    for (unsigned i = 0; i < n && c.p == CG_NOSYM; i++) {
+        const cg_sym *y = a[i]->kind == CG_S_REG ? &k->syms[a[i]->u.reg] : NULL;
+        if (y && y->kind == CG_SYM_REGARRAY && !strcmp(y->ptx, "%p") &&
+            !strcmp(y->type, "pred") && y->count > 0 && y->count <= SG_MAX_TRACKED_REGS) {
+            c.p = a[i]->u.reg;
+            c.n = y->count;
+            decl = i;
+        }
+    }
+    uint32_t made = 0;
+    if (c.p != CG_NOSYM) {
+        c.writer = cg_alloc(m, c.n * sizeof *c.writer);
+        c.at = cg_alloc(m, c.n * sizeof *c.at);
+        c.first = cg_alloc(m, c.n * sizeof *c.first);
+        c.label_at = cg_alloc(m, (k->nsyms + 1) * sizeof *c.label_at);
+        for (uint32_t i = 0; i < c.n; i++)
+            c.first[i] = NEVER;
+        for (uint32_t i = 0; i < k->nsyms; i++)
+            c.label_at[i] = NEVER;
+        for (c.top = 0; c.top < n; c.top++) {
+            cg_stmt *one = a[c.top], *next = one->next;
+            one->next = NULL;
+            walk(&c, one);
+            one->next = next;
+        }
+        if (qualifies(&c, a, n, decl)) {
+            for (unsigned i = 0; i < decl; i++)
+                decl_link = &a[i]->next;
+            rewrite(&c, decl_link);
+            made = c.n;
+        }
+    }
+    ptx_buf_free(&sc);
+    return made;
+}

@@ -1,0 +1,227 @@
+/*
+ * sugar/ifs.c - pass "ifs": the branches ptx.if_ and ptx.else_ emit become
+ * those blocks again.
+ *
+ *     ptx.bra("$_else_0", pred=~p0)            with ptx.if_(p0):
+ *     ...then...                                   ...then...
+ *     ptx.bra("$_endif_1")              ->     with ptx.else_():
+ *     ptx.label("$_else_0")                        ...else...
+ *     ...else...
+ *     ptx.label("$_endif_1")
+ *
+ * pyptx 0.1.1 (ptx.py if_/else_): on entry `@!P bra ELSE;` (`@P bra ELSE;`
+ * for if_(~P)); on exit `bra END; ELSE: END:`, where else_ takes END away
+ * again and puts it after its own body.  Both labels are fresh
+ * ($_else_N, $_endif_M: local names, renamed consistently), so the shape
+ * is recognized whatever the labels are called, provided nothing else
+ * names them.  An empty else is the plain if_ (ELSE: END: adjacent).
+ * Bodies nest; each list is walked once.  The labels pyptx makes must not
+ * meet a label of the kernel spelled the same: such a label (one spelled
+ * $_else_N or $_endif_N that stays) is renamed.
+ */
+#include <string.h>
+#include "codegen/build.h"
+#include "sugar/sugar.h"
+
+typedef struct ifs {
+    cg_module *m;
+    cg_kernel *k;
+    uint32_t *refs;      /* per symbol: how many statements name it */
+} ifs;
+
+static void count_opnds(ifs *c, const cg_opnd *o)
+{
+    for (; o; o = o->next) {
+        if (o->kind == CG_O_SYM)
+            c->refs[o->sym]++;
+        for (uint32_t i = 0; i < o->text.n; i++)
+            if (o->text.v[i].sym != CG_NOSYM)
+                c->refs[o->text.v[i].sym] += 2;   /* carried text: never ours */
+        count_opnds(c, o->a);
+        count_opnds(c, o->b);
+        count_opnds(c, o->elems);
+    }
+}
+
+static void count(ifs *c, cg_stmt *s)
+{
+    for (; s; s = s->next) {
+        cg_stmt **body = cg_body(s);
+        if (s->kind == CG_S_INST) {
+            count_opnds(c, s->u.inst.ops);
+        } else if (s->kind == CG_S_RAW) {
+            cg_opnd t = { .kind = CG_O_STR, .text = s->u.raw.text };
+            count_opnds(c, &t);
+        } else if (s->kind == CG_S_LABEL) {
+            c->refs[s->u.label]++;
+        } else if (s->kind >= CG_S_LOOP) {
+            if (s->u.sugar.orig)
+                count(c, s->u.sugar.orig);
+            if (s->u.sugar.label != CG_NOSYM)
+                c->refs[s->u.sugar.label]++;
+        }
+        if (body)
+            count(c, *body);
+    }
+}
+
+/* A branch to a label named twice in all (here and where it stands). */
+static cg_symid branch_to_private(const ifs *c, const cg_stmt *s, int guarded)
+{
+    if (!sg_inst_is(s, "bra") || s->u.inst.nmods || !!s->u.inst.guard != guarded ||
+        sg_nops(s->u.inst.ops) != 1)
+        return CG_NOSYM;
+    const cg_opnd *t = s->u.inst.ops;
+    if (t->kind != CG_O_SYM || t->index >= 0 || c->k->syms[t->sym].kind != CG_SYM_LABEL ||
+        c->refs[t->sym] != 2 || sg_ptx_pinned(c->m, c->k->syms[t->sym].ptx))
+        return CG_NOSYM;
+    return t->sym;
+}
+
+static int is_label(const cg_stmt *s, cg_symid l)
+{
+    return s && s->kind == CG_S_LABEL && s->u.label == l;
+}
+
+/* The statement before `end` in the list from `from` (NULL: end == from),
+   or `end` not found: *found 0. */
+static cg_stmt *before(cg_stmt *from, const cg_stmt *end, int *found)
+{
+    cg_stmt *prev = NULL;
+    for (cg_stmt *t = from; t; prev = t, t = t->next)
+        if (t == end) {
+            *found = 1;
+            return prev;
+        }
+    *found = 0;
+    return NULL;
+}
+
+static cg_stmt *find_label(cg_stmt *from, cg_symid l)
+{
+    for (cg_stmt *t = from; t; t = t->next)
+        if (is_label(t, l))
+            return t;
+    return NULL;
+}
+
+static cg_stmt *with_node(ifs *c, const char *call, cg_opnd *arg, cg_stmt *body,
+                          ptx_tok first)
+{
+    cg_stmt *w = cg_stmt_new(c->m, CG_S_WITH, first);
+    w->u.sugar.name = call;
+    w->u.sugar.args = arg;
+    w->u.sugar.body = body;
+    return w;
+}
+
+/* `@!P bra ELSE; then; bra END; ELSE: else; END:` at *link as if_ (and
+   else_) nodes; 0 if the statements there are not that shape. */
+static int raise_if(ifs *c, cg_stmt **link)
+{
+    cg_stmt *br = *link;
+    cg_symid els = branch_to_private(c, br, 1), end;
+    cg_stmt *lel = els == CG_NOSYM ? NULL : find_label(br->next, els);
+    if (!lel)
+        return 0;
+    int found;
+    cg_stmt *bend = before(br->next, lel, &found), *then_last = NULL;
+    if (!bend || bend == br || (end = branch_to_private(c, bend, 0)) == CG_NOSYM)
+        return 0;
+    cg_stmt *lend = find_label(lel->next, end);
+    if (!lend)
+        return 0;
+    if (bend != br->next)
+        then_last = before(br->next, bend, &found);
+    cg_stmt *else_last = lend == lel->next ? NULL : before(lel->next, lend, &found);
+    /* the predicate: @!P bra is if_(P), @P bra is if_(~P) */
+    cg_opnd *g = sg_copy_opnd(c->m, br->u.inst.guard), *arg;
+    if (g->kind == CG_O_NOT) {
+        arg = g->a;
+    } else {
+        arg = cg_opnd_new(c->m, CG_O_NOT);
+        arg->a = g;
+    }
+    cg_stmt *then = then_last ? br->next : NULL, *els_body = else_last ? lel->next : NULL;
+    cg_stmt *node = with_node(c, "ptx.if_", arg, then, br->first), *after = lend->next;
+    if (then_last)
+        then_last->next = NULL;
+    if (else_last)
+        else_last->next = NULL;
+    /* orig: what the node stands for besides its bodies */
+    br->next = bend;
+    bend->next = lel;
+    lel->next = lend;
+    lend->next = NULL;
+    node->u.sugar.orig = br;
+    c->refs[els] = c->refs[end] = 0;   /* gone from the kernel */
+    *link = node;
+    if (els_body) {
+        node->next = with_node(c, "ptx.else_", NULL, els_body, lel->first);
+        node->next->next = after;
+    } else {
+        node->next = after;
+    }
+    return 1;
+}
+
+static uint32_t raise_list(ifs *c, cg_stmt **head)
+{
+    uint32_t made = 0;
+    for (cg_stmt **link = head; *link; link = &(*link)->next)
+        made += (uint32_t)raise_if(c, link);
+    for (cg_stmt *s = *head; s; s = s->next) {
+        cg_stmt **body = cg_body(s);
+        if (body)
+            made += raise_list(c, body);
+    }
+    return made;
+}
+
+void sg_print_with(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+                   int depth, ptx_buf *out)
+{
+    sg_indent(out, depth);
+    ptx_buf_printf(out, "with %s(", s->u.sugar.name);
+    if (s->u.sugar.args)
+        cg_print_opnd(m, k, s->u.sugar.args, out);
+    ptx_buf_puts(out, "):\n");
+    cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out);
+}
+
+/* A label spelled like the ones ptx.if_ makes ($_else_3, $_endif_4). */
+static const char *fresh_like(const char *p)
+{
+    const char *d = !strncmp(p, "$_else_", 7) ? p + 7 : !strncmp(p, "$_endif_", 8) ? p + 8 : NULL;
+    return d && cg_is_decimal(d, strlen(d)) ? p + 2 : NULL;
+}
+
+/* Labels of the kernel that pyptx's own could meet: renamed (0 if one
+   of them must keep its name, and then no if_ is made). */
+static int clear_fresh_names(ifs *c, int rename)
+{
+    for (uint32_t i = 0; i < c->k->nsyms; i++) {
+        const char *tail;
+        if (c->k->syms[i].kind != CG_SYM_LABEL || !c->refs[i] ||
+            !(tail = fresh_like(c->k->syms[i].ptx)))
+            continue;
+        if (!rename && sg_ptx_pinned(c->m, c->k->syms[i].ptx))
+            return 0;
+        if (rename)
+            sg_rename_ptx(c->m, c->k, i, tail, 0);
+    }
+    return 1;
+}
+
+uint32_t sugar_ifs(cg_module *m, cg_kernel *k)
+{
+    ifs c = { .m = m, .k = k };
+    sg_scratch sc = { 0 };
+    uint32_t made = 0;
+    c.refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *c.refs);
+    count(&c, k->body);
+    if (clear_fresh_names(&c, 0) && (made = raise_list(&c, &k->body)) > 0)
+        clear_fresh_names(&c, 1);
+    ptx_buf_free(&sc);
+    return made;
+}
