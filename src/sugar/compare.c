@@ -22,7 +22,11 @@
  *    comparison (decls.c puts declarations at their first use), so the
  *    pool's declaration lands where the source has it.
  *
- * %pI becomes a Python name pI bound to the comparison's result.
+ * %pI becomes a Python name pI bound to the comparison's result.  A
+ * predicate that no comparison makes (one a loop tests, or that a
+ * ptx.setp writes) is `pI = reg.scalar(pred)`, which takes it from the
+ * same pool, just before the top-level statement that first names it;
+ * the pool's allocations must then still come in index order.
  */
 #include <stdio.h>
 #include <string.h>
@@ -44,9 +48,13 @@ typedef struct pool {
     uint32_t *at;        /* per predicate: where its setp stands */
     uint32_t *first;     /* per predicate: where it is first named */
     uint32_t *label_at;  /* per symbol: where the label stands */
+    uint32_t *label_top; /* per symbol: the top-level statement it stands in */
+    uint32_t *first_top; /* per predicate: the top-level statement naming or
+                            writing it first */
+    uint32_t *top_pos;   /* per top-level statement: its position */
     uint32_t pos;        /* statements walked */
     uint32_t top;        /* the top-level statement being walked */
-    uint32_t last_top;   /* the top-level statement of the last comparison */
+    uint32_t ntop;       /* top-level statements */
     int whole;           /* the pool named as a whole */
 } pool;
 
@@ -71,7 +79,8 @@ static const char *comparison(const cg_kernel *k, const cg_stmt *s)
     return NULL;
 }
 
-static void name_opnds(pool *c, const cg_opnd *o, const cg_stmt *s, int dst, uint32_t pos)
+static void name_opnds(pool *c, const cg_opnd *o, const cg_stmt *s, int dst, uint32_t pos,
+                       uint32_t top)
 {
     for (; o; o = o->next, dst = 0) {
         if (o->kind == CG_O_SYM && o->sym == c->p) {
@@ -80,15 +89,15 @@ static void name_opnds(pool *c, const cg_opnd *o, const cg_stmt *s, int dst, uin
             } else if (dst && sg_inst_is(s, "setp") && !c->writer[o->index]) {
                 c->writer[o->index] = (cg_stmt *)s;
                 c->at[o->index] = c->pos;
-                if ((uint32_t)o->index == c->n - 1)
-                    c->last_top = c->top;
             } else if (pos < c->first[o->index]) {
                 c->first[o->index] = pos;
             }
+            if (top < c->first_top[o->index])
+                c->first_top[o->index] = top;
         }
-        name_opnds(c, o->a, s, 0, pos);
-        name_opnds(c, o->b, s, 0, pos);
-        name_opnds(c, o->elems, s, 0, pos);
+        name_opnds(c, o->a, s, 0, pos, top);
+        name_opnds(c, o->b, s, 0, pos, top);
+        name_opnds(c, o->elems, s, 0, pos, top);
     }
 }
 
@@ -98,15 +107,18 @@ static void walk(pool *c, cg_stmt *s)
     for (; s; s = s->next) {
         cg_stmt **body = cg_body(s);
         c->pos++;
-        if (s->kind == CG_S_LABEL && c->label_at[s->u.label] == NEVER)
+        if (s->kind == CG_S_LABEL && c->label_at[s->u.label] == NEVER) {
             c->label_at[s->u.label] = c->pos;
+            c->label_top[s->u.label] = c->top;
+        }
         if (s->kind == CG_S_INST) {
             cg_symid l = sg_back_edge(s);
-            uint32_t gpos = l != CG_NOSYM && c->label_at[l] != NEVER ? c->label_at[l] : c->pos;
-            name_opnds(c, s->u.inst.ops, s, 1, c->pos);
-            name_opnds(c, s->u.inst.guard, s, 0, gpos);
+            int head = l != CG_NOSYM && c->label_at[l] != NEVER;   /* ptx.loop's pred */
+            name_opnds(c, s->u.inst.ops, s, 1, c->pos, c->top);
+            name_opnds(c, s->u.inst.guard, s, 0, head ? c->label_at[l] : c->pos,
+                       head ? c->label_top[l] : c->top);
         } else if (s->kind >= CG_S_LOOP) {
-            name_opnds(c, s->u.sugar.args, s, 0, c->pos);
+            name_opnds(c, s->u.sugar.args, s, 0, c->pos, c->top);
             if (s->u.sugar.orig)
                 walk(c, s->u.sugar.orig);
         }
@@ -115,24 +127,56 @@ static void walk(pool *c, cg_stmt *s)
     }
 }
 
-/* Each predicate written once, in order, by a comparison, and named only
-   after it; the declarations after the pool's after the last comparison. */
-static int qualifies(pool *c, cg_stmt **a, unsigned n, unsigned decl)
+/* Predicate i is made by its comparison (nothing names it before)? */
+static int by_comparison(const pool *c, uint32_t i)
+{
+    return c->writer[i] && comparison(c->k, c->writer[i]) &&
+           (c->first[i] == NEVER || c->first[i] > c->at[i]);
+}
+
+/* Where predicate i is taken from the pool, in half steps of the top-level
+   list: 2t just before statement t (reg.scalar), 2t + 1 within t (a
+   comparison); and the same in the statement order, for sorting. */
+static uint32_t alloc_top(const pool *c, uint32_t i, uint64_t *key)
+{
+    if (by_comparison(c, i)) {
+        *key = 2 * (uint64_t)c->at[i];
+        for (uint32_t t = c->first_top[i]; ; t++)   /* the writer's statement */
+            if (t + 1 >= c->ntop || c->top_pos[t + 1] > c->at[i])
+                return 2 * t + 1;
+    }
+    *key = 2 * (uint64_t)c->top_pos[c->first_top[i]] - 1;
+    return 2 * c->first_top[i];
+}
+
+/* Every predicate named, made by a comparison or taken by reg.scalar, in
+   index order: where the last is taken (alloc_top's half steps), or NEVER. */
+static uint32_t in_order(const pool *c)
 {
     if (c->whole)
-        return 0;
+        return NEVER;
+    uint64_t prev = 0;
+    uint32_t last = 0;
     for (uint32_t i = 0; i < c->n; i++) {
-        if (!c->writer[i] || !comparison(c->k, c->writer[i]) ||
-            (c->first[i] != NEVER && c->first[i] < c->at[i]) ||
-            (i && c->at[i] < c->at[i - 1]))
-            return 0;
-        /* a second writer of the same predicate */
-        const cg_opnd *d = c->writer[i]->u.inst.ops;
-        if (d->kind != CG_O_SYM || d->sym != c->p || (uint32_t)d->index != i)
-            return 0;
+        uint64_t key;
+        if (c->first_top[i] == NEVER)
+            return NEVER;
+        last = alloc_top(c, i, &key);
+        if (i && (key < prev || (key == prev && (key & 1))))
+            return NEVER;
+        prev = key;
     }
+    return last;
+}
+
+/* ... and the declarations after the pool's stand after the last one. */
+static int qualifies(pool *c, cg_stmt **a, unsigned n, unsigned decl)
+{
+    uint32_t last = in_order(c);
+    if (last == NEVER)
+        return 0;
     for (unsigned i = decl + 1; i < n; i++)
-        if (a[i]->kind == CG_S_REG && i < c->last_top)
+        if (a[i]->kind == CG_S_REG && 2 * i + 1 <= last)
             return 0;
     return 1;
 }
@@ -186,9 +230,10 @@ static void rename_stmts(pool *c, cg_stmt *s, const cg_symid *to)
     }
 }
 
-/* The setps become comparisons binding pI, and the pool's declaration
-   goes (the comparisons make it). */
-static void rewrite(pool *c, cg_stmt **decl_link)
+/* The setps become comparisons binding pI, the other predicates
+   reg.scalar(pred) before their first use, and the pool's declaration
+   goes (the pool makes it). */
+static void rewrite(pool *c, cg_stmt **a, unsigned decl)
 {
     cg_symid *to = cg_alloc(c->m, c->n * sizeof *to);
     for (uint32_t i = 0; i < c->n; i++) {
@@ -201,15 +246,87 @@ static void rewrite(pool *c, cg_stmt **decl_link)
         c->k->syms[to[i]].py = name ? name : cg_py_name(c->m, c->k, ptx);
         c->k->syms[to[i]].alias = 1;
     }
-    for (uint32_t i = 0; i < c->n; i++) {   /* the setp node keeps the setp */
-        cg_stmt *s = c->writer[i], *setp = sg_copy_stmt(c->m, s);
+    cg_stmt **before = cg_alloc(c->m, c->n * sizeof *before);
+    for (uint32_t i = 0; i < c->n; i++) {
+        if (!by_comparison(c, i)) {         /* pI = reg.scalar(pred) */
+            cg_stmt *r = cg_stmt_new(c->m, CG_S_REG, a[c->first_top[i]]->first);
+            r->u.reg = to[i];
+            c->k->syms[to[i]].alias = 0;
+            c->k->syms[to[i]].implicit = 1;
+            before[i] = r;
+            continue;
+        }
+        cg_stmt *s = c->writer[i], *setp = sg_copy_stmt(c->m, s);   /* keeps the setp */
         memset(&s->u, 0, sizeof s->u);
         s->kind = CG_S_CMP;
         s->u.sugar.orig = setp;
         s->u.sugar.label = to[i];
     }
     rename_stmts(c, c->k->body, to);
-    *decl_link = (*decl_link)->next;
+    /* the top-level list again: the pool's declaration out, the
+       reg.scalar(pred) in, in index order before their statements */
+    cg_stmt **link = &c->k->body;
+    for (unsigned t = 0, i = 0; t < c->ntop; t++) {
+        for (; i < c->n && (!before[i] || c->first_top[i] <= t); i++)
+            if (before[i] && c->first_top[i] == t) {
+                *link = before[i];
+                link = &before[i]->next;
+            }
+        if (t != decl) {
+            *link = a[t];
+            link = &a[t]->next;
+        }
+    }
+    *link = NULL;
+}
+
+/* Finds the pool among the top-level statements a[0..n) and who writes
+   and names its predicates; 0 if there is none. */
+static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned *decl)
+{
+    for (unsigned i = 0; i < n && c->p == CG_NOSYM; i++) {
+        const cg_sym *y = a[i]->kind == CG_S_REG ? &c->k->syms[a[i]->u.reg] : NULL;
+        if (y && y->kind == CG_SYM_REGARRAY && !strcmp(y->ptx, "%p") &&
+            !strcmp(y->type, "pred") && y->count > 0 && y->count <= SG_MAX_TRACKED_REGS) {
+            c->p = a[i]->u.reg;
+            c->n = y->count;
+            *decl = i;
+        }
+    }
+    if (c->p == CG_NOSYM)
+        return 0;
+    cg_module *m = c->m;
+    c->writer = cg_alloc(m, c->n * sizeof *c->writer);
+    c->at = cg_alloc(m, c->n * sizeof *c->at);
+    c->first = cg_alloc(m, c->n * sizeof *c->first);
+    c->first_top = cg_alloc(m, c->n * sizeof *c->first_top);
+    c->label_at = cg_alloc(m, (c->k->nsyms + 1) * sizeof *c->label_at);
+    c->label_top = cg_alloc(m, (c->k->nsyms + 1) * sizeof *c->label_top);
+    c->top_pos = cg_alloc(m, (n + 1) * sizeof *c->top_pos);
+    c->ntop = n;
+    for (uint32_t i = 0; i < c->n; i++)
+        c->first[i] = c->first_top[i] = NEVER;
+    for (uint32_t i = 0; i < c->k->nsyms; i++)
+        c->label_at[i] = NEVER;
+    for (c->top = 0; c->top < n; c->top++) {
+        cg_stmt *one = a[c->top], *next = one->next;
+        c->top_pos[c->top] = c->pos + 1;
+        one->next = NULL;
+        walk(c, one);
+        one->next = next;
+    }
+    return 1;
+}
+
+uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n, cg_symid *pool_sym)
+{
+    pool c = { .m = m, .k = k, .p = CG_NOSYM };
+    unsigned decl;
+    if (!analyse(&c, a, n, &decl))
+        return NEVER;
+    uint32_t last = in_order(&c);
+    *pool_sym = c.p;
+    return last == NEVER ? NEVER : last / 2;
 }
 
 uint32_t sugar_compare(cg_module *m, cg_kernel *k)
@@ -217,38 +334,11 @@ uint32_t sugar_compare(cg_module *m, cg_kernel *k)
     pool c = { .m = m, .k = k, .p = CG_NOSYM };
     unsigned n, decl = 0;
     sg_scratch sc = { 0 };
-    cg_stmt **a = sg_list_array(&sc, k->body, &n), **decl_link = &k->body;
-    for (unsigned i = 0; i < n && c.p == CG_NOSYM; i++) {
-        const cg_sym *y = a[i]->kind == CG_S_REG ? &k->syms[a[i]->u.reg] : NULL;
-        if (y && y->kind == CG_SYM_REGARRAY && !strcmp(y->ptx, "%p") &&
-            !strcmp(y->type, "pred") && y->count > 0 && y->count <= SG_MAX_TRACKED_REGS) {
-            c.p = a[i]->u.reg;
-            c.n = y->count;
-            decl = i;
-        }
-    }
+    cg_stmt **a = sg_list_array(&sc, k->body, &n);
     uint32_t made = 0;
-    if (c.p != CG_NOSYM) {
-        c.writer = cg_alloc(m, c.n * sizeof *c.writer);
-        c.at = cg_alloc(m, c.n * sizeof *c.at);
-        c.first = cg_alloc(m, c.n * sizeof *c.first);
-        c.label_at = cg_alloc(m, (k->nsyms + 1) * sizeof *c.label_at);
-        for (uint32_t i = 0; i < c.n; i++)
-            c.first[i] = NEVER;
-        for (uint32_t i = 0; i < k->nsyms; i++)
-            c.label_at[i] = NEVER;
-        for (c.top = 0; c.top < n; c.top++) {
-            cg_stmt *one = a[c.top], *next = one->next;
-            one->next = NULL;
-            walk(&c, one);
-            one->next = next;
-        }
-        if (qualifies(&c, a, n, decl)) {
-            for (unsigned i = 0; i < decl; i++)
-                decl_link = &a[i]->next;
-            rewrite(&c, decl_link);
-            made = c.n;
-        }
+    if (analyse(&c, a, n, &decl) && qualifies(&c, a, n, decl)) {
+        rewrite(&c, a, decl);
+        made = c.n;
     }
     ptx_buf_free(&sc);
     return made;

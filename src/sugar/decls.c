@@ -32,6 +32,8 @@
  *
  * A loop's predicate counts as named where the loop starts (ptx.loop takes
  * it at its head), so a declaration never moves into the loop it guards.
+ * The predicate pool that "compare" will rewrite has its declaration made
+ * by its last predicate (compare.c): it is placed after that statement.
  * Linear: one walk finds first uses, one rebuilds the top-level list.
  */
 #include <math.h>
@@ -558,6 +560,10 @@ uint32_t sugar_decls(cg_module *m, cg_kernel *k)
     for (c.at = 0; c.at < n; c.at++)
         if (a[c.at]->kind != CG_S_REG)
             use_stmts(&c, a[c.at], 1);
+    cg_symid pool;
+    uint32_t last = sg_pool_last(m, k, a, n, &pool);
+    if (last != NONE)
+        c.first[pool] = last + 1;
     mark_implicit(&c, k->body);
     place(&c, &k->body, &sc);
     ptx_buf_free(&sc);

@@ -42,6 +42,12 @@ SG_PASSES(SG_DECLARE)
 /* The label s jumps back to, as ptx.loop would raise it, or CG_NOSYM
    (loops.c). */
 cg_symid sg_back_edge(const cg_stmt *s);
+/* compare.c: if the top-level statements a[0..n) hold a predicate pool
+   that "compare" could rewrite (but for where declarations stand), the
+   top-level statement where its last predicate is taken, and the pool;
+   else UINT32_MAX.  decls.c places declarations by it. */
+uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n,
+                      cg_symid *pool_sym);
 /* Part of "names" (specials.c): registers that hold %tid.x ... -> tid. */
 uint32_t sg_name_specials(cg_module *m, cg_kernel *k);
 
