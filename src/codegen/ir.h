@@ -193,8 +193,6 @@ typedef enum cg_stmt_kind {
     CG_S_FOR,      /* for <var> in range(count): body */
     CG_S_EXPR,     /* integer expression chain, r[k] = a OP b ... */
     CG_S_PY,       /* any other Python lines a pass wants (text, body) */
-    CG_S_CALL,     /* a typed wrapper, ptx.add(s32, ...): the instruction
-                      in `orig` */
     CG_S_WITH,     /* with <name>(<args>): body - ptx.if_, ptx.else_ */
     CG_S_CMP,      /* pI = a < b: the setp in `orig`, pI the symbol `label` */
     CG_S_ALIAS,    /* tid = r[2]: the symbol `label` names the register
@@ -222,6 +220,9 @@ typedef struct cg_inst {
     const char *op;        /* PTX opcode, no dots: "ld" */
     const char **mods;     /* PTX modifiers, no dots: "global", "v4" */
     uint32_t nmods;
+    uint8_t wrapper;       /* 0, or 1 + the row of the typed wrapper that
+                              prints it (sugar "calls", src/sugar/calls.c;
+                              in the padding, so plain mode pays nothing) */
     cg_opnd *ops;          /* linked by next */
     cg_opnd *guard;        /* @%p -> CG_O_SYM; @!%p -> CG_O_NOT; or NULL */
     const char *path;      /* the ptx.inst attribute names joined with '.'
@@ -244,7 +245,7 @@ typedef struct cg_var {
 /* Sugar nodes share one payload.  Which fields mean what is up to the
    pass that made the node and its printer; the common meaning is: */
 typedef struct cg_sugar {
-    cg_stmt *orig;         /* WAIT, FOR, EXPR, CALL, ALLOC: the statements
+    cg_stmt *orig;         /* WAIT, FOR, EXPR, ALLOC, CMP: the statements
                               replaced (never
                               printed; passes look through the node at
                               them); NULL where they live on in `body` */
@@ -323,6 +324,8 @@ struct cg_kernel {
     uint32_t nsyms, capsyms;
     const ptx_stmt *src;     /* the PTX_S_FUNC */
     struct cg_map *pynames;  /* Python names in use (cg_py_name) */
+    struct cg_map *pysuffix; /* base name -> the next suffix to try (all
+                                below it are taken: names are never freed) */
 };
 
 /* _MODULE segment: source text between kernels, or a kernel. */
@@ -386,6 +389,7 @@ void sg_print_wait(const cg_module *, const cg_kernel *, const cg_stmt *, int, p
 void sg_print_for(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 void sg_print_expr(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 void sg_print_py(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+/* An instruction a typed wrapper prints (cg_inst.wrapper), from print_inst. */
 void sg_print_call(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 void sg_print_alloc(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 void sg_print_with(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);

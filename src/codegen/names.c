@@ -277,12 +277,25 @@ const char *cg_py_name(cg_module *m, cg_kernel *k, const char *ptx)
         base[n] = 0;
     }
     const char *py = cg_pyset_claim(m, k, base, n);
+    if (py)
+        return py;
+    /* base_2, base_3 ...: from where the last search for this base
+       stopped (a thousand scoped `P1`s would otherwise retry them all) */
+    if (!k->pysuffix)
+        k->pysuffix = cg_alloc(m, sizeof *k->pysuffix);
+    cg_mslot *next = cg_map_put(m, k->pysuffix, base, n);
+    if (next->val < 0) {
+        next->k = cg_strndup(m, base, n);
+        next->val = 2;
+    }
     char cand[280];
     memcpy(cand, base, n);
     cand[n] = '_';
-    for (uint32_t i = 2; !py; i++) {
+    uint32_t i = (uint32_t)next->val;
+    for (; !py; i++) {
         char *e = cg_put_digits(cand + n + 1, i, 0);
         py = cg_pyset_claim(m, k, cand, (size_t)(e - cand));
     }
+    next->val = (int32_t)i;
     return py;
 }

@@ -237,6 +237,10 @@ static void print_inst(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                        int depth, ptx_buf *out)
 {
     const cg_inst *in = &s->u.inst;
+    if (in->wrapper) {
+        sg_print_call(m, k, s, depth, out);
+        return;
+    }
     if (in->path && depth >= 0) { /* the usual: one reservation */
         char *w = ptx_buf_room(out, (size_t)depth * 4 + 10 + in->pathlen);
         w = put_indent(w, depth);
@@ -370,7 +374,7 @@ static const cg_print_hook printers[CG_S_KIND_END] = {
     [CG_S_COMMENT] = print_simple,
     [CG_S_LOOP] = sg_print_loop,  [CG_S_WAIT] = sg_print_wait,
     [CG_S_FOR] = sg_print_for,    [CG_S_EXPR] = sg_print_expr,
-    [CG_S_PY] = sg_print_py,      [CG_S_CALL] = sg_print_call,
+    [CG_S_PY] = sg_print_py,
     [CG_S_ALLOC] = sg_print_alloc, [CG_S_WITH] = sg_print_with,
     [CG_S_CMP] = sg_print_cmp,    [CG_S_ALIAS] = sg_print_alias,
 };

@@ -19,6 +19,9 @@
  *
  * The pass runs last, so the instructions it rewrites are those no other
  * idiom took (a wrapper returns None, so expression chains keep ptx.inst).
+ * It only marks them (cg_inst.wrapper: the row): the instruction printer
+ * hands a marked one to sg_print_call, so a module of a million
+ * instructions gets no million new nodes.
  */
 #include <string.h>
 #include "codegen/build.h"
@@ -101,6 +104,7 @@ static const wrapper wrappers[] = {
 #undef NONE
 
 #define MAXWORDS 8
+_Static_assert(sizeof wrappers / sizeof *wrappers < 255, "a row fits cg_inst.wrapper");
 
 static const slot *slot_named(const char *w)
 {
@@ -215,9 +219,10 @@ static void put_value(ptx_buf *out, const slot *sl, const char *v)
 void sg_print_call(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                    int depth, ptx_buf *out)
 {
-    const cg_inst *in = &s->u.sugar.orig->u.inst;
+    const cg_inst *in = &s->u.inst;
     const char *vals[MAXWORDS];
-    const wrapper *w = find_wrapper(k, in, vals);
+    const wrapper *w = &wrappers[in->wrapper - 1];
+    match_mods(w, in, vals);
     const char *sep = "";
     sg_indent(out, depth);
     ptx_buf_puts(out, w->call);
@@ -281,11 +286,7 @@ static uint32_t wrap_list(cg_module *m, const cg_kernel *k, cg_stmt *s)
         for (unsigned i = 0; w->mods[i]; i++)      /* the types it names */
             if (vals[i] && slot_named(w->mods[i]) == &slots[0])
                 m->types_used |= 1u << cg_type_index(vals[i], strlen(vals[i]));
-        cg_stmt *inst = sg_copy_stmt(m, s);
-        memset(&s->u, 0, sizeof s->u);
-        s->kind = CG_S_CALL;
-        s->u.sugar.orig = inst;
-        s->u.sugar.label = CG_NOSYM;
+        s->u.inst.wrapper = (uint8_t)(w - wrappers + 1);
         made++;
     }
     return made;

@@ -72,10 +72,12 @@ static int arith_inst(const cg_stmt *s)
                                        "brev" };
     if (!s || s->kind != CG_S_INST || s->u.inst.guard)
         return 0;
+    const char *op = s->u.inst.op;
+    if (!strchr("asmnxocbrdp", op[0]))   /* the first letters above */
+        return 0;
     int ok = 0;
-    for (unsigned i = 0; i < sizeof ops / sizeof *ops; i++)
-        if (!strcmp(s->u.inst.op, ops[i]))
-            ok = 1;
+    for (unsigned i = 0; i < sizeof ops / sizeof *ops && !ok; i++)
+        ok = ops[i][0] == op[0] && !strcmp(op, ops[i]);
     if (!ok)
         return 0;
     unsigned ntypes = 0;

@@ -1,20 +1,22 @@
 /*
  * sugar/free.c - free names for the passes that rename or add names.
  *
- * A new PTX spelling must clash with nothing in the module: not with any
- * word of the source (a global it would shadow, a name of another kernel:
- * the harness and pyptx-diff compare a module under one bijection) and not
- * with a spelling another pass gave.  The words of the source are hashed
- * once per module (ptxwords), and every spelling a pass gives joins them,
- * so each test is one lookup and a pass that renames every label of a
- * module stays linear.
+ * A new PTX spelling must clash with no name of the module: no symbol of
+ * any kernel (the harness and pyptx-diff compare a module under one
+ * bijection), no kernel, no name the module text outside the kernels
+ * declares or uses (a global it would shadow), no opcode, and no spelling
+ * another pass gave.  Those names are hashed once per module (ptxwords),
+ * every spelling a pass gives joins them, so each test is one lookup and
+ * a pass that renames every label of a module stays linear.  (Names inside
+ * a kernel are its symbols: carried text refers to them by identity.)
  *
  * A word is a maximal run of [A-Za-z0-9_$] not right after '%' (that is
- * a register's tail: "%r1" makes no word "r1").  New spellings are always
- * such words, so a lookup among the runs finds every token that could
- * clash.  The module text outside kernels (rawwords) is hashed apart: the
- * debug sections of nvcc -G name kernel parameters and labels there,
- * text that no rename reaches, so those names keep their spelling.
+ * a register's tail: "%r1" makes no word "r1") or '.' (a directive or
+ * modifier: ".global" is no name).  New spellings are always such words
+ * and never start with a digit or hold a '$'.
+ * The module text outside kernels (rawwords) is hashed apart, every word
+ * of it: the debug sections of nvcc -G name kernel parameters and labels
+ * there, text that no rename reaches, so those names keep their spelling.
  */
 #include <stdio.h>
 #include <string.h>
@@ -37,8 +39,9 @@ static int is_word(const char *p)
     return 1;
 }
 
-/* The words of p[0..n) into map (keys point into p, which outlives it). */
-static void add_words(cg_module *m, cg_map *map, const char *p, size_t n)
+/* The words of p[0..n) into map (keys point into p, which outlives it):
+   all of them, or (names_only) those a new spelling could be. */
+static void add_words(cg_module *m, cg_map *map, const char *p, size_t n, int names_only)
 {
     for (size_t i = 0; i < n;) {
         if (!wbyte((unsigned char)p[i])) {
@@ -46,22 +49,37 @@ static void add_words(cg_module *m, cg_map *map, const char *p, size_t n)
             continue;
         }
         size_t j = i;
+        int dollar = 0;
         while (j < n && wbyte((unsigned char)p[j]))
-            j++;
-        if (i == 0 || p[i - 1] != '%')
+            dollar |= p[j++] == '$';
+        int name = i == 0 || (p[i - 1] != '%' && p[i - 1] != '.');
+        if (!names_only || (name && !dollar && !(p[i] >= '0' && p[i] <= '9')))
             cg_map_put(m, map, p + i, j - i);
         i = j;
     }
 }
 
+static void add_name(cg_module *m, const char *p)
+{
+    if (p)
+        cg_map_put(m, m->ptxwords, p, strlen(p));
+}
+
 static cg_map *ptxwords(cg_module *m)
 {
-    if (!m->ptxwords) {
-        m->ptxwords = cg_alloc(m, sizeof *m->ptxwords);
-        add_words(m, m->ptxwords, m->src->src, m->src->size);
-        for (uint32_t i = 0; i < m->nkernels; i++) /* --name gives one */
-            cg_map_put(m, m->ptxwords, m->kernels[i].ptx_name,
-                       strlen(m->kernels[i].ptx_name));
+    if (m->ptxwords)
+        return m->ptxwords;
+    m->ptxwords = cg_alloc(m, sizeof *m->ptxwords);
+    for (uint32_t i = 0; i < m->nsegs; i++)
+        if (m->segs[i].kernel < 0)
+            add_words(m, m->ptxwords, m->segs[i].p, m->segs[i].n, 1);
+    for (uint32_t i = 0; i < m->nopcodes; i++)
+        add_name(m, m->opcodes_v[i].op);
+    for (uint32_t i = 0; i < m->nkernels; i++) {
+        const cg_kernel *k = &m->kernels[i];
+        add_name(m, k->ptx_name);
+        for (uint32_t s = 0; s < k->nsyms; s++)
+            add_name(m, k->syms[s].ptx);
     }
     return m->ptxwords;
 }
@@ -72,14 +90,15 @@ int sg_ptx_pinned(cg_module *m, const char *ptx)
         m->rawwords = cg_alloc(m, sizeof *m->rawwords);
         for (uint32_t i = 0; i < m->nsegs; i++)
             if (m->segs[i].kernel < 0)
-                add_words(m, m->rawwords, m->segs[i].p, m->segs[i].n);
+                add_words(m, m->rawwords, m->segs[i].p, m->segs[i].n, 0);
     }
     return cg_map_get(m->rawwords, ptx, strlen(ptx)) != NULL;
 }
 
 int sg_ptx_name_free(cg_module *m, const char *name)
 {
-    return is_word(name) && !cg_map_get(ptxwords(m), name, strlen(name));
+    return is_word(name) && !strchr(name, '$') && !(name[0] >= '0' && name[0] <= '9') &&
+           !cg_map_get(ptxwords(m), name, strlen(name));
 }
 
 int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,

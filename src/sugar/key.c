@@ -10,7 +10,8 @@
  * so the matcher can pair them up.
  *
  * Grammar (the brackets keep concatenations unambiguous):
- *   stmt    [<kind> ...]      with INST: op{.mod}|guard|operands
+ *   stmt    [<kind> ...]      with INST: opcode|guard|operands, the opcode
+ *                             as the address of its path (one per word)
  *   operand (<kind> ...)      children (a, b, elements) nested inside
  *   leaf    s<id>:<index>  s'<spelling>:<index>  ?  ?<id>  i<value>
  */
@@ -90,10 +91,17 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s)
     switch (s->kind) {
     case CG_S_INST: {
         const cg_inst *in = &s->u.inst;
-        ptx_buf_puts(b, in->op);
-        for (uint32_t i = 0; i < in->nmods; i++) {
-            ptx_buf_putc(b, '.');
-            ptx_buf_puts(b, in->mods[i]);
+        if (in->path) {   /* one string per opcode word in the module (ir.h) */
+            char *w = ptx_buf_room(b, 1 + sizeof in->path);
+            *w = 'w';
+            memcpy(w + 1, &in->path, sizeof in->path);   /* keys are bytes */
+            b->n += 1 + sizeof in->path;
+        } else {
+            ptx_buf_puts(b, in->op);
+            for (uint32_t i = 0; i < in->nmods; i++) {
+                ptx_buf_putc(b, '.');
+                ptx_buf_puts(b, in->mods[i]);
+            }
         }
         ptx_buf_putc(b, '|');
         if (in->guard) {

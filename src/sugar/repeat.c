@@ -49,7 +49,7 @@ typedef struct roller {
     const char *var;    /* the loop variable */
     sg_key key;
     cg_map shapes;      /* key -> its number */
-    sg_scratch list, items, leaves;   /* the current list's */
+    sg_scratch list, items, leaves, sketches;   /* the current list's */
 } roller;
 
 /* Registers of an array vary by index, integers by value; the rest of a
@@ -92,6 +92,34 @@ static void leaf_value(leaf *l)
     l->v = strtoll(buf, &e, 10);
     if (errno || *e || l->v > (1LL << 52) || l->v < -(1LL << 52))
         l->ok = 0;   /* keep huge constants literal */
+}
+
+/* What two statements of one shape share: the opcode word and operand
+   count of each instruction (0: never rolled). */
+static uint64_t sketch(const cg_stmt *s)
+{
+    if (!rollable(s))
+        return 0;
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    const cg_stmt *t = s->kind == CG_S_SCOPE ? s->u.body : s;
+    for (; t; t = s->kind == CG_S_SCOPE ? t->next : NULL)
+        h = (h ^ ((uintptr_t)t->u.inst.path + sg_nops(t->u.inst.ops))) * 0x100000001b3ull;
+    return h | 1;
+}
+
+/* A statement is keyed only if one within MAXG of it has its sketch: a
+   run pairs each statement with one g <= MAXG away of the same shape, so
+   the others cannot be in one (and keying every statement of a big
+   module is most of this pass's work). */
+static int may_roll(const uint64_t *sk, unsigned n, unsigned i)
+{
+    if (!sk[i])
+        return 0;
+    unsigned lo = i > MAXG ? i - MAXG : 0, hi = i + MAXG < n ? i + MAXG : n - 1;
+    for (unsigned j = lo; j <= hi; j++)
+        if (j != i && sk[j] == sk[i])
+            return 1;
+    return 0;
 }
 
 /* Keys statement s into *it; its leaves are appended to r->leaves (the
@@ -297,8 +325,12 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
     item *it = sg_scratch_get(&r->items, n * sizeof *it);
     r->leaves.n = 0;
     ptx_buf_reserve(&r->leaves, sizeof(leaf));   /* never a NULL base below */
+    uint64_t *sk = sg_scratch_get(&r->sketches, n * sizeof *sk);
     for (unsigned i = 0; i < n; i++)
-        make_item(r, a[i], &it[i]);
+        sk[i] = sketch(a[i]);
+    for (unsigned i = 0; i < n; i++)
+        if (may_roll(sk, n, i))
+            make_item(r, a[i], &it[i]);
     for (unsigned i = 0; i < n; i++)
         it[i].leaves = (leaf *)(r->leaves.p + (uintptr_t)it[i].leaves);
     cg_stmt **link = head;
@@ -338,6 +370,7 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
     ptx_buf_free(&r.list);
     ptx_buf_free(&r.items);
     ptx_buf_free(&r.leaves);
+    ptx_buf_free(&r.sketches);
     if (n)
         sg_py_reserve(m, k, r.var);
     return n;
