@@ -28,7 +28,13 @@
 #include "sugar/sugar.h"
 
 /* A slot of a modifier pattern: takes one modifier from its domain.  A
-   name ending in '?' may be absent. */
+   name ending in '?' may be absent.  Patterns name a slot by the very
+   array below (a literal modifier is any other string), so telling them
+   apart is a pointer comparison. */
+static const char S_T[] = "T", S_CMP[] = "cmp", S_MODE[] = "mode", S_MODE_OPT[] = "mode?",
+                  S_RND[] = "rnd?", S_FTZ[] = "ftz?", S_SAT[] = "sat?", S_SPACE[] = "space?",
+                  S_CACHE[] = "cache?";
+
 typedef struct slot {
     const char *name;
     const char *domain;   /* " a b c ", or NULL: a pyptx type */
@@ -39,15 +45,15 @@ typedef struct slot {
 } slot;
 
 static const slot slots[] = {
-    { "T", NULL, NULL, NULL, NULL, 0 },
-    { "cmp", " lt le gt ge eq ne ", NULL, NULL, NULL, 0 },
-    { "mode", " lo hi wide ", "mode", "lo", NULL, 0 },
-    { "mode?", " lo hi wide ", "mode", NULL, NULL, 0 },
-    { "rnd?", " rn rz rm rp rni rzi rmi rpi ", "rounding", NULL, NULL, 0 },
-    { "ftz?", " ftz ", "ftz", NULL, NULL, 1 },
-    { "sat?", " sat ", "sat", NULL, NULL, 1 },
-    { "space?", " global shared local param const ", "space", "global", "generic", 0 },
-    { "cache?", " ca cg cs lu cv nc ", "cache", NULL, NULL, 0 },
+    { S_T, NULL, NULL, NULL, NULL, 0 },
+    { S_CMP, " lt le gt ge eq ne ", NULL, NULL, NULL, 0 },
+    { S_MODE, " lo hi wide ", "mode", "lo", NULL, 0 },
+    { S_MODE_OPT, " lo hi wide ", "mode", NULL, NULL, 0 },
+    { S_RND, " rn rz rm rp rni rzi rmi rpi ", "rounding", NULL, NULL, 0 },
+    { S_FTZ, " ftz ", "ftz", NULL, NULL, 1 },
+    { S_SAT, " sat ", "sat", NULL, NULL, 1 },
+    { S_SPACE, " global shared local param const ", "space", "global", "generic", 0 },
+    { S_CACHE, " ca cg cs lu cv nc ", "cache", NULL, NULL, 0 },
 };
 
 enum { TY_ANY, TY_BITS };        /* what T may be */
@@ -69,24 +75,24 @@ typedef struct wrapper {
 #define P(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define NONE ((const char *const[]){ NULL })
 static const wrapper wrappers[] = {
-    { "ptx.param", "ld", P("param", "T"), 2, 2, TY_ANY, OPS_PARAM, NULL },
+    { "ptx.param", "ld", P("param", S_T), 2, 2, TY_ANY, OPS_PARAM, NULL },
     { "ptx.ret", "ret", NONE, 0, 0, TY_ANY, OPS_ANY, "pred" },
     { "ptx.bra", "bra", NONE, 1, 1, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.mov", "mov", P("T"), 2, 2, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.add", "add", P("T"), 3, 3, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.sub", "sub", P("T"), 3, 3, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.mul", "mul", P("mode?", "T"), 3, 3, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.mad", "mad", P("mode", "T"), 4, 4, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.shl", "shl", P("T"), 3, 3, TY_BITS, OPS_ANY, "pred" },
-    { "ptx.shr", "shr", P("T"), 3, 3, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.and_", "and", P("T"), 3, 3, TY_BITS, OPS_ANY, "pred" },
-    { "ptx.or_", "or", P("T"), 3, 3, TY_BITS, OPS_ANY, "pred" },
-    { "ptx.xor_", "xor", P("T"), 3, 3, TY_BITS, OPS_ANY, "pred" },
-    { "ptx.not_", "not", P("T"), 2, 2, TY_BITS, OPS_ANY, "pred" },
-    { "ptx.setp", "setp", P("cmp", "T"), 3, 3, TY_ANY, OPS_ANY, "pred_negate" },
-    { "ptx.cvt", "cvt", P("rnd?", "ftz?", "sat?", "T", "T"), 2, 2, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.ld", "ld", P("space?", "cache?", "T"), 2, 2, TY_ANY, OPS_ADDR1, "pred" },
-    { "ptx.st", "st", P("space?", "T"), 2, 2, TY_ANY, OPS_ADDR0, "pred" },
+    { "ptx.mov", "mov", P(S_T), 2, 2, TY_ANY, OPS_ANY, "pred" },
+    { "ptx.add", "add", P(S_T), 3, 3, TY_ANY, OPS_ANY, "pred" },
+    { "ptx.sub", "sub", P(S_T), 3, 3, TY_ANY, OPS_ANY, "pred" },
+    { "ptx.mul", "mul", P(S_MODE_OPT, S_T), 3, 3, TY_ANY, OPS_ANY, "pred" },
+    { "ptx.mad", "mad", P(S_MODE, S_T), 4, 4, TY_ANY, OPS_ANY, "pred" },
+    { "ptx.shl", "shl", P(S_T), 3, 3, TY_BITS, OPS_ANY, "pred" },
+    { "ptx.shr", "shr", P(S_T), 3, 3, TY_ANY, OPS_ANY, "pred" },
+    { "ptx.and_", "and", P(S_T), 3, 3, TY_BITS, OPS_ANY, "pred" },
+    { "ptx.or_", "or", P(S_T), 3, 3, TY_BITS, OPS_ANY, "pred" },
+    { "ptx.xor_", "xor", P(S_T), 3, 3, TY_BITS, OPS_ANY, "pred" },
+    { "ptx.not_", "not", P(S_T), 2, 2, TY_BITS, OPS_ANY, "pred" },
+    { "ptx.setp", "setp", P(S_CMP, S_T), 3, 3, TY_ANY, OPS_ANY, "pred_negate" },
+    { "ptx.cvt", "cvt", P(S_RND, S_FTZ, S_SAT, S_T, S_T), 2, 2, TY_ANY, OPS_ANY, "pred" },
+    { "ptx.ld", "ld", P(S_SPACE, S_CACHE, S_T), 2, 2, TY_ANY, OPS_ADDR1, "pred" },
+    { "ptx.st", "st", P(S_SPACE, S_T), 2, 2, TY_ANY, OPS_ADDR0, "pred" },
     { "ptx.bar.sync", "bar", P("sync"), 1, 2, TY_ANY, OPS_ANY, "pred" },
     { "ptx.fence.proxy_async", "fence", P("proxy", "async"), 0, 0, TY_ANY, OPS_ANY, "pred" },
     { "ptx.wgmma.fence", "wgmma", P("fence", "sync", "aligned"), 0, 0, TY_ANY, OPS_ANY, "pred" },
@@ -109,7 +115,7 @@ _Static_assert(sizeof wrappers / sizeof *wrappers < 255, "a row fits cg_inst.wra
 static const slot *slot_named(const char *w)
 {
     for (unsigned i = 0; i < sizeof slots / sizeof *slots; i++)
-        if (!strcmp(slots[i].name, w))
+        if (slots[i].name == w)
             return &slots[i];
     return NULL;
 }
@@ -230,7 +236,8 @@ void sg_print_call(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     if (w->ops == OPS_PARAM) {   /* ptx.param(T, "name", dst) */
         cg_opnd dst = *in->ops;
         dst.next = NULL;
-        ptx_buf_printf(out, "%s, ", vals[1]);
+        ptx_buf_puts(out, vals[1]);
+        ptx_buf_puts(out, ", ");
         cg_print_opnd(m, k, in->ops->next->a, out);
         ptx_buf_puts(out, ", ");
         cg_print_opnd(m, k, &dst, out);
@@ -257,12 +264,16 @@ void sg_print_call(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         const char *v = sl && vals[i] ? vals[i] : sl ? sl->absent : NULL;
         if (!sl || !sl->keyword || !v || (sl->dflt && !strcmp(v, sl->dflt)))
             continue;
-        ptx_buf_printf(out, "%s%s=", sep, sl->keyword);
+        ptx_buf_puts(out, sep);
+        ptx_buf_puts(out, sl->keyword);
+        ptx_buf_putc(out, '=');
         put_value(out, sl, v);
         sep = ", ";
     }
     if (in->guard) {
-        ptx_buf_printf(out, "%s%s=", sep, w->pred_kw);
+        ptx_buf_puts(out, sep);
+        ptx_buf_puts(out, w->pred_kw);
+        ptx_buf_putc(out, '=');
         cg_print_opnd(m, k, in->guard, out);
     }
     ptx_buf_puts(out, ")\n");

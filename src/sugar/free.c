@@ -107,7 +107,10 @@ int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
     if (sg_ptx_pinned(m, k->syms[s].ptx))
         return 0;
     char buf[256];
-    snprintf(buf, sizeof buf, "%s", base);
+    size_t bn = strlen(base);
+    if (bn >= sizeof buf)
+        return 0;
+    memcpy(buf, base, bn + 1);       /* called for every label: no printf */
     for (unsigned i = 2; !sg_ptx_name_free(m, buf) ||
                          (py_too && !sg_py_name_free(m, k, buf)); i++) {
         if (i > 1000)

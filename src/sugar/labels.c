@@ -31,12 +31,18 @@ uint32_t sugar_labels(cg_module *m, cg_kernel *k)
         if (k->syms[i].kind != CG_SYM_LABEL || !(num = block_number(p)))
             continue;
         char base[64];
-        snprintf(base, sizeof base, "BB%s", num);
+        size_t nl = strlen(num);
+        if (nl > 40)
+            continue;
+        memcpy(base, "BB", 2);
+        memcpy(base + 2, num, nl + 1);
         if (!sg_ptx_name_free(m, base)) {
             /* another function of the module has its BB<n>: keep the
-               function number, as nvcc does */
-            size_t fl = (size_t)(num - 1 - (p + 6));
-            snprintf(base, sizeof base, "BB%.*s_%s", (int)fl, p + 6, num);
+               function number, as nvcc does ($L__BB<fn>_<n> -> BB<fn>_<n>) */
+            size_t fl = (size_t)(num - (p + 6));
+            if (fl + nl + 3 > sizeof base)
+                continue;
+            memcpy(base + 2, p + 6, fl + nl + 1);
         }
         done += (uint32_t)sg_rename_ptx(m, k, i, base, 0);
     }
