@@ -363,6 +363,8 @@ struct cg_module {
        (debug sections), which name kernel symbols that must keep their
        spelling */
     struct cg_map *ptxwords, *rawwords;
+    struct cg_map *ptxnext;  /* base spelling -> the first suffix not known
+                                to be taken (sugar/free.c) */
 };
 
 /* ------------------------------------------------------------------ */

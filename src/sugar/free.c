@@ -108,14 +108,33 @@ int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
         return 0;
     char buf[256];
     size_t bn = strlen(base);
-    if (bn >= sizeof buf)
+    if (bn > 240)
         return 0;
-    memcpy(buf, base, bn + 1);       /* called for every label: no printf */
-    for (unsigned i = 2; !sg_ptx_name_free(m, buf) ||
-                         (py_too && !sg_py_name_free(m, k, buf)); i++) {
-        if (i > 1000)
+    /* base, base_2, base_3 ...: the ones below `taken` are known to be
+       taken already (names are never given back), so a module whose 1000
+       kernels each want param0 does not try them all a thousand times */
+    if (!m->ptxnext)
+        m->ptxnext = cg_alloc(m, sizeof *m->ptxnext);
+    cg_mslot *taken = cg_map_put(m, m->ptxnext, base, bn);
+    if (taken->val < 0) {
+        taken->k = cg_strndup(m, base, bn);
+        taken->val = 1;
+    }
+    uint32_t i = (uint32_t)taken->val, limit = i + 1000;
+    for (;; i++) {
+        memcpy(buf, base, bn + 1);    /* called for every label: no printf */
+        if (i > 1) {
+            buf[bn] = '_';
+            *cg_put_digits(buf + bn + 1, i, 0) = 0;
+        }
+        if (!sg_ptx_name_free(m, buf)) {
+            if ((uint32_t)taken->val == i)
+                taken->val = (int32_t)i + 1;
+        } else if (!py_too || sg_py_name_free(m, k, buf)) {
+            break;
+        }
+        if (i == limit)
             return 0;
-        snprintf(buf, sizeof buf, "%.240s_%u", base, i); /* room for the suffix */
     }
     k->syms[s].ptx = cg_strndup(m, buf, strlen(buf));
     sg_ptx_claim(m, k->syms[s].ptx);
