@@ -23,6 +23,7 @@
  * hands a marked one to sg_print_call, so a module of a million
  * instructions gets no million new nodes.
  */
+#include <stdio.h>
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
@@ -33,7 +34,8 @@
    apart is a pointer comparison. */
 static const char S_T[] = "T", S_CMP[] = "cmp", S_MODE[] = "mode", S_MODE_OPT[] = "mode?",
                   S_RND[] = "rnd?", S_FTZ[] = "ftz?", S_SAT[] = "sat?", S_SPACE[] = "space?",
-                  S_CACHE[] = "cache?";
+                  S_CACHE[] = "cache?", S_SHAPE[] = "shape", S_ALAYOUT[] = "a_layout",
+                  S_BLAYOUT[] = "b_layout", S_WSHAPE[] = "wgmma shape", S_WT[] = "wgmma T";
 
 typedef struct slot {
     const char *name;
@@ -42,74 +44,109 @@ typedef struct slot {
     const char *dflt;     /* the wrapper's default: printed as nothing */
     const char *absent;   /* printed for an absent modifier, or NULL */
     uint8_t flag;         /* keyword=True */
+    uint8_t type;         /* a pyptx type: printed bare (and imported) */
 } slot;
 
 static const slot slots[] = {
-    { S_T, NULL, NULL, NULL, NULL, 0 },
-    { S_CMP, " lt le gt ge eq ne ", NULL, NULL, NULL, 0 },
-    { S_MODE, " lo hi wide ", "mode", "lo", NULL, 0 },
-    { S_MODE_OPT, " lo hi wide ", "mode", NULL, NULL, 0 },
-    { S_RND, " rn rz rm rp rni rzi rmi rpi ", "rounding", NULL, NULL, 0 },
-    { S_FTZ, " ftz ", "ftz", NULL, NULL, 1 },
-    { S_SAT, " sat ", "sat", NULL, NULL, 1 },
-    { S_SPACE, " global shared local param const ", "space", "global", "generic", 0 },
-    { S_CACHE, " ca cg cs lu cv nc ", "cache", NULL, NULL, 0 },
+    { S_T, NULL, NULL, NULL, NULL, 0, 1 },
+    { S_CMP, " lt le gt ge eq ne ", NULL, NULL, NULL, 0, 0 },
+    { S_MODE, " lo hi wide ", "mode", "lo", NULL, 0, 0 },
+    { S_MODE_OPT, " lo hi wide ", "mode", NULL, NULL, 0, 0 },
+    { S_RND, " rn rz rm rp rni rzi rmi rpi ", "rounding", NULL, NULL, 0, 0 },
+    { S_FTZ, " ftz ", "ftz", NULL, NULL, 1, 0 },
+    { S_SAT, " sat ", "sat", NULL, NULL, 1, 0 },
+    { S_SPACE, " global shared local param const ", "space", "global", "generic", 0, 0 },
+    { S_CACHE, " ca cg cs lu cv nc ", "cache", NULL, NULL, 0, 0 },
+    { S_SHAPE, "", NULL, NULL, NULL, 0, 0 },        /* mMnNkK, printed (M, N, K) */
+    { S_ALAYOUT, " row col ", NULL, "row", NULL, 0, 0 },
+    { S_BLAYOUT, " row col ", NULL, "col", NULL, 0, 0 },
+    /* pyptx's spec (spec/ptx.py) takes these for wgmma.mma_async */
+    { S_WSHAPE, "", NULL, NULL, NULL, 0, 0 },       /* m64nNk8/16/32, N = 8 ... 256 by 8 */
+    { S_WT, " u8 s8 s32 f16 bf16 tf32 f32 e4m3 e5m2 ", NULL, NULL, NULL, 0, 1 },
 };
 
 enum { TY_ANY, TY_BITS };        /* what T may be */
-enum { OPS_ANY, OPS_INT, OPS_ADDR0, OPS_ADDR1, /* what the operands must be */
-       OPS_PARAM };   /* ld.param of a whole parameter that is no array:
-                         ptx.param(T, "name", dst) */
-
 /* A wrapper and the instructions it emits: opcode, modifier pattern
-   (literal modifiers and slots, in order), operand count. */
+   (literal modifiers and slots, in order), operand count and kinds, and
+   how its arguments are written.
+     opnds: a letter per operand ('.' any, A an address, I a decimal int,
+            V a list of registers, P a predicate register, R a register,
+            S the address of a whole parameter without an array part,
+            | reg|pred), or NULL for any;
+     args:  NULL: the positional slots, the operands, the keyword slots;
+            else items "[kw=]src[?default]" joined by ", ", src being mN
+            (pattern word N), oN (operand N) or oN.a / oN.b (its parts);
+            an absent value, or one printed as the default, is left out;
+     pred_kw: the guard's keyword, or NULL when the wrapper takes none. */
 typedef struct wrapper {
     const char *call;
     const char *op;
     const char *const *mods;
     uint8_t nmin, nmax;
-    uint8_t types, ops;
+    uint8_t types;
+    const char *opnds;
+    const char *args;
     const char *pred_kw;
 } wrapper;
 
 #define P(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define NONE ((const char *const[]){ NULL })
 static const wrapper wrappers[] = {
-    { "ptx.param", "ld", P("param", S_T), 2, 2, TY_ANY, OPS_PARAM, NULL },
-    { "ptx.ret", "ret", NONE, 0, 0, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.bra", "bra", NONE, 1, 1, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.mov", "mov", P(S_T), 2, 2, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.add", "add", P(S_T), 3, 3, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.sub", "sub", P(S_T), 3, 3, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.mul", "mul", P(S_MODE_OPT, S_T), 3, 3, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.mad", "mad", P(S_MODE, S_T), 4, 4, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.shl", "shl", P(S_T), 3, 3, TY_BITS, OPS_ANY, "pred" },
-    { "ptx.shr", "shr", P(S_T), 3, 3, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.and_", "and", P(S_T), 3, 3, TY_BITS, OPS_ANY, "pred" },
-    { "ptx.or_", "or", P(S_T), 3, 3, TY_BITS, OPS_ANY, "pred" },
-    { "ptx.xor_", "xor", P(S_T), 3, 3, TY_BITS, OPS_ANY, "pred" },
-    { "ptx.not_", "not", P(S_T), 2, 2, TY_BITS, OPS_ANY, "pred" },
-    { "ptx.setp", "setp", P(S_CMP, S_T), 3, 3, TY_ANY, OPS_ANY, "pred_negate" },
-    { "ptx.cvt", "cvt", P(S_RND, S_FTZ, S_SAT, S_T, S_T), 2, 2, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.ld", "ld", P(S_SPACE, S_CACHE, S_T), 2, 2, TY_ANY, OPS_ADDR1, "pred" },
-    { "ptx.st", "st", P(S_SPACE, S_T), 2, 2, TY_ANY, OPS_ADDR0, "pred" },
-    { "ptx.bar.sync", "bar", P("sync"), 1, 2, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.fence.proxy_async", "fence", P("proxy", "async"), 0, 0, TY_ANY, OPS_ANY, "pred" },
-    { "ptx.wgmma.fence", "wgmma", P("fence", "sync", "aligned"), 0, 0, TY_ANY, OPS_ANY, "pred" },
+    { "ptx.param", "ld", P("param", S_T), 2, 2, TY_ANY, ".S", "m1, o1.a, o0", NULL },
+    { "ptx.ret", "ret", NONE, 0, 0, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.bra", "bra", NONE, 1, 1, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.mov", "mov", P(S_T), 2, 2, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.add", "add", P(S_T), 3, 3, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.sub", "sub", P(S_T), 3, 3, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.mul", "mul", P(S_MODE_OPT, S_T), 3, 3, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.mad", "mad", P(S_MODE, S_T), 4, 4, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.shl", "shl", P(S_T), 3, 3, TY_BITS, NULL, NULL, "pred" },
+    { "ptx.shr", "shr", P(S_T), 3, 3, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.and_", "and", P(S_T), 3, 3, TY_BITS, NULL, NULL, "pred" },
+    { "ptx.or_", "or", P(S_T), 3, 3, TY_BITS, NULL, NULL, "pred" },
+    { "ptx.xor_", "xor", P(S_T), 3, 3, TY_BITS, NULL, NULL, "pred" },
+    { "ptx.not_", "not", P(S_T), 2, 2, TY_BITS, NULL, NULL, "pred" },
+    { "ptx.setp", "setp", P(S_CMP, S_T), 3, 3, TY_ANY, NULL, NULL, "pred_negate" },
+    { "ptx.cvt", "cvt", P(S_RND, S_FTZ, S_SAT, S_T, S_T), 2, 2, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.ld", "ld", P(S_SPACE, S_CACHE, S_T), 2, 2, TY_ANY, ".A", NULL, "pred" },
+    { "ptx.st", "st", P(S_SPACE, S_T), 2, 2, TY_ANY, "A.", NULL, "pred" },
+    { "ptx.bar.sync", "bar", P("sync"), 1, 2, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.fence.proxy_async", "fence", P("proxy", "async"), 0, 0, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.wgmma.fence", "wgmma", P("fence", "sync", "aligned"), 0, 0, TY_ANY, NULL, NULL, "pred" },
     { "ptx.wgmma.commit_group", "wgmma", P("commit_group", "sync", "aligned"), 0, 0,
-      TY_ANY, OPS_ANY, "pred" },
+      TY_ANY, NULL, NULL, "pred" },
     { "ptx.wgmma.wait_group", "wgmma", P("wait_group", "sync", "aligned"), 1, 1,
-      TY_ANY, OPS_ANY, "pred" },
-    { "ptx.cp.async_.commit_group", "cp", P("async", "commit_group"), 0, 0, TY_ANY,
-      OPS_ANY, "pred" },
-    { "ptx.cp.async_.wait_group", "cp", P("async", "wait_group"), 1, 1, TY_ANY, OPS_INT,
+      TY_ANY, NULL, NULL, "pred" },
+    { "ptx.cp.async_.commit_group", "cp", P("async", "commit_group"), 0, 0, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.cp.async_.wait_group", "cp", P("async", "wait_group"), 1, 1, TY_ANY, "I", NULL,
       "pred" },
-    { "ptx.cp.async_.wait_all", "cp", P("async", "wait_all"), 0, 0, TY_ANY, OPS_ANY, "pred" },
+    { "ptx.cp.async_.wait_all", "cp", P("async", "wait_all"), 0, 0, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.cp.async_.cg", "cp", P("async", "cg", "shared", "global"), 3, 3, TY_ANY, "AAI",
+      NULL, "pred" },
+    { "ptx.cp.async_.ca", "cp", P("async", "ca", "shared", "global"), 3, 3, TY_ANY, "AAI",
+      NULL, "pred" },
+    { "ptx.mbarrier.init", "mbarrier", P("init", "shared::cta", "b64"), 2, 2, TY_ANY, "AI",
+      NULL, "pred" },
+    { "ptx.mbarrier.inval", "mbarrier", P("inval", "shared", "b64"), 1, 1, TY_ANY, "A",
+      NULL, "pred" },
+    { "ptx.mbarrier.expect_tx", "mbarrier", P("expect_tx", "shared", "b64"), 2, 2, TY_ANY,
+      "A.", NULL, "pred" },
+    { "ptx.setmaxnreg_inc", "setmaxnreg", P("inc", "sync", "aligned", "u32"), 1, 1, TY_ANY,
+      "I", NULL, "pred" },
+    { "ptx.setmaxnreg_dec", "setmaxnreg", P("dec", "sync", "aligned", "u32"), 1, 1, TY_ANY,
+      "I", NULL, "pred" },
+    { "ptx.elect_sync", "elect", P("sync"), 2, 2, TY_ANY, "|.", "o0.a, o0.b, o1", NULL },
+    { "ptx.mma.sync", "mma", P("sync", "aligned", S_SHAPE, S_ALAYOUT, S_BLAYOUT, S_T, S_T,
+      S_T, S_T), 4, 4, TY_ANY, "VVVV", "shape=m2, dtype_d=m5, dtype_a=m6, dtype_b=m7, "
+      "dtype_c=m8, d=o0, a=o1, b=o2, c=o3, a_layout=m3, b_layout=m4", "pred" },
+    { "ptx.wgmma.mma_async", "wgmma", P("mma_async", "sync", "aligned", S_WSHAPE, S_WT, S_WT, S_WT),
+      8, 8, TY_ANY, "V..PIIII", "shape=m3, dtype_d=m4, dtype_a=m5, dtype_b=m6, d=o0, a=o1, "
+      "b=o2, scale_d=o3, scale_a=o4?1, scale_b=o5?1, trans_a=o6?0, trans_b=o7?0", "pred" },
 };
 #undef P
 #undef NONE
 
-#define MAXWORDS 8
+#define MAXWORDS 12   /* words of a pattern (mma.sync has 9) */
 _Static_assert(sizeof wrappers / sizeof *wrappers < 255, "a row fits cg_inst.wrapper");
 
 static const slot *slot_named(const char *w)
@@ -129,8 +166,28 @@ static int in_domain(const char *domain, const char *mod)
     return 0;
 }
 
+/* m64n256k16 -> its three numbers; 0 if not that form */
+static int shape_of(const char *mod, unsigned v[3])
+{
+    const char *p = mod;
+    for (unsigned i = 0; i < 3; i++) {
+        if (*p++ != "mnk"[i] || *p < '1' || *p > '9')
+            return 0;
+        v[i] = 0;
+        while (*p >= '0' && *p <= '9' && v[i] < 100000)
+            v[i] = v[i] * 10 + (unsigned)(*p++ - '0');
+    }
+    return !*p;
+}
+
 static int slot_takes(const wrapper *w, const slot *sl, const char *mod)
 {
+    unsigned v[3];
+    if (sl->name == S_SHAPE)
+        return shape_of(mod, v);
+    if (sl->name == S_WSHAPE)
+        return shape_of(mod, v) && v[0] == 64 && v[1] % 8 == 0 && v[1] >= 8 &&
+               v[1] <= 256 && (v[2] == 8 || v[2] == 16 || v[2] == 32);
     if (sl->domain)
         return in_domain(sl->domain, mod);
     if (cg_type_index(mod, strlen(mod)) < 0)
@@ -144,6 +201,8 @@ static int match_mods(const wrapper *w, const cg_inst *in, const char **vals)
 {
     uint32_t j = 0;
     for (unsigned i = 0; w->mods[i]; i++) {
+        if (i == MAXWORDS)
+            return 0;
         const slot *sl = slot_named(w->mods[i]);
         const char *mod = j < in->nmods ? in->mods[j] : NULL;
         vals[i] = NULL;
@@ -174,22 +233,37 @@ static int whole_param(const cg_kernel *k, const cg_opnd *a)
     return 0;
 }
 
-static int operands_fit(const cg_kernel *k, const wrapper *w, const cg_inst *in)
+static int is_pred_reg(const cg_kernel *k, const cg_opnd *o)
 {
-    unsigned n = sg_nops(in->ops);
-    if (n < w->nmin || n > w->nmax)
-        return 0;
-    switch (w->ops) {
-    case OPS_PARAM: return !in->guard && whole_param(k, in->ops->next);
-    case OPS_INT:
-        for (const cg_opnd *o = in->ops; o; o = o->next)
-            if (o->kind != CG_O_INT)
-                return 0;
-        return 1;
-    case OPS_ADDR0: return in->ops->kind == CG_O_ADDR;
-    case OPS_ADDR1: return in->ops->next->kind == CG_O_ADDR;
+    return o && o->kind == CG_O_SYM && k->syms[o->sym].is_pred &&
+           cg_sym_is_reg(&k->syms[o->sym]);
+}
+
+/* Operand o is of kind c (wrapper.opnds). */
+static int operand_is(const cg_kernel *k, char c, const cg_opnd *o)
+{
+    switch (c) {
+    case 'A': return o->kind == CG_O_ADDR;
+    case 'I': return o->kind == CG_O_INT;
+    case 'V': return o->kind == CG_O_VEC || o->kind == CG_O_PY;   /* PY: a slice */
+    case 'P': return is_pred_reg(k, o);
+    case 'R': return o->kind == CG_O_SYM && cg_sym_is_reg(&k->syms[o->sym]);
+    case 'S': return whole_param(k, o);
+    case '|': return o->kind == CG_O_PIPE && o->a->kind == CG_O_SYM &&
+                     cg_sym_is_reg(&k->syms[o->a->sym]) && is_pred_reg(k, o->b);
     default: return 1;
     }
+}
+
+static int operands_fit(const cg_kernel *k, const wrapper *w, const cg_inst *in)
+{
+    unsigned n = sg_nops(in->ops), i = 0;
+    if (n < w->nmin || n > w->nmax || (in->guard && !w->pred_kw))
+        return 0;
+    for (const cg_opnd *o = in->ops; o && w->opnds && w->opnds[i]; o = o->next, i++)
+        if (!operand_is(k, w->opnds[i], o))
+            return 0;
+    return 1;
 }
 
 /* The wrapper that emits instruction `in`, with its pattern's values
@@ -210,40 +284,27 @@ static const wrapper *find_wrapper(const cg_kernel *k, const cg_inst *in,
 
 static void put_value(ptx_buf *out, const slot *sl, const char *v)
 {
+    unsigned shape[3];
     if (sl->flag) {
         ptx_buf_puts(out, "True");
-    } else if (sl->domain) {
+    } else if ((sl->name == S_SHAPE || sl->name == S_WSHAPE) && shape_of(v, shape)) {
+        char buf[48];
+        snprintf(buf, sizeof buf, "(%u, %u, %u)", shape[0], shape[1], shape[2]);
+        ptx_buf_puts(out, buf);
+    } else if (sl->type) {
+        ptx_buf_puts(out, v);       /* a pyptx type, imported */
+    } else {
         ptx_buf_putc(out, '"');
         ptx_buf_puts(out, v);
         ptx_buf_putc(out, '"');
-    } else {
-        ptx_buf_puts(out, v);       /* a pyptx type, imported */
     }
 }
 
-/* wrapper(positional slots..., operands..., keywords..., pred=guard) */
-void sg_print_call(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
-                   int depth, ptx_buf *out)
+/* The positional slots, the operands, the keyword slots. */
+static void print_default(const cg_module *m, const cg_kernel *k, const cg_inst *in,
+                          const wrapper *w, const char **vals, ptx_buf *out)
 {
-    const cg_inst *in = &s->u.inst;
-    const char *vals[MAXWORDS];
-    const wrapper *w = &wrappers[in->wrapper - 1];
-    match_mods(w, in, vals);
     const char *sep = "";
-    sg_indent(out, depth);
-    ptx_buf_puts(out, w->call);
-    ptx_buf_putc(out, '(');
-    if (w->ops == OPS_PARAM) {   /* ptx.param(T, "name", dst) */
-        cg_opnd dst = *in->ops;
-        dst.next = NULL;
-        ptx_buf_puts(out, vals[1]);
-        ptx_buf_puts(out, ", ");
-        cg_print_opnd(m, k, in->ops->next->a, out);
-        ptx_buf_puts(out, ", ");
-        cg_print_opnd(m, k, &dst, out);
-        ptx_buf_puts(out, ")\n");
-        return;
-    }
     for (unsigned i = 0; w->mods[i]; i++) {
         const slot *sl = slot_named(w->mods[i]);
         if (sl && !sl->keyword) {
@@ -270,8 +331,83 @@ void sg_print_call(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         put_value(out, sl, v);
         sep = ", ";
     }
+}
+
+/* One template item (`[kw=]src[?default]`, at most `n` bytes) into out;
+   0 if it is left out. */
+static int print_item(const cg_module *m, const cg_kernel *k, const cg_inst *in,
+                      const wrapper *w, const char **vals, const char *it, size_t n,
+                      ptx_buf *out)
+{
+    const char *eq = memchr(it, '=', n), *src = eq ? eq + 1 : it;
+    const char *q = memchr(src, '?', n - (size_t)(src - it));
+    unsigned idx = (unsigned)(src[1] - '0');
+    size_t mark = out->n;
+    if (eq) {
+        ptx_buf_put(out, it, (size_t)(eq - it + 1));
+    }
+    if (src[0] == 'm') {                 /* a pattern word's value */
+        const slot *sl = slot_named(w->mods[idx]);
+        const char *v = vals[idx] ? vals[idx] : sl->absent;
+        if (!v || (sl->dflt && !strcmp(v, sl->dflt))) {
+            out->n = mark;
+            return 0;
+        }
+        put_value(out, sl, v);
+        return 1;
+    }
+    const cg_opnd *o = sg_op_const(in, idx);   /* an operand, or a part */
+    cg_opnd one = *o;
+    if (src[2] == '.')
+        one = src[3] == 'a' ? *o->a : *o->b;
+    one.next = NULL;
+    size_t at = out->n;
+    cg_print_opnd(m, k, &one, out);
+    if (q && out->n - at == (size_t)(it + n - q - 1) && !memcmp(out->p + at, q + 1, out->n - at)) {
+        out->n = mark;                   /* the wrapper's default */
+        return 0;
+    }
+    return 1;
+}
+
+/* The items of w->args, joined by ", ". */
+static void print_template(const cg_module *m, const cg_kernel *k, const cg_inst *in,
+                           const wrapper *w, const char **vals, ptx_buf *out)
+{
+    const char *p = w->args;
+    int any = 0;
+    while (*p) {
+        const char *e = strstr(p, ", ");
+        size_t n = e ? (size_t)(e - p) : strlen(p), mark = out->n;
+        if (any)
+            ptx_buf_puts(out, ", ");
+        if (print_item(m, k, in, w, vals, p, n, out))
+            any = 1;
+        else
+            out->n = mark;
+        p += n + (e ? 2 : 0);
+    }
+}
+
+/* wrapper(arguments..., pred=guard) */
+void sg_print_call(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+                   int depth, ptx_buf *out)
+{
+    const cg_inst *in = &s->u.inst;
+    const char *vals[MAXWORDS];
+    const wrapper *w = &wrappers[in->wrapper - 1];
+    match_mods(w, in, vals);
+    sg_indent(out, depth);
+    ptx_buf_puts(out, w->call);
+    ptx_buf_putc(out, '(');
+    size_t start = out->n;
+    if (w->args)
+        print_template(m, k, in, w, vals, out);
+    else
+        print_default(m, k, in, w, vals, out);
     if (in->guard) {
-        ptx_buf_puts(out, sep);
+        if (out->n > start)
+            ptx_buf_puts(out, ", ");
         ptx_buf_puts(out, w->pred_kw);
         ptx_buf_putc(out, '=');
         cg_print_opnd(m, k, in->guard, out);
@@ -295,7 +431,7 @@ static uint32_t wrap_list(cg_module *m, const cg_kernel *k, cg_stmt *s)
         if (s->kind != CG_S_INST || !(w = find_wrapper(k, &s->u.inst, vals)))
             continue;
         for (unsigned i = 0; w->mods[i]; i++)      /* the types it names */
-            if (vals[i] && slot_named(w->mods[i]) == &slots[0])
+            if (vals[i] && slot_named(w->mods[i]) && slot_named(w->mods[i])->type)
                 m->types_used |= 1u << cg_type_index(vals[i], strlen(vals[i]));
         s->u.inst.wrapper = (uint8_t)(w - wrappers + 1);
         made++;

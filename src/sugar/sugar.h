@@ -130,6 +130,13 @@ static inline int sg_inst_is(const cg_stmt *s, const char *op)
 }
 unsigned sg_nops(const cg_opnd *o);
 cg_opnd *sg_op(const cg_stmt *s, unsigned i);            /* i-th operand */
+static inline const cg_opnd *sg_op_const(const cg_inst *in, unsigned i)
+{
+    const cg_opnd *o = in->ops;
+    while (o && i--)
+        o = o->next;
+    return o;
+}
 /* Memory a pass reuses list after list (a kernel's lists are processed one
    at a time), so that big modules do not fill the arena with arrays that
    are dead once their list is done. */

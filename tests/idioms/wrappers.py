@@ -125,10 +125,65 @@ def cases(r, rd, p):
     yield (lambda: ptx.cp.async_.commit_group()), "cp", (".async", ".commit_group"), ()
     yield (lambda: ptx.cp.async_.wait_group(2)), "cp", (".async", ".wait_group"), (2,)
     yield (lambda: ptx.cp.async_.wait_all()), "cp", (".async", ".wait_all"), ()
+    a, b = ptx.addr(r[1]), ptx.addr(rd[1], 16)
+    for n in (4, 8, 16):
+        yield (lambda n=n: ptx.cp.async_.cg(a, b, n)), "cp", (".async", ".cg", ".shared", ".global"), \
+            (a, b, n)
+        yield (lambda n=n: ptx.cp.async_.ca(a, b, n)), "cp", (".async", ".ca", ".shared", ".global"), \
+            (a, b, n)
+    yield (lambda: ptx.mbarrier.init(a, 1)), "mbarrier", (".init", ".shared::cta", ".b64"), (a, 1)
+    yield (lambda: ptx.mbarrier.inval(a)), "mbarrier", (".inval", ".shared", ".b64"), (a,)
+    for tx in (1024, r[2]):
+        yield (lambda tx=tx: ptx.mbarrier.expect_tx(a, tx)), "mbarrier", \
+            (".expect_tx", ".shared", ".b64"), (a, tx)
+    for n in (40, 232):
+        yield (lambda n=n: ptx.setmaxnreg_inc(n)), "setmaxnreg", (".inc", ".sync", ".aligned", ".u32"), (n,)
+        yield (lambda n=n: ptx.setmaxnreg_dec(n)), "setmaxnreg", (".dec", ".sync", ".aligned", ".u32"), (n,)
+    for mask in (-1, r[3]):
+        yield (lambda mask=mask: ptx.elect_sync(r[1], p[1], mask)), "elect", (".sync",), \
+            (P.PipeRef(r[1], p[1]), mask)
+    # every type in each position, beside the usual combinations
+    combos = [((16, 8, 16), T.f32, T.bf16, T.f32), ((16, 8, 16), T.f32, T.f16, T.f32),
+              ((16, 8, 8), T.f32, T.tf32, T.f32), ((16, 8, 32), T.s32, T.s8, T.s32),
+              ((16, 8, 16), T.f16, T.f16, T.f16)]
+    combos += [((16, 8, 16), t, T.bf16, T.f32) for t in TYPES]
+    combos += [((16, 8, 16), T.f32, t, T.f32) for t in TYPES]
+    combos += [((16, 8, 16), T.f32, T.bf16, t) for t in TYPES]
+    for shape, td, ta, tc in combos:
+        for la, lb in (("row", "col"), ("col", "row")):
+            d, fa, fb = [r[i] for i in range(4)], [r[i] for i in range(4)], [r[i] for i in range(2)]
+            m, n, k = shape
+            yield (lambda shape=shape, td=td, ta=ta, tc=tc, la=la, lb=lb, d=d, fa=fa, fb=fb:
+                   ptx.mma.sync(shape=shape, dtype_d=td, dtype_a=ta, dtype_b=ta, dtype_c=tc,
+                                d=d, a=fa, b=fb, c=d, a_layout=la, b_layout=lb)), "mma", \
+                (".sync", ".aligned", f".m{m}n{n}k{k}", f".{la}", f".{lb}", td.ptx, ta.ptx, ta.ptx,
+                 tc.ptx), (d, fa, fb, d)
+    for t in TYPES:
+        frag = [r[i % 8] for i in range(32)]
+        for td, ta in ((t, T.bf16), (T.f32, t)):
+            yield (lambda td=td, ta=ta, frag=frag:
+                   ptx.wgmma.mma_async(shape=(64, 64, 16), dtype_d=td, dtype_a=ta, dtype_b=ta,
+                                       d=frag, a=rd[1], b=rd[2], scale_d=p[1])), "wgmma", \
+                (".mma_async", ".sync", ".aligned", ".m64n64k16", td.ptx, ta.ptx, ta.ptx), \
+                (frag, rd[1], rd[2], p[1], 1, 1, 0, 0)
+    for n in (64, 128, 256):
+        for scale_a, trans_b in ((1, 0), (-1, 1)):
+            frag = [r[i % 8] for i in range(n // 2)]
+            yield (lambda n=n, frag=frag, scale_a=scale_a, trans_b=trans_b:
+                   ptx.wgmma.mma_async(shape=(64, n, 16), dtype_d=T.f32, dtype_a=T.bf16,
+                                       dtype_b=T.bf16, d=frag, a=rd[1], b=rd[2], scale_d=p[1],
+                                       scale_a=scale_a, trans_b=trans_b)), "wgmma", \
+                (".mma_async", ".sync", ".aligned", f".m64n{n}k16", ".f32", ".bf16", ".bf16"), \
+                (frag, rd[1], rd[2], p[1], scale_a, 1, 0, trans_b)
     # near misses: forms no wrapper writes
     yield None, "bra", (".uni",), ("L",)
     yield None, "ld", (".global", ".v4", ".u32"), ([r[1], r[2], r[3], r[4]], ptx.addr(rd[1]))
     yield None, "cp", (".async", ".wait_group"), (r[1],)
+    yield None, "mbarrier", (".init", ".shared::cta", ".b64"), (a, r[1])       # count in a register
+    yield None, "cp", (".async", ".cg", ".shared", ".global"), (a, b, 16, 8)   # src-size
+    yield None, "wgmma", (".mma_async", ".sync", ".aligned", ".m64n64k16", ".f32", ".bf16", ".bf16"), \
+        ([r[i % 8] for i in range(32)], rd[1], rd[2], 1, 1, 1, 0, 0)        # scale-d immediate
+    yield None, "setmaxnreg", (".inc", ".sync", ".aligned", ".u32"), (r[1],)
 
 
 @kernel(arch="sm_90a", version=(8, 5),
