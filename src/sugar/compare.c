@@ -200,34 +200,15 @@ void sg_print_cmp(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     ptx_buf_putc(out, '\n');
 }
 
-static void rename_opnds(pool *c, cg_opnd *o, const cg_symid *to)
-{
-    for (; o; o = o->next) {
-        if (o->kind == CG_O_SYM && o->sym == c->p && o->index >= 0) {
-            o->sym = to[o->index];
-            o->index = -1;
-        }
-        rename_opnds(c, o->a, to);
-        rename_opnds(c, o->b, to);
-        rename_opnds(c, o->elems, to);
-    }
-}
+typedef struct retarget {
+    const pool *c;
+    const cg_symid *to;      /* per predicate: its symbol pI */
+} retarget;
 
-static void rename_stmts(pool *c, cg_stmt *s, const cg_symid *to)
+static cg_symid pool_element(void *ctx, cg_symid sym, int32_t index)
 {
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
-        if (s->kind == CG_S_INST) {
-            rename_opnds(c, s->u.inst.ops, to);
-            rename_opnds(c, s->u.inst.guard, to);
-        } else if (s->kind >= CG_S_LOOP) {
-            rename_opnds(c, s->u.sugar.args, to);
-            if (s->u.sugar.orig)
-                rename_stmts(c, s->u.sugar.orig, to);
-        }
-        if (body)
-            rename_stmts(c, *body, to);
-    }
+    const retarget *r = ctx;
+    return sym == r->c->p && index >= 0 && (uint32_t)index < r->c->n ? r->to[index] : CG_NOSYM;
 }
 
 /* The setps become comparisons binding pI, the other predicates
@@ -262,7 +243,8 @@ static void rewrite(pool *c, cg_stmt **a, unsigned decl)
         s->u.sugar.orig = setp;
         s->u.sugar.label = to[i];
     }
-    rename_stmts(c, c->k->body, to);
+    retarget rt = { c, to };
+    sg_retarget(c->k->body, pool_element, &rt);
     /* the top-level list again: the pool's declaration out, the
        reg.scalar(pred) in, in index order before their statements */
     cg_stmt **link = &c->k->body;

@@ -184,32 +184,16 @@ static uint32_t make_aliases(specials *c, cg_stmt **link, uint32_t *to)
     return made;
 }
 
-static void rename_opnds(specials *c, cg_opnd *o, const uint32_t *to)
-{
-    for (; o; o = o->next) {
-        uint32_t i;
-        if (o->kind == CG_O_SYM && (i = slot(c, o->sym, o->index)) != NEVER &&
-            to[i] != CG_NOSYM) {
-            o->sym = to[i];
-            o->index = -1;
-        }
-        rename_opnds(c, o->a, to);
-        rename_opnds(c, o->b, to);
-        rename_opnds(c, o->elems, to);
-    }
-}
+typedef struct retarget {
+    specials *c;
+    const uint32_t *to;      /* per register slot: its alias, or CG_NOSYM */
+} retarget;
 
-static void rename_stmts(specials *c, cg_stmt *s, const uint32_t *to)
+static cg_symid aliased(void *ctx, cg_symid sym, int32_t index)
 {
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
-        if (s->kind == CG_S_INST) {
-            rename_opnds(c, s->u.inst.ops, to);
-            rename_opnds(c, s->u.inst.guard, to);
-        }
-        if (body)
-            rename_stmts(c, *body, to);
-    }
+    const retarget *r = ctx;
+    uint32_t i = slot(r->c, sym, index);
+    return i == NEVER ? CG_NOSYM : r->to[i];
 }
 
 uint32_t sg_name_specials(cg_module *m, cg_kernel *k)
@@ -237,8 +221,10 @@ uint32_t sg_name_specials(cg_module *m, cg_kernel *k)
     walk(&c, k->body);
     c.pos = 0;
     uint32_t made = make_aliases(&c, &k->body, to);
-    if (made)
-        rename_stmts(&c, k->body, to);
+    if (made) {
+        retarget rt = { &c, to };
+        sg_retarget(k->body, aliased, &rt);
+    }
     ptx_buf_free(&scratch);
     return made;
 }

@@ -143,6 +143,12 @@ static inline const cg_opnd *sg_op_const(const cg_inst *in, unsigned i)
 typedef ptx_buf sg_scratch;
 /* n zeroed bytes, valid until the next call on s (free: ptx_buf_free). */
 void *sg_scratch_get(sg_scratch *s, size_t n);
+/* Every operand naming a register element that `map` gives another
+   symbol for (CG_NOSYM: none) names that symbol instead, everywhere below
+   s: instructions, and what sugar nodes hold (not an alias's own
+   register).  specials.c and compare.c use it for their aliases. */
+typedef cg_symid (*sg_retarget_fn)(void *ctx, cg_symid sym, int32_t index);
+void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx);
 /* The statements of list `head`, in order, in s (*n set). */
 cg_stmt **sg_list_array(sg_scratch *s, cg_stmt *head, unsigned *n);
 /* Python indentation. */

@@ -123,6 +123,36 @@ void *sg_scratch_get(sg_scratch *s, size_t n)
     return s->p;
 }
 
+static void retarget_opnds(cg_opnd *o, sg_retarget_fn map, void *ctx)
+{
+    for (; o; o = o->next) {
+        cg_symid to;
+        if (o->kind == CG_O_SYM && (to = map(ctx, o->sym, o->index)) != CG_NOSYM) {
+            o->sym = to;
+            o->index = -1;
+        }
+        retarget_opnds(o->a, map, ctx);
+        retarget_opnds(o->b, map, ctx);
+        retarget_opnds(o->elems, map, ctx);
+    }
+}
+
+void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx)
+{
+    for (; s; s = s->next) {
+        cg_stmt **body = cg_body(s);
+        if (s->kind == CG_S_INST) {
+            retarget_opnds(s->u.inst.ops, map, ctx);
+            retarget_opnds(s->u.inst.guard, map, ctx);
+        } else if (s->kind >= CG_S_LOOP && s->kind != CG_S_ALIAS) {
+            retarget_opnds(s->u.sugar.args, map, ctx);
+            sg_retarget(s->u.sugar.orig, map, ctx);
+        }
+        if (body)
+            sg_retarget(*body, map, ctx);
+    }
+}
+
 cg_stmt **sg_list_array(sg_scratch *sc, cg_stmt *head, unsigned *n)
 {
     unsigned c = 0;

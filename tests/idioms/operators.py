@@ -18,11 +18,9 @@ again under the same recorder; the recordings must agree instruction by
 instruction (the same instruction, from the same pyptx function).  So the
 pass writes an operator exactly where pyptx's operator emits that very
 instruction.  The last line is `N passed, N failed`."""
-import importlib.util
-import os
-import subprocess
 import sys
-import tempfile
+
+import oracle
 
 import pyptx._trace as TR
 import pyptx.ptx as P
@@ -74,7 +72,7 @@ def one_instruction(f):
 
 
 @kernel(arch="sm_90a", version=(8, 5))
-def oracle():
+def oracle_kernel():
     r = reg.array(T.b32, 40, name="%r")
     rd = reg.array(T.b64, 40, name="%rd")
     arrays = {t: reg.array(t, 8, name="%" + t.name + "a") for t in INT_TYPES}
@@ -108,49 +106,8 @@ def oracle():
     ptx.inst.ret()
 
 
-def trace(k):
-    del RECORD[:]
-    text = k.ptx()
-    return text, list(RECORD)
-
-
 def main():
-    codegen = sys.argv[1]
-    module, want = trace(oracle)
-    work = tempfile.mkdtemp(prefix="operators-")
-    src = os.path.join(work, "oracle.ptx")
-    gen = os.path.join(work, "oracle.py")
-    with open(src, "w") as f:
-        f.write(module)
-    with open(gen, "wb") as f:
-        f.write(subprocess.run([codegen, "--sugar=expr", src], check=True,
-                               capture_output=True).stdout)
-    spec = importlib.util.spec_from_file_location("oracle_py", gen)
-    mod = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(mod)
-        text, got = trace(mod.KERNELS["oracle"])
-    except Exception as e:
-        print("FAIL: the decompiled kernel does not trace: %s" % str(e).splitlines()[0])
-        print("0 passed, 1 failed")
-        return 1
-    passed = failed = 0
-    for i in range(max(len(want), len(got))):
-        w = want[i] if i < len(want) else None
-        g = got[i] if i < len(got) else None
-        if w == g:
-            passed += 1
-            continue
-        failed += 1
-        if failed <= 20:
-            print("FAIL instruction %d: pyptx %s\n                     decompiled %s" % (i, w, g))
-    ops = sum(1 for w in want if w[0].startswith("_emit_int"))
-    print("instructions: %d, of which pyptx's operators emit %d" % (len(want), ops))
-    if text != module:
-        print("FAIL: the decompiled module traces to different text")
-        failed += 1
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return oracle.decompile(sys.argv[1], "expr", oracle_kernel, "oracle_kernel", RECORD)
 
 
 if __name__ == "__main__":

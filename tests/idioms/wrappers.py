@@ -17,12 +17,10 @@ operands, guard), emitted by the same pyptx function.  So the pass writes
 an instruction as a wrapper exactly when pyptx's wrapper emits it and
 accepts it, and the pass's tables cannot drift from the DSL.  The last
 line is `N passed, N failed` (one case per instruction)."""
-import importlib.util
 import itertools
-import os
-import subprocess
 import sys
-import tempfile
+
+import oracle
 
 import pyptx.ptx as P
 from pyptx import kernel, ptx, reg
@@ -188,7 +186,7 @@ def cases(r, rd, p):
 
 @kernel(arch="sm_90a", version=(8, 5),
         raw_params=[("u64", "pa"), ("b8.align8.array16", "parr")])
-def oracle():
+def oracle_kernel():
     r = reg.array(T.b32, 8, name="%r")
     rd = reg.array(T.b64, 4, name="%rd")
     p = reg.array(T.pred, 4, name="%p")
@@ -205,49 +203,8 @@ def oracle():
     ptx.ret()
 
 
-def trace(k):
-    del RECORD[:]
-    text = k.ptx()
-    return text, list(RECORD)
-
-
 def main():
-    codegen = sys.argv[1]
-    module, want = trace(oracle)
-    work = tempfile.mkdtemp(prefix="wrappers-")
-    src = os.path.join(work, "oracle.ptx")
-    gen = os.path.join(work, "oracle.py")
-    with open(src, "w") as f:
-        f.write(module)
-    with open(gen, "wb") as f:
-        f.write(subprocess.run([codegen, "--sugar=calls", src], check=True,
-                               capture_output=True).stdout)
-    spec = importlib.util.spec_from_file_location("oracle_py", gen)
-    mod = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(mod)
-        text, got = trace(mod.KERNELS["oracle"])
-    except Exception as e:  # a wrapper pyptx rejects: the first is enough
-        print("FAIL: the decompiled kernel does not trace: %s" % str(e).splitlines()[0])
-        print("0 passed, 1 failed")
-        return 1
-    passed = failed = 0
-    for i in range(max(len(want), len(got))):
-        w = want[i] if i < len(want) else None
-        g = got[i] if i < len(got) else None
-        if w == g:
-            passed += 1
-            continue
-        failed += 1
-        if failed <= 20:
-            print("FAIL instruction %d: pyptx %s\n                     decompiled %s" % (i, w, g))
-    wrapped = sum(1 for w in want if w[0] != "__call__")
-    print("instructions: %d, of which pyptx's wrappers emit %d" % (len(want), wrapped))
-    if text != module:
-        print("FAIL: the decompiled module traces to different text")
-        failed += 1
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return oracle.decompile(sys.argv[1], "calls", oracle_kernel, "oracle_kernel", RECORD)
 
 
 if __name__ == "__main__":
