@@ -53,13 +53,8 @@ static void imports(const cg_module *m, ptx_buf *out)
         named |= !m->kernels[i].decorated && !m->kernels[i].unsupported;
     if (named && sugared(m))
         ptx_buf_puts(out,
-            "\n\ndef _named(name, **args):\n"
-            "    \"\"\"@kernel(**args) for a kernel traced under the PTX entry name\n"
-            "    `name` (kept so that host code still finds a mangled kernel).\"\"\"\n"
-            "    def wrap(fn):\n"
-            "        fn.__name__ = name\n"
-            "        return kernel(**args)(fn)\n"
-            "    return wrap\n");
+            "\n\ndef _named(name, **args):  # @kernel(**args), traced as the PTX entry `name`\n"
+            "    return lambda fn: kernel(**args)(setattr(fn, \"__name__\", name) or fn)\n");
 }
 
 /* The punctuation of the @kernel(...) arguments: one per line, or all on

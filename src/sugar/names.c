@@ -208,13 +208,29 @@ static uint32_t name_aliases(cg_module *m, cg_kernel *k)
     alias_stmts(m, k, &as, k->body);
     if (!as.n)
         return 0;
-    ptx_buf b = { 0 };
+    /* a, b = "_Z1a", "_Z1b" on one line while it stays short, else one
+       line each */
+    ptx_buf b = { 0 }, names = { 0 }, vals = { 0 };
     for (unsigned i = 0; i < as.n; i++) {
-        if (i)
-            ptx_buf_putc(&b, '\n');
-        ptx_buf_printf(&b, "%s = ", as.py[i]);
-        python_string(&b, as.ptx[i]);
+        ptx_buf_puts(&names, i ? ", " : "");
+        ptx_buf_puts(&names, as.py[i]);
+        ptx_buf_puts(&vals, i ? ", " : "");
+        python_string(&vals, as.ptx[i]);
     }
+    if (as.n > 1 && names.n + vals.n + 3 <= 88) {
+        ptx_buf_put(&b, names.p, names.n);
+        ptx_buf_puts(&b, " = ");
+        ptx_buf_put(&b, vals.p, vals.n);
+    } else {
+        for (unsigned i = 0; i < as.n; i++) {
+            if (i)
+                ptx_buf_putc(&b, '\n');
+            ptx_buf_printf(&b, "%s = ", as.py[i]);
+            python_string(&b, as.ptx[i]);
+        }
+    }
+    ptx_buf_free(&names);
+    ptx_buf_free(&vals);
     cg_stmt *py = cg_stmt_new(m, CG_S_PY, PTX_NOTOK);
     py->u.sugar.name = cg_strndup(m, b.p, b.n);
     ptx_buf_free(&b);

@@ -40,6 +40,10 @@ if(TARGET pyptx-codegen)
             --mode sugar --jobs 2 -q
             $<TARGET_FILE:pyptx-codegen> ${CMAKE_CURRENT_SOURCE_DIR}/corpus)
   set_tests_properties(pyptx_codegen_sugar_own PROPERTIES TIMEOUT 1800)
+  # and --sugar never makes a file longer than plain mode
+  add_test(NAME pyptx_codegen_sugar_not_longer
+    COMMAND ${PTX_VENV_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/pyptx/sugar_lines.py
+            $<TARGET_FILE:pyptx-codegen> ${CMAKE_CURRENT_SOURCE_DIR}/corpus ${PTX_SHARED_CORPUS})
 endif()
 
 # ---------------------------------------------------------------------------
