@@ -65,11 +65,14 @@ static int raise_at(loops *c, cg_stmt **link, uint32_t list)
     cg_symid l = s->u.label;
     if (c->stamp[l] != list || c->passed[l] == list)
         return 0;
-    cg_stmt *be = c->last[l], *before = s;
-    for (cg_stmt *t = s->next; t != be; t = t->next) {
-        pass_by(c, t, list);
+    cg_stmt *be = c->last[l], *before = s, *t;
+    for (t = s->next; t && t != be; t = t->next)
         before = t;
-    }
+    if (!t)
+        return 0;   /* the back edge stands before: a label defined twice */
+    for (t = s->next; t != be; t = t->next)
+        pass_by(c, t, list);
+    c->passed[l] = list;   /* its own back edge, for a second definition */
     cg_stmt *node = cg_stmt_new(c->m, CG_S_LOOP, s->first);
     node->u.sugar.label = l;
     node->u.sugar.args = be->u.inst.guard;
