@@ -356,7 +356,7 @@ static int print_item(const cg_module *m, const cg_kernel *k, const cg_inst *in,
         put_value(out, sl, v);
         return 1;
     }
-    const cg_opnd *o = sg_op_const(in, idx);   /* an operand, or a part */
+    const cg_opnd *o = sg_op(in, idx);   /* an operand, or a part */
     cg_opnd one = *o;
     if (src[2] == '.')
         one = src[3] == 'a' ? *o->a : *o->b;

@@ -324,7 +324,7 @@ static enode *fold(ctx *c, cg_stmt **a, unsigned lo, unsigned b, unsigned *start
     unsigned pos = b;
     unsigned n = sg_nops(a[b]->u.inst.ops);
     for (unsigned i = n; i-- > 1;) {
-        cg_opnd *o = sg_op(a[b], i);
+        const cg_opnd *o = sg_op(&a[b]->u.inst, i);
         if (pos == lo || e->size >= budget || !single_temp(c, o))
             continue;
         cg_stmt *d = a[pos - 1];

@@ -114,7 +114,6 @@ cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o);   /* deep, next=NULL */
 cg_opnd *sg_py_opnd(cg_module *m, const char *text);     /* CG_O_PY */
 int sg_opnd_equal(const cg_opnd *a, const cg_opnd *b);   /* same Python/PTX */
 cg_text sg_lit(cg_module *m, const char *p, size_t n);   /* copied */
-int sg_text_equal(const cg_text *a, const cg_text *b);
 /* Appends t with each symbol piece as "{sym:index}": a key under which
    texts that differ only in their symbols' spellings still compare equal. */
 void sg_text_key(const cg_text *t, ptx_buf *b);
@@ -129,8 +128,8 @@ static inline int sg_inst_is(const cg_stmt *s, const char *op)
            !strcmp(s->u.inst.op, op);
 }
 unsigned sg_nops(const cg_opnd *o);
-cg_opnd *sg_op(const cg_stmt *s, unsigned i);            /* i-th operand */
-static inline const cg_opnd *sg_op_const(const cg_inst *in, unsigned i)
+/* The i-th operand of an instruction, or NULL. */
+static inline const cg_opnd *sg_op(const cg_inst *in, unsigned i)
 {
     const cg_opnd *o = in->ops;
     while (o && i--)

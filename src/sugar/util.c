@@ -54,7 +54,7 @@ void sg_text_key(const cg_text *t, ptx_buf *b)
     }
 }
 
-int sg_text_equal(const cg_text *a, const cg_text *b)
+static int sg_text_equal(const cg_text *a, const cg_text *b)
 {
     if (a->n != b->n)
         return 0;
@@ -107,13 +107,6 @@ unsigned sg_nops(const cg_opnd *o)
     return n;
 }
 
-cg_opnd *sg_op(const cg_stmt *s, unsigned i)
-{
-    cg_opnd *o = s->u.inst.ops;
-    while (o && i--)
-        o = o->next;
-    return o;
-}
 
 void *sg_scratch_get(sg_scratch *s, size_t n)
 {
