@@ -150,26 +150,65 @@ static void use_loop_guards(decls *c, cg_stmt **a, unsigned n)
 
 /* ---- 1. which declarations pyptx would name itself -------------------- */
 
+static cg_mslot *counter(decls *c, const char *key, size_t n)
+{
+    cg_mslot *ct = cg_map_put(c->m, &c->counters, key, n);
+    if (ct->val < 0) {
+        ct->k = cg_strndup(c->m, key, n);
+        ct->val = 0;
+    }
+    return ct;
+}
+
+/* reg.array(T, N) without a name (reg.py array): the first array of a
+   prefix takes the prefix itself and N of its counter; a later one takes
+   one and is named prefix + "arr" + (the prefix's array counter) + "_".
+   1 if y is the one pyptx would make here (the counters then move). */
+static int implicit_array(decls *c, const cg_sym *y, const char *pre)
+{
+    size_t n = strlen(pre);
+    cg_mslot *ct = counter(c, pre, n);
+    if (ct->val == 0) {
+        if (strcmp(y->ptx, pre))
+            return 0;
+        ct->val = y->count ? (int32_t)y->count : 1;
+        return 1;
+    }
+    char key[16], name[48];
+    snprintf(key, sizeof key, "%s_arr", pre);
+    cg_mslot *arr = counter(c, key, strlen(key));
+    snprintf(name, sizeof name, "%sarr%d_", pre, arr->val);
+    if (strcmp(y->ptx, name))
+        return 0;
+    ct->val++;
+    arr->val++;
+    return 1;
+}
+
 /* Replays pyptx's counters over the top-level declarations in order and
-   marks the scalars whose name is the one it would allocate. */
+   marks those whose name is the one it would allocate. */
 static void mark_implicit(decls *c, cg_stmt *s)
 {
     for (; s; s = s->next) {
         if (s->kind != CG_S_REG)
             continue;
         cg_sym *y = &c->k->syms[s->u.reg];
+        const char *pre = prefix_of(y->type);
+        if (y->kind == CG_SYM_REGARRAY && pre && implicit_array(c, y, pre)) {
+            y->implicit = 1;
+            continue;
+        }
         if (y->kind == CG_SYM_REGARRAY) {   /* name=B: B's counter to N */
-            cg_mslot *ct = cg_map_put(c->m, &c->counters, y->ptx, strlen(y->ptx));
+            cg_mslot *ct = counter(c, y->ptx, strlen(y->ptx));
             if (ct->val < (int32_t)y->count)
                 ct->val = (int32_t)y->count;
             continue;
         }
-        const char *pre = prefix_of(y->type);
         size_t n = pre ? strlen(pre) : 0;
         if (!pre || strncmp(y->ptx, pre, n) || !cg_is_decimal(y->ptx + n, strlen(y->ptx + n)))
             continue;
-        cg_mslot *ct = cg_map_put(c->m, &c->counters, pre, n);
-        int32_t next = ct->val < 0 ? 0 : ct->val;
+        cg_mslot *ct = counter(c, pre, n);
+        int32_t next = ct->val;
         if (strtol(y->ptx + n, NULL, 10) == next) {
             y->implicit = 1;
             ct->val = next + 1;
