@@ -35,7 +35,9 @@
 static const char S_T[] = "T", S_CMP[] = "cmp", S_MODE[] = "mode", S_MODE_OPT[] = "mode?",
                   S_RND[] = "rnd?", S_FTZ[] = "ftz?", S_SAT[] = "sat?", S_SPACE[] = "space?",
                   S_CACHE[] = "cache?", S_SHAPE[] = "shape", S_ALAYOUT[] = "a_layout",
-                  S_BLAYOUT[] = "b_layout", S_WSHAPE[] = "wgmma shape", S_WT[] = "wgmma T";
+                  S_BLAYOUT[] = "b_layout", S_WSHAPE[] = "wgmma shape", S_WT[] = "wgmma T",
+                  S_LMSHAPE[] = "ldmatrix shape?", S_MCOUNT[] = "matrices",
+                  S_TRANS[] = "trans?", S_STSHAPE[] = "stmatrix shape";
 
 typedef struct slot {
     const char *name;
@@ -63,6 +65,10 @@ static const slot slots[] = {
     /* pyptx's spec (spec/ptx.py) takes these for wgmma.mma_async */
     { S_WSHAPE, "", NULL, NULL, NULL, 0, 0 },       /* m64nNk8/16/32, N = 8 ... 256 by 8 */
     { S_WT, " u8 s8 s32 f16 bf16 tf32 f32 e4m3 e5m2 ", NULL, NULL, NULL, 0, 1 },
+    { S_LMSHAPE, " m8n8 ", NULL, NULL, NULL, 0, 0 },   /* what pyptx's spec takes */
+    { S_MCOUNT, " x1 x2 x4 ", NULL, NULL, NULL, 0, 0 },
+    { S_TRANS, " trans ", NULL, NULL, NULL, 1, 0 },
+    { S_STSHAPE, " m8n8 ", NULL, "m8n8", NULL, 0, 0 },
 };
 
 enum { TY_ANY, TY_BITS };        /* what T may be */
@@ -75,7 +81,8 @@ enum { TY_ANY, TY_BITS };        /* what T may be */
             | reg|pred), or NULL for any;
      args:  NULL: the positional slots, the operands, the keyword slots;
             else items "[kw=]src[?default]" joined by ", ", src being mN
-            (pattern word N), oN (operand N) or oN.a / oN.b (its parts);
+            (pattern word N), mN+mM (the present ones of both, joined by
+            '.', as one string), oN (operand N) or oN.a / oN.b (its parts);
             an absent value, or one printed as the default, is left out;
      pred_kw: the guard's keyword, or NULL when the wrapper takes none. */
 typedef struct wrapper {
@@ -136,6 +143,11 @@ static const wrapper wrappers[] = {
     { "ptx.setmaxnreg_dec", "setmaxnreg", P("dec", "sync", "aligned", "u32"), 1, 1, TY_ANY,
       "I", NULL, "pred" },
     { "ptx.elect_sync", "elect", P("sync"), 2, 2, TY_ANY, "|.", "o0.a, o0.b, o1", NULL },
+    { "ptx.ldmatrix", "ldmatrix", P("sync", "aligned", S_LMSHAPE, S_MCOUNT, S_TRANS, "shared",
+      "b16"), 2, 2, TY_ANY, "V.", "dst=o0, src=o1, layout=m2+m3, trans=m4", "pred" },
+    { "ptx.stmatrix", "stmatrix", P("sync", "aligned", S_STSHAPE, S_MCOUNT, S_TRANS,
+      "shared::cta", "b16"), 2, 2, TY_ANY, ".V", "smem=o0, regs=o1, layout=m3, trans=m4, "
+      "shape=m2", "pred" },
     { "ptx.mma.sync", "mma", P("sync", "aligned", S_SHAPE, S_ALAYOUT, S_BLAYOUT, S_T, S_T,
       S_T, S_T), 4, 4, TY_ANY, "VVVV", "shape=m2, dtype_d=m5, dtype_a=m6, dtype_b=m7, "
       "dtype_c=m8, d=o0, a=o1, b=o2, c=o3, a_layout=m3, b_layout=m4", "pred" },
@@ -345,6 +357,19 @@ static int print_item(const cg_module *m, const cg_kernel *k, const cg_inst *in,
     size_t mark = out->n;
     if (eq) {
         ptx_buf_put(out, it, (size_t)(eq - it + 1));
+    }
+    if (src[0] == 'm' && src[2] == '+') {   /* two words as one "a.b" */
+        const char *a = vals[idx], *b = vals[(unsigned)(src[4] - '0')];
+        if (!a && !b) {
+            out->n = mark;
+            return 0;
+        }
+        ptx_buf_putc(out, '"');
+        ptx_buf_puts(out, a ? a : "");
+        ptx_buf_puts(out, a && b ? "." : "");
+        ptx_buf_puts(out, b ? b : "");
+        ptx_buf_putc(out, '"');
+        return 1;
     }
     if (src[0] == 'm') {                 /* a pattern word's value */
         const slot *sl = slot_named(w->mods[idx]);

@@ -173,6 +173,21 @@ def cases(r, rd, p):
                                        scale_a=scale_a, trans_b=trans_b)), "wgmma", \
                 (".mma_async", ".sync", ".aligned", f".m64n{n}k16", ".f32", ".bf16", ".bf16"), \
                 (frag, rd[1], rd[2], p[1], scale_a, 1, 0, trans_b)
+    frag = [r[i] for i in range(4)]
+    for layout in ("x1", "x2", "x4", "m8n8.x4", "m8n8.x2", "m16n16.x1", "m8n16.x2"):
+        for trans in (False, True):
+            mods = (".sync", ".aligned") + tuple("." + x for x in layout.split(".")) + \
+                ((".trans",) if trans else ()) + (".shared", ".b16")
+            yield (lambda layout=layout, trans=trans:
+                   ptx.ldmatrix(dst=frag, src=a, layout=layout, trans=trans)), "ldmatrix", mods, \
+                (frag, a)
+    for count, trans, shape in itertools.product(("x1", "x2", "x4"), (False, True),
+                                                 ("m8n8", "m16n8")):
+        mods = (".sync", ".aligned", "." + shape, "." + count) + ((".trans",) if trans else ()) + \
+            (".shared::cta", ".b16")
+        yield (lambda count=count, trans=trans, shape=shape:
+               ptx.stmatrix(smem=a, regs=frag, layout=count, trans=trans, shape=shape)), \
+            "stmatrix", mods, (a, frag)
     # near misses: forms no wrapper writes
     yield None, "bra", (".uni",), ("L",)
     yield None, "ld", (".global", ".v4", ".u32"), ([r[1], r[2], r[3], r[4]], ptx.addr(rd[1]))
