@@ -17,9 +17,9 @@ def mma_tile(A, B, C):
     lane = reg.from_(ptx.special.laneid(), u32)
     # each lane copies 16 bytes of A (rows of 32 bytes) and 8 of B
     a_off = reg.scalar(u32)
-    ptx.mul(u32, a_off, lane, 16)
+    ptx.mul(u32, a_off, lane, 16, mode="lo")
     b_off = reg.scalar(u32)
-    ptx.mul(u32, b_off, lane, 8)
+    ptx.mul(u32, b_off, lane, 8, mode="lo")
     a_src = reg.scalar(b64)
     ptx.mul(u32, a_src, lane, 16, mode="wide")
     a_src += pa

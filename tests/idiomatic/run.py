@@ -2,12 +2,14 @@
 """Idiomatic pyptx, decompiled: the corpus of kernels written the way
 pyptx's documentation teaches, traced, run through `--sugar`, and compared.
 
-    run.py [--python PY] CODEGEN [KERNEL.py ...]
+    run.py [--python PY] [--ptxas PTXAS] CODEGEN [KERNEL.py ...]
 
 For every kernel file (tests/idiomatic/*.py by default; each defines
 KERNEL, a pyptx Kernel, and ARGS, its keyword arguments):
 
   1. trace KERNEL with pyptx 0.1.1: the original PTX;
+  1b. with --ptxas, assemble that PTX for its target (a kernel of the
+     corpus must be real code);
   2. `CODEGEN --sugar` on it; run the result under pyptx: its module must
      be the original PTX byte for byte (faithful), and every name it
      references must resolve (a traced module is checked by ptxas's rules
@@ -101,10 +103,18 @@ def run(py, *args):
     return r.stdout.decode("utf-8")
 
 
-def check(py, codegen, path, work):
+def check(py, codegen, path, work, ptxas):
     name = os.path.basename(path)[:-3]
     ptx = run(py, path, "orig", HERE)
     src = os.path.join(work, name + ".ptx")
+    if ptxas:
+        with open(src, "w") as f:
+            f.write(ptx)
+        arch = re.search(r"^\.target (\w+)", ptx, re.M).group(1)
+        r = subprocess.run([ptxas, "-arch=" + arch, src, "-o", os.devnull],
+                           capture_output=True, text=True)
+        if r.returncode:
+            raise RuntimeError("ptxas rejects the traced PTX: " + r.stderr.strip())
     gen = os.path.join(work, name + ".sugar.py")
     with open(src, "w") as f:
         f.write(ptx)
@@ -131,6 +141,7 @@ def check(py, codegen, path, work):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--ptxas", help="also assemble each traced kernel with this ptxas")
     ap.add_argument("codegen")
     ap.add_argument("kernels", nargs="*")
     args = ap.parse_args()
@@ -147,7 +158,7 @@ def main():
     for path in files:
         name = os.path.basename(path)[:-3]
         try:
-            ok, o, d = check(args.python, os.path.abspath(args.codegen), path, work)
+            ok, o, d = check(args.python, os.path.abspath(args.codegen), path, work, args.ptxas)
         except Exception as e:  # a kernel that does not trace, or codegen failing
             failed += 1
             print("%-18s FAIL: %s" % (name, str(e).strip().splitlines()[-1] if str(e).strip() else e))

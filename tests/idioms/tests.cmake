@@ -15,10 +15,14 @@ if(TARGET pyptx-codegen)
 endif()
 
 # The corpus of idiomatic pyptx (tests/idiomatic/): each kernel traced,
-# decompiled with --sugar and traced back to the same PTX, byte for byte;
-# the line figures are printed.
+# assembled by ptxas, decompiled with --sugar and traced back to the same
+# PTX, byte for byte; the line figures are printed.
+find_program(PTX_IDIOMATIC_PTXAS ptxas HINTS /usr/local/cuda/bin)
 if(TARGET pyptx-codegen)
+  if(PTX_IDIOMATIC_PTXAS)
+    set(idiomatic_ptxas --ptxas ${PTX_IDIOMATIC_PTXAS})
+  endif()
   add_test(NAME idiomatic_corpus
     COMMAND ${PTX_VENV_PYTHON} ${CMAKE_SOURCE_DIR}/tests/idiomatic/run.py
-            --python ${PTX_VENV_PYTHON} $<TARGET_FILE:pyptx-codegen>)
+            --python ${PTX_VENV_PYTHON} ${idiomatic_ptxas} $<TARGET_FILE:pyptx-codegen>)
 endif()
