@@ -245,11 +245,11 @@ typedef struct cg_var {
 /* Sugar nodes share one payload.  Which fields mean what is up to the
    pass that made the node and its printer; the common meaning is: */
 typedef struct cg_sugar {
-    cg_stmt *orig;         /* WAIT, FOR, EXPR, ALLOC, CMP: the statements
-                              replaced (never
-                              printed; passes look through the node at
-                              them); NULL where they live on in `body` */
-    cg_stmt *body;         /* LOOP/FOR/PY: the nested statements */
+    cg_stmt *orig;         /* WAIT, FOR, EXPR, ALLOC, CMP, WITH (if_): the
+                              statements replaced, never printed (passes
+                              look through the node at them); NULL where
+                              they live on in `body` */
+    cg_stmt *body;         /* LOOP/FOR/PY/WITH: the nested statements */
     cg_symid label;        /* LOOP: the loop label */
     cg_opnd *args;         /* LOOP: the pred; WAIT: call arguments */
     const char *name;      /* FOR: the loop variable; PY: text; WAIT: the
@@ -357,8 +357,8 @@ struct cg_module {
     struct cg_opcode *opcodes_v;
     uint32_t nopcodes, capopcodes;
     struct cg_map *pyfns;    /* the kernels' Python function names */
-    /* sugar (src/sugar/free.c), made on first use: every word of the
-       source and every spelling a pass has given (a new PTX name must be
+    /* sugar (src/sugar/free.c), made on first use: the names of the
+       module and every spelling a pass has given (a new PTX name must be
        none of them), and the words of the module text outside kernels
        (debug sections), which name kernel symbols that must keep their
        spelling */

@@ -101,6 +101,20 @@ int sg_ptx_name_free(cg_module *m, const char *name)
            !cg_map_get(ptxwords(m), name, strlen(name));
 }
 
+/* Candidate i of a new name into buf (256 bytes): base itself for i = 1,
+   else base_i with base cut to 240 bytes (bn = strlen(base) < 256). */
+static void candidate(char *buf, const char *base, size_t bn, uint32_t i)
+{
+    if (i == 1) {
+        memcpy(buf, base, bn + 1);
+        return;
+    }
+    bn = bn > 240 ? 240 : bn;
+    memcpy(buf, base, bn);
+    buf[bn] = '_';
+    *cg_put_digits(buf + bn + 1, i, 0) = 0;
+}
+
 int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
                   int py_too)
 {
@@ -108,7 +122,7 @@ int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
         return 0;
     char buf[256];
     size_t bn = strlen(base);
-    if (bn > 240)
+    if (bn > 255)
         return 0;
     /* base, base_2, base_3 ...: the ones below `taken` are known to be
        taken already (names are never given back), so a module whose 1000
@@ -122,11 +136,7 @@ int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
     }
     uint32_t i = (uint32_t)taken->val, limit = i + 1000;
     for (;; i++) {
-        memcpy(buf, base, bn + 1);    /* called for every label: no printf */
-        if (i > 1) {
-            buf[bn] = '_';
-            *cg_put_digits(buf + bn + 1, i, 0) = 0;
-        }
+        candidate(buf, base, bn, i);   /* called for every label: no printf */
         if (!sg_ptx_name_free(m, buf)) {
             if ((uint32_t)taken->val == i)
                 taken->val = (int32_t)i + 1;
@@ -159,13 +169,16 @@ int sg_py_name_free(const cg_module *m, const cg_kernel *k, const char *name)
 const char *sg_py_fresh(cg_module *m, cg_kernel *k, const char *base)
 {
     char buf[256];
-    snprintf(buf, sizeof buf, "%s", base);
-    for (unsigned i = 2; !sg_py_name_free(m, k, buf); i++) {
-        if (i > 1000)
+    size_t bn = strlen(base);
+    if (bn > 255)
+        return NULL;
+    for (uint32_t i = 1;; i++) {
+        candidate(buf, base, bn, i);
+        if (sg_py_name_free(m, k, buf))
+            return cg_pyset_claim(m, k, buf, strlen(buf));
+        if (i == 1000)
             return NULL;
-        snprintf(buf, sizeof buf, "%.240s_%u", base, i); /* room for the suffix */
     }
-    return cg_pyset_claim(m, k, buf, strlen(buf));
 }
 
 void sg_py_reserve(cg_module *m, const cg_kernel *k, const char *name)
