@@ -22,7 +22,7 @@ typedef struct word {
     const char *s;
     int id;
 } word;
-enum { WORD_MAX = 11, WORDS_PER_LEN = 13 };
+enum { WORD_MAX = 14, WORDS_PER_LEN = 13 };
 typedef const word word_table[WORD_MAX + 1][WORDS_PER_LEN];
 
 static word_table py_keywords = {
@@ -41,12 +41,14 @@ static word_table py_keywords = {
 /* Names the generated file defines or imports itself. */
 static word_table py_reserved = {
     [3] = { { "sys" }, { "reg" }, { "ptx" }, { "Reg" } },
-    [4] = { { "_raw" } },
-    [6] = { { "kernel" } },
+    [4] = { { "_raw" }, { "smem" } },
+    [6] = { { "kernel" }, { "_named" } },
     [7] = { { "PipeRef" }, { "KERNELS" }, { "_MODULE" } },
     [8] = { { "RegArray" } },
     [10] = { { "module_ptx" } },
+    [9] = { { "_dyn_smem" } },
     [11] = { { "UNSUPPORTED" }, { "_entry_text" } },
+    [14] = { { "_dyn_smem_addr" } },
 };
 
 /* cg_types by length, with their index there. */

@@ -167,6 +167,11 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
     case CG_O_INT: case CG_O_PY:
         cg_text_ptx(k, &o->text, out);
         break;
+    case CG_O_DYN:
+        ptx_buf_puts(out, "_dyn_smem_addr(");
+        cg_text_ptx(k, &o->text, out);
+        ptx_buf_putc(out, ')');
+        break;
     case CG_O_STR:
         text_str(k, &o->text, out);
         break;

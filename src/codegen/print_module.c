@@ -30,8 +30,9 @@ static void imports(const cg_module *m, ptx_buf *out)
     ptx_buf_puts(out, " for pyptx 0.1.1.\n"
                  "# `python THIS.py` prints the PTX module: module_ptx().\n"
                  "import sys\n"
-                 "from pyptx import kernel, reg, ptx\n"
-                 "from pyptx.reg import Reg, RegArray, PipeRef\n");
+                 "from pyptx import kernel, reg, ptx");
+    ptx_buf_puts(out, m->uses_smem ? ", smem\n" : "\n");
+    ptx_buf_puts(out, "from pyptx.reg import Reg, RegArray, PipeRef\n");
     if (m->types_used) {
         ptx_buf_puts(out, "from pyptx.types import ");
         const char *sep = "";
@@ -48,6 +49,19 @@ static void imports(const cg_module *m, ptx_buf *out)
         "    \"\"\"Emit PTX text verbatim into the kernel being traced: for what\n"
         "    the DSL has no construct for (each call says why).\"\"\"\n"
         "    ptx.inst._raw_emit(text)\n");
+    if (m->uses_dyn)
+        ptx_buf_puts(out,
+            "\n\ndef _dyn_smem(offset):\n"
+            "    \"\"\"pyptx's handle for an allocation at `offset` in dynamic shared memory:\n"
+            "    a helper that takes it emits `mov.b32 r, dyn_smem; add.s32 r, r, offset`.\"\"\"\n"
+            "    return smem.SharedAlloc(\"dyn_smem\", b8, (1,), None, byte_offset=offset)\n"
+            "\n\ndef _dyn_smem_addr(offset):\n"
+            "    \"\"\"[dyn_smem + offset] in a fresh register, as pyptx materializes it.\"\"\"\n"
+            "    r = reg.scalar(u32)\n"
+            "    ptx.inst.mov.b32(r, \"dyn_smem\")\n"
+            "    if offset:\n"
+            "        ptx.inst.add.s32(r, r, offset)\n"
+            "    return ptx.addr(r)\n");
     int named = 0;
     for (uint32_t i = 0; i < m->nkernels; i++)
         named |= !m->kernels[i].decorated && !m->kernels[i].unsupported;

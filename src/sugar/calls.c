@@ -75,14 +75,18 @@ enum { TY_ANY, TY_BITS };        /* what T may be */
 /* A wrapper and the instructions it emits: opcode, modifier pattern
    (literal modifiers and slots, in order), operand count and kinds, and
    how its arguments are written.
-     opnds: a letter per operand ('.' any, A an address, I a decimal int,
+     opnds: a letter per operand ('.' any, A an address, M an address
+            that pyptx makes itself (_make_address: an allocation in
+            dynamic shared memory is passed as _dyn_smem(off)), I a decimal int,
             V a list of registers, P a predicate register, R a register,
+            T a TMA address [map, {c0, ...}],
             S the address of a whole parameter without an array part,
             | reg|pred), or NULL for any;
      args:  NULL: the positional slots, the operands, the keyword slots;
             else items "[kw=]src[?default]" joined by ", ", src being mN
             (pattern word N), mN+mM (the present ones of both, joined by
-            '.', as one string), oN (operand N) or oN.a / oN.b (its parts);
+            '.', as one string), oN (operand N) or oN.a / oN.b (its parts)
+            or oN.t (a TMA address's coordinates, as a tuple);
             an absent value, or one printed as the default, is left out;
      pred_kw: the guard's keyword, or NULL when the wrapper takes none. */
 typedef struct wrapper {
@@ -97,6 +101,18 @@ typedef struct wrapper {
 } wrapper;
 
 #define P(...) ((const char *const[]){ __VA_ARGS__, NULL })
+/* The bulk tensor copies of N dimensions (ptx.py _TmaTensorOp): the load,
+   the load multicast to the cluster, the store. */
+#define TMA(N) \
+    { "ptx.cp.async_.bulk.tensor_" #N "d", "cp", P("async", "bulk", "tensor", #N "d", \
+      "shared::cluster", "global", "mbarrier::complete_tx::bytes"), 3, 3, TY_ANY, "MTM", \
+      "dst=o0, src=o1.a, coord=o1.t, mbar=o2", "pred" }, \
+    { "ptx.cp.async_.bulk.tensor_" #N "d", "cp", P("async", "bulk", "tensor", #N "d", \
+      "shared::cluster", "global", "mbarrier::complete_tx::bytes", "multicast::cluster"), 4, 4, \
+      TY_ANY, "MTM.", "dst=o0, src=o1.a, coord=o1.t, mbar=o2, multicast_mask=o3", "pred" }, \
+    { "ptx.cp.async_.bulk.tensor_" #N "d.store", "cp", P("async", "bulk", "tensor", #N "d", \
+      "global", "shared::cta", "bulk_group"), 2, 2, TY_ANY, "TM", \
+      "dst=o0.a, coord=o0.t, src=o1", "pred" }
 #define NONE ((const char *const[]){ NULL })
 static const wrapper wrappers[] = {
     { "ptx.param", "ld", P("param", S_T), 2, 2, TY_ANY, ".S", "m1, o1.a, o0", NULL },
@@ -115,10 +131,14 @@ static const wrapper wrappers[] = {
     { "ptx.not_", "not", P(S_T), 2, 2, TY_BITS, NULL, NULL, "pred" },
     { "ptx.setp", "setp", P(S_CMP, S_T), 3, 3, TY_ANY, NULL, NULL, "pred_negate" },
     { "ptx.cvt", "cvt", P(S_RND, S_FTZ, S_SAT, S_T, S_T), 2, 2, TY_ANY, NULL, NULL, "pred" },
-    { "ptx.ld", "ld", P(S_SPACE, S_CACHE, S_T), 2, 2, TY_ANY, ".A", NULL, "pred" },
-    { "ptx.st", "st", P(S_SPACE, S_T), 2, 2, TY_ANY, "A.", NULL, "pred" },
+    { "ptx.ld", "ld", P(S_SPACE, S_CACHE, S_T), 2, 2, TY_ANY, ".M", NULL, "pred" },
+    { "ptx.st", "st", P(S_SPACE, S_T), 2, 2, TY_ANY, "M.", NULL, "pred" },
     { "ptx.bar.sync", "bar", P("sync"), 1, 2, TY_ANY, NULL, NULL, "pred" },
     { "ptx.fence.proxy_async", "fence", P("proxy", "async"), 0, 0, TY_ANY, NULL, NULL, "pred" },
+    { "ptx.fence.proxy_async_shared_cta", "fence", P("proxy", "async", "shared::cta"), 0, 0,
+      TY_ANY, NULL, NULL, "pred" },
+    { "ptx.fence.mbarrier_init", "fence", P("mbarrier_init", "release", "cluster"), 0, 0,
+      TY_ANY, NULL, NULL, "pred" },
     { "ptx.wgmma.fence", "wgmma", P("fence", "sync", "aligned"), 0, 0, TY_ANY, NULL, NULL, "pred" },
     { "ptx.wgmma.commit_group", "wgmma", P("commit_group", "sync", "aligned"), 0, 0,
       TY_ANY, NULL, NULL, "pred" },
@@ -132,12 +152,12 @@ static const wrapper wrappers[] = {
       NULL, "pred" },
     { "ptx.cp.async_.ca", "cp", P("async", "ca", "shared", "global"), 3, 3, TY_ANY, "AAI",
       NULL, "pred" },
-    { "ptx.mbarrier.init", "mbarrier", P("init", "shared::cta", "b64"), 2, 2, TY_ANY, "AI",
+    { "ptx.mbarrier.init", "mbarrier", P("init", "shared::cta", "b64"), 2, 2, TY_ANY, "MI",
       NULL, "pred" },
-    { "ptx.mbarrier.inval", "mbarrier", P("inval", "shared", "b64"), 1, 1, TY_ANY, "A",
+    { "ptx.mbarrier.inval", "mbarrier", P("inval", "shared", "b64"), 1, 1, TY_ANY, "M",
       NULL, "pred" },
     { "ptx.mbarrier.expect_tx", "mbarrier", P("expect_tx", "shared", "b64"), 2, 2, TY_ANY,
-      "A.", NULL, "pred" },
+      "M.", NULL, "pred" },
     { "ptx.setmaxnreg_inc", "setmaxnreg", P("inc", "sync", "aligned", "u32"), 1, 1, TY_ANY,
       "I", NULL, "pred" },
     { "ptx.setmaxnreg_dec", "setmaxnreg", P("dec", "sync", "aligned", "u32"), 1, 1, TY_ANY,
@@ -154,7 +174,9 @@ static const wrapper wrappers[] = {
     { "ptx.wgmma.mma_async", "wgmma", P("mma_async", "sync", "aligned", S_WSHAPE, S_WT, S_WT, S_WT),
       8, 8, TY_ANY, "V..PIIII", "shape=m3, dtype_d=m4, dtype_a=m5, dtype_b=m6, d=o0, a=o1, "
       "b=o2, scale_d=o3, scale_a=o4?1, scale_b=o5?1, trans_a=o6?0, trans_b=o7?0", "pred" },
+    TMA(1), TMA(2), TMA(3), TMA(4), TMA(5),
 };
+#undef TMA
 #undef P
 #undef NONE
 
@@ -255,7 +277,8 @@ static int is_pred_reg(const cg_kernel *k, const cg_opnd *o)
 static int operand_is(const cg_kernel *k, char c, const cg_opnd *o)
 {
     switch (c) {
-    case 'A': return o->kind == CG_O_ADDR;
+    case 'A': case 'M': return o->kind == CG_O_ADDR || o->kind == CG_O_DYN;
+    case 'T': return o->kind == CG_O_TMA;
     case 'I': return o->kind == CG_O_INT;
     case 'V': return o->kind == CG_O_VEC || o->kind == CG_O_PY;   /* PY: a slice */
     case 'P': return is_pred_reg(k, o);
@@ -312,6 +335,18 @@ static void put_value(ptx_buf *out, const slot *sl, const char *v)
     }
 }
 
+/* Operand i of an instruction w emits. */
+static void print_operand(const cg_module *m, const cg_kernel *k, const wrapper *w, unsigned i,
+                          const cg_opnd *o, ptx_buf *out)
+{
+    cg_opnd one = *o;
+    one.next = NULL;
+    if (w->opnds && i < strlen(w->opnds) && w->opnds[i] == 'M')
+        sg_print_addr_arg(m, k, &one, out);
+    else
+        cg_print_opnd(m, k, &one, out);
+}
+
 /* The positional slots, the operands, the keyword slots. */
 static void print_default(const cg_module *m, const cg_kernel *k, const cg_inst *in,
                           const wrapper *w, const char **vals, ptx_buf *out)
@@ -325,11 +360,10 @@ static void print_default(const cg_module *m, const cg_kernel *k, const cg_inst 
             sep = ", ";
         }
     }
-    for (const cg_opnd *o = in->ops; o; o = o->next) {
-        cg_opnd one = *o;
-        one.next = NULL;
+    unsigned at = 0;
+    for (const cg_opnd *o = in->ops; o; o = o->next, at++) {
         ptx_buf_puts(out, sep);
-        cg_print_opnd(m, k, &one, out);
+        print_operand(m, k, w, at, o, out);
         sep = ", ";
     }
     for (unsigned i = 0; w->mods[i]; i++) {
@@ -383,11 +417,16 @@ static int print_item(const cg_module *m, const cg_kernel *k, const cg_inst *in,
     }
     const cg_opnd *o = sg_op(in, idx);   /* an operand, or a part */
     cg_opnd one = *o;
-    if (src[2] == '.')
+    if (src[2] == '.' && src[3] == 't')
+        one = (cg_opnd){ .kind = CG_O_TUPLE, .elems = o->elems };   /* TMA coordinates */
+    else if (src[2] == '.')
         one = src[3] == 'a' ? *o->a : *o->b;
     one.next = NULL;
     size_t at = out->n;
-    cg_print_opnd(m, k, &one, out);
+    if (src[2] == '.')
+        cg_print_opnd(m, k, &one, out);
+    else
+        print_operand(m, k, w, idx, &one, out);
     if (q && out->n - at == (size_t)(it + n - q - 1) && !memcmp(out->p + at, q + 1, out->n - at)) {
         out->n = mark;                   /* the wrapper's default */
         return 0;

@@ -249,7 +249,7 @@ static void place(decls *c, cg_stmt **head, sg_scratch *sc)
 
 /* ---- 3. declarations merged with their first writer --------------------- */
 
-enum { INIT, FROM, PTRS, WARP };
+enum { INIT, FROM, PTRS, WARP, ARRIVE };
 
 typedef struct alloc {
     uint8_t form;
@@ -257,8 +257,10 @@ typedef struct alloc {
     cg_symid *regs;        /* the registers declared */
     cg_symid *params;      /* PTRS: their parameters */
     const cg_opnd *src;    /* INIT, FROM: what the mov writes */
-    const char *init;      /* INIT: the value as Python; WARP: sum, max, min */
-    uint32_t width;        /* WARP: lanes */
+    const char *init;      /* INIT: the value as Python; WARP: sum, max, min;
+                              ARRIVE: the call */
+    uint32_t width;        /* WARP: lanes; ARRIVE: 1 if the state is read */
+    const cg_opnd *guard;  /* ARRIVE: the instruction's guard */
 } alloc;
 
 static int inst_is(const cg_stmt *s, const char *op, const char *m0, const char *m1,
@@ -510,6 +512,44 @@ static alloc *merge_warp(decls *c, cg_stmt *decl, cg_stmt **last)
     return a;
 }
 
+/* ---- mbarrier arrivals: the state register they allocate ---------------- */
+
+/* x = fresh b64; mbarrier.arrive.shared.b64 x, [bar] (or
+   arrive.expect_tx.shared::cta.b64 x, [bar], tx): what
+   ptx.mbarrier.arrive(bar) (arrive_expect_tx(bar, tx)) emits, pyptx taking
+   the state register x itself (ptx.py _Mbarrier). */
+static alloc *merge_arrive(decls *c, const cg_stmt *decl)
+{
+    const cg_stmt *in = decl->next;
+    const cg_sym *y = &c->k->syms[decl->u.reg];
+    if (!y->implicit || y->kind != CG_SYM_REG || strcmp(y->type, "b64") ||
+        !sg_inst_is(in, "mbarrier") || !is_reg(in->u.inst.ops, decl->u.reg))
+        return NULL;
+    const cg_inst *i = &in->u.inst;
+    const char *call;
+    unsigned nops = sg_nops(i->ops);
+    if (i->nmods == 3 && !strcmp(i->mods[0], "arrive") && !strcmp(i->mods[1], "shared") &&
+        !strcmp(i->mods[2], "b64") && nops == 2)
+        call = "ptx.mbarrier.arrive";
+    else if (i->nmods == 4 && !strcmp(i->mods[0], "arrive") && !strcmp(i->mods[1], "expect_tx") &&
+             !strcmp(i->mods[2], "shared::cta") && !strcmp(i->mods[3], "b64") && nops == 3)
+        call = "ptx.mbarrier.arrive_expect_tx";
+    else
+        return NULL;
+    if (i->ops->next->kind != CG_O_ADDR && i->ops->next->kind != CG_O_DYN)
+        return NULL;
+    alloc *a = cg_alloc(c->m, sizeof *a);
+    a->form = ARRIVE;
+    a->n = 1;
+    a->regs = cg_alloc(c->m, sizeof *a->regs);
+    a->regs[0] = decl->u.reg;
+    a->src = i->ops->next;
+    a->init = call;
+    a->guard = i->guard;
+    a->width = c->refs[decl->u.reg] > 1;
+    return a;
+}
+
 static uint32_t merge(decls *c, cg_stmt **head)
 {
     uint32_t made = 0;
@@ -519,7 +559,7 @@ static uint32_t merge(decls *c, cg_stmt **head)
         if (s->kind != CG_S_REG || !s->next)
             continue;
         if ((a = merge_ptrs(c, s, &last)) == NULL && (a = merge_warp(c, s, &last)) == NULL &&
-            (a = merge_mov(c, s, s->next)))
+            ((a = merge_mov(c, s, s->next)) || (a = merge_arrive(c, s))))
             last = s->next;
         if (!a)
             continue;
@@ -532,6 +572,25 @@ static uint32_t merge(decls *c, cg_stmt **head)
 }
 
 /* ---- printing ------------------------------------------------------------- */
+
+/* [x = ]ptx.mbarrier.arrive(bar[, tx][, pred=g]) */
+static void print_arrive(const cg_module *m, const cg_kernel *k, const alloc *a, ptx_buf *out)
+{
+    if (a->width)
+        ptx_buf_printf(out, "%s = ", k->syms[a->regs[0]].py);
+    ptx_buf_printf(out, "%s(", a->init);
+    sg_print_addr_arg(m, k, a->src, out);
+    if (a->src->next) {
+        cg_opnd tx = *a->src->next;
+        ptx_buf_puts(out, ", ");
+        cg_print_opnd(m, k, &tx, out);
+    }
+    if (a->guard) {
+        ptx_buf_puts(out, ", pred=");
+        cg_print_opnd(m, k, a->guard, out);
+    }
+    ptx_buf_puts(out, ")\n");
+}
 
 void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                     int depth, ptx_buf *out)
@@ -561,6 +620,10 @@ void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         if (a->width != 32)
             ptx_buf_printf(out, ", width=%u", a->width);
         ptx_buf_puts(out, ")\n");
+        return;
+    }
+    if (a->form == ARRIVE) {
+        print_arrive(m, k, a, out);
         return;
     }
     ptx_buf_printf(out, "%s = ", y->py);
@@ -606,8 +669,10 @@ uint32_t sugar_decls(cg_module *m, cg_kernel *k)
     mark_implicit(&c, k->body);
     place(&c, &k->body, &sc);
     ptx_buf_free(&sc);
-    uint32_t made = merge(&c, &k->body);
+    uint32_t made = sg_dyn_operands(m, k);
+    made += sg_wgmma_descriptors(m, k);
+    made += merge(&c, &k->body);
     for (uint32_t i = 0; i < k->nsyms; i++)
         made += k->syms[i].implicit;
-    return made;
+    return made + sg_smem_decls(m, k);
 }

@@ -31,6 +31,10 @@ void cg_run_passes(cg_module *m, const cg_options *o)
         if (o->stats)
             o->stats->pass_applied[i] += n;
     }
+    if (o->sugar)
+        for (uint32_t ki = 0; ki < m->nkernels; ki++)
+            if (!m->kernels[ki].unsupported)
+                sg_fix_pyptx_labels(m, &m->kernels[ki]);
 }
 
 unsigned ptx_codegen_npasses(void) { return cg_npasses; }

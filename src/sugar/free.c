@@ -19,6 +19,7 @@
  * there, text that no rename reaches, so those names keep their spelling.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
@@ -184,4 +185,85 @@ const char *sg_py_fresh(cg_module *m, cg_kernel *k, const char *base)
 void sg_py_reserve(cg_module *m, const cg_kernel *k, const char *name)
 {
     cg_pyset_claim(m, (cg_kernel *)k, name, strlen(name));
+}
+
+/* ---- the labels pyptx invents ---------------------------------------- */
+
+/* fresh_label's prefixes in pyptx 0.1.1 (ptx.if_, ptx.range_,
+   ptx.mbarrier.wait): a label spelled $_<prefix>_<N> may meet one that a
+   recognized construct makes. */
+static const char *const pyptx_label_prefixes[] = {
+    "$_else_", "$_endif_", "$_loop_", "$_endloop_", "$_mbar_wait_",
+};
+
+/* The name after "$_" if p is spelled like a label pyptx makes, else NULL. */
+static const char *pyptx_label_like(const char *p)
+{
+    for (size_t i = 0; i < sizeof pyptx_label_prefixes / sizeof *pyptx_label_prefixes; i++) {
+        size_t n = strlen(pyptx_label_prefixes[i]);
+        if (!strncmp(p, pyptx_label_prefixes[i], n) && cg_is_decimal(p + n, strlen(p + n)))
+            return p + 2;
+    }
+    return NULL;
+}
+
+int sg_pyptx_label_pinned(cg_module *m, const cg_kernel *k, const uint32_t *refs)
+{
+    for (uint32_t i = 0; i < k->nsyms; i++)
+        if (k->syms[i].kind == CG_SYM_LABEL && refs[i] && pyptx_label_like(k->syms[i].ptx) &&
+            sg_ptx_pinned(m, k->syms[i].ptx))
+            return 1;
+    return 0;
+}
+
+/* The fresh labels a raised construct takes when traced, in the order
+   pyptx takes them (pre-order: a with's or for's header runs before its
+   body): per prefix (the index into pyptx_label_prefixes), gen[N] = 1
+   for each $_<prefix>_<N> made; *n counts them. */
+static void fresh_made(const cg_stmt *s, uint32_t *n, uint8_t *const *gen)
+{
+    for (; s; s = s->next) {
+        int first = -1, count = 0;
+        if (s->kind == CG_S_WITH && !strcmp(s->u.sugar.name, "ptx.if_"))
+            first = 0, count = 2;                  /* $_else_N, $_endif_N+1 */
+        else if (s->kind == CG_S_FOR && s->u.sugar.args)
+            first = 2, count = 2;                  /* $_loop_N, $_endloop_N+1 */
+        else if (s->kind == CG_S_WAIT && !strcmp(s->u.sugar.name, "ptx.mbarrier.wait"))
+            first = 4, count = 1;                  /* $_mbar_wait_N */
+        for (int i = 0; i < count; i++, (*n)++)
+            if (gen)
+                gen[first + i][*n] = 1;
+        cg_stmt **body = cg_body((cg_stmt *)s);
+        if (body)
+            fresh_made(*body, n, gen);
+    }
+}
+
+void sg_fix_pyptx_labels(cg_module *m, cg_kernel *k)
+{
+    enum { NP = sizeof pyptx_label_prefixes / sizeof *pyptx_label_prefixes };
+    uint32_t n = 0;
+    fresh_made(k->body, &n, NULL);
+    if (!n)
+        return;
+    sg_scratch sc = { 0 };
+    uint8_t *gen[NP];
+    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs + NP * (n + 1));
+    for (unsigned p = 0; p < NP; p++)
+        gen[p] = (uint8_t *)(refs + k->nsyms + 1) + p * (n + 1);
+    n = 0;
+    fresh_made(k->body, &n, gen);
+    sg_count_refs(k->body, refs);
+    for (uint32_t i = 0; i < k->nsyms; i++) {
+        const char *p = k->syms[i].ptx, *tail;
+        if (k->syms[i].kind != CG_SYM_LABEL || !refs[i] || !(tail = pyptx_label_like(p)))
+            continue;
+        for (unsigned j = 0; j < NP; j++) {
+            size_t len = strlen(pyptx_label_prefixes[j]);
+            unsigned long v = strtoul(p + len, NULL, 10);
+            if (!strncmp(p, pyptx_label_prefixes[j], len) && v < n && gen[j][v])
+                sg_rename_ptx(m, k, i, tail, 0);   /* the trace would make it again */
+        }
+    }
+    ptx_buf_free(&sc);
 }

@@ -16,8 +16,7 @@
  * is recognized whatever the labels are called, provided nothing else
  * names them.  An empty else is the plain if_ (ELSE: END: adjacent).
  * Bodies nest; each list is walked once.  The labels pyptx makes must not
- * meet a label of the kernel spelled the same: such a label (one spelled
- * $_else_N or $_endif_N that stays) is renamed.
+ * meet a label of the kernel spelled the same (sg_fix_pyptx_labels).
  */
 #include <string.h>
 #include "codegen/build.h"
@@ -28,42 +27,6 @@ typedef struct ifs {
     cg_kernel *k;
     uint32_t *refs;      /* per symbol: how many statements name it */
 } ifs;
-
-static void count_opnds(ifs *c, const cg_opnd *o)
-{
-    for (; o; o = o->next) {
-        if (o->kind == CG_O_SYM)
-            c->refs[o->sym]++;
-        for (uint32_t i = 0; i < o->text.n; i++)
-            if (o->text.v[i].sym != CG_NOSYM)
-                c->refs[o->text.v[i].sym] += 2;   /* carried text: never ours */
-        count_opnds(c, o->a);
-        count_opnds(c, o->b);
-        count_opnds(c, o->elems);
-    }
-}
-
-static void count(ifs *c, cg_stmt *s)
-{
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
-        if (s->kind == CG_S_INST) {
-            count_opnds(c, s->u.inst.ops);
-        } else if (s->kind == CG_S_RAW) {
-            cg_opnd t = { .kind = CG_O_STR, .text = s->u.raw.text };
-            count_opnds(c, &t);
-        } else if (s->kind == CG_S_LABEL) {
-            c->refs[s->u.label]++;
-        } else if (s->kind >= CG_S_LOOP) {
-            if (s->u.sugar.orig)
-                count(c, s->u.sugar.orig);
-            if (s->u.sugar.label != CG_NOSYM)
-                c->refs[s->u.sugar.label]++;
-        }
-        if (body)
-            count(c, *body);
-    }
-}
 
 /* A branch to a label named twice in all (here and where it stands). */
 static cg_symid branch_to_private(const ifs *c, const cg_stmt *s, int guarded)
@@ -189,39 +152,15 @@ void sg_print_with(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out);
 }
 
-/* A label spelled like the ones ptx.if_ makes ($_else_3, $_endif_4). */
-static const char *fresh_like(const char *p)
-{
-    const char *d = !strncmp(p, "$_else_", 7) ? p + 7 : !strncmp(p, "$_endif_", 8) ? p + 8 : NULL;
-    return d && cg_is_decimal(d, strlen(d)) ? p + 2 : NULL;
-}
-
-/* Labels of the kernel that pyptx's own could meet: renamed (0 if one
-   of them must keep its name, and then no if_ is made). */
-static int clear_fresh_names(ifs *c, int rename)
-{
-    for (uint32_t i = 0; i < c->k->nsyms; i++) {
-        const char *tail;
-        if (c->k->syms[i].kind != CG_SYM_LABEL || !c->refs[i] ||
-            !(tail = fresh_like(c->k->syms[i].ptx)))
-            continue;
-        if (!rename && sg_ptx_pinned(c->m, c->k->syms[i].ptx))
-            return 0;
-        if (rename)
-            sg_rename_ptx(c->m, c->k, i, tail, 0);
-    }
-    return 1;
-}
-
 uint32_t sugar_ifs(cg_module *m, cg_kernel *k)
 {
     ifs c = { .m = m, .k = k };
     sg_scratch sc = { 0 };
     uint32_t made = 0;
     c.refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *c.refs);
-    count(&c, k->body);
-    if (clear_fresh_names(&c, 0) && (made = raise_list(&c, &k->body)) > 0)
-        clear_fresh_names(&c, 1);
+    sg_count_refs(k->body, c.refs);
+    if (!sg_pyptx_label_pinned(m, k, c.refs))
+        made = raise_list(&c, &k->body);
     ptx_buf_free(&sc);
     return made;
 }

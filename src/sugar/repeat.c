@@ -293,7 +293,17 @@ void sg_print_for(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int 
                   ptx_buf *out)
 {
     sg_indent(out, depth);
-    ptx_buf_printf(out, "for %s in range(%u):\n", s->u.sugar.name, s->u.sugar.count);
+    if (s->u.sugar.args) {                /* range.c: ptx.range_(start, stop[, step]) */
+        ptx_buf_printf(out, "for %s in ptx.range_(", s->u.sugar.name);
+        for (const cg_opnd *a = s->u.sugar.args; a; a = a->next) {
+            cg_opnd one = *a;
+            one.next = NULL;
+            cg_print_opnd(m, k, &one, out);
+            ptx_buf_puts(out, a->next ? ", " : "):\n");
+        }
+    } else {
+        ptx_buf_printf(out, "for %s in range(%u):\n", s->u.sugar.name, s->u.sugar.count);
+    }
     cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out);
 }
 

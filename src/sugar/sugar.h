@@ -30,6 +30,7 @@
     X(compare, "setp into the predicate pool as comparisons: p0 = a < b") \
     X(wait, "mbarrier try_wait spin-loop blocks -> one helper call each") \
     X(ifs, "the branches of ptx.if_ / ptx.else_ as those blocks") \
+    X(range, "the loops ptx.range_ emits -> for i in ptx.range_(start, stop, step)") \
     X(loops, "label ... @p bra label  ->  with ptx.loop(...)") \
     X(slices, "long register lists as comprehensions over the array") \
     X(expr, "integer temporaries folded into one expression (ptx.expr())") \
@@ -48,6 +49,8 @@ cg_symid sg_back_edge(const cg_stmt *s);
    else UINT32_MAX.  decls.c places declarations by it. */
 uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n,
                       cg_symid *pool_sym);
+/* Part of "decls" (smem.c): shared declarations -> smem.alloc/mbarrier. */
+uint32_t sg_smem_decls(cg_module *m, cg_kernel *k);
 /* Part of "names" (specials.c): registers that hold %tid.x ... -> tid. */
 uint32_t sg_name_specials(cg_module *m, cg_kernel *k);
 
@@ -72,6 +75,13 @@ int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
 /* 1 if the module text outside kernels (debug sections) names `ptx`: a
    symbol spelled so must not be renamed. */
 int sg_ptx_pinned(cg_module *m, const char *ptx);
+/* 1 if a label of k named in refs (sg_count_refs) is spelled like one
+   pyptx invents ($_else_N, $_mbar_wait_N ...) and must keep its spelling
+   (sg_ptx_pinned): then a pass makes no construct that invents labels. */
+int sg_pyptx_label_pinned(cg_module *m, const cg_kernel *k, const uint32_t *refs);
+/* After the passes: a label of k that the raised constructs' fresh labels
+   would meet when traced (same spelling) is given another (driver.c). */
+void sg_fix_pyptx_labels(cg_module *m, cg_kernel *k);
 /* A Python name not used by kernel k, nor a kernel function's name. */
 int sg_py_name_free(const cg_module *m, const cg_kernel *k, const char *name);
 /* base, base_2, base_3 ... free in Python in k, claimed; or NULL. */
@@ -148,8 +158,21 @@ void *sg_scratch_get(sg_scratch *s, size_t n);
    register).  specials.c and compare.c use it for their aliases. */
 typedef cg_symid (*sg_retarget_fn)(void *ctx, cg_symid sym, int32_t index);
 void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx);
+/* refs[sym] += how many times the statements from s name sym: operands,
+   guards, labels, what sugar nodes hold (their `orig` too); a symbol in
+   carried text counts twice, so that it never looks private. */
+void sg_count_refs(const cg_stmt *s, uint32_t *refs);
 /* The statements of list `head`, in order, in s (*n set). */
 cg_stmt **sg_list_array(sg_scratch *s, cg_stmt *head, unsigned *n);
+/* An operand where pyptx itself makes the address (_make_address: the
+   mbarrier helpers, TMA): a CG_O_DYN as the allocation, _dyn_smem(off);
+   anything else as cg_print_opnd prints it. */
+void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out);
+/* Part of "decls" (smem.c): dyn_smem addresses materialized for one
+   instruction -> CG_O_DYN operands. */
+uint32_t sg_dyn_operands(cg_module *m, cg_kernel *k);
+/* Part of "decls" (desc.c): wgmma descriptors -> make_descriptor. */
+uint32_t sg_wgmma_descriptors(cg_module *m, cg_kernel *k);
 /* Python indentation. */
 void sg_indent(ptx_buf *out, int depth);
 

@@ -205,3 +205,56 @@ cg_text sg_lit(cg_module *m, const char *p, size_t n)
 {
     return cg_text_lit(m, cg_strndup(m, p, n), n);
 }
+
+/* ---- references ------------------------------------------------------ */
+
+static void count_opnds(const cg_opnd *o, uint32_t *refs)
+{
+    for (; o; o = o->next) {
+        if (o->kind == CG_O_SYM)
+            refs[o->sym]++;
+        for (uint32_t i = 0; i < o->text.n; i++)
+            if (o->text.v[i].sym != CG_NOSYM)
+                refs[o->text.v[i].sym] += 2;   /* carried text: never ours */
+        count_opnds(o->a, refs);
+        count_opnds(o->b, refs);
+        count_opnds(o->elems, refs);
+    }
+}
+
+void sg_count_refs(const cg_stmt *s, uint32_t *refs)
+{
+    for (; s; s = s->next) {
+        cg_stmt **body = cg_body((cg_stmt *)s);
+        if (s->kind == CG_S_INST) {
+            count_opnds(s->u.inst.ops, refs);
+            count_opnds(s->u.inst.guard, refs);
+        } else if (s->kind == CG_S_RAW) {
+            cg_opnd t = { .kind = CG_O_STR, .text = s->u.raw.text };
+            count_opnds(&t, refs);
+        } else if (s->kind == CG_S_LABEL) {
+            refs[s->u.label]++;
+        } else if (s->kind >= CG_S_LOOP) {
+            if (s->u.sugar.orig)
+                sg_count_refs(s->u.sugar.orig, refs);
+            if (s->u.sugar.label != CG_NOSYM)
+                refs[s->u.sugar.label]++;
+            count_opnds(s->u.sugar.args, refs);
+        }
+        if (body)
+            sg_count_refs(*body, refs);
+    }
+}
+
+void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out)
+{
+    cg_opnd one = *o;
+    one.next = NULL;
+    if (o->kind == CG_O_DYN) {
+        ptx_buf_puts(out, "_dyn_smem(");
+        cg_print_opnd(m, k, &(cg_opnd){ .kind = CG_O_INT, .text = o->text }, out);
+        ptx_buf_putc(out, ')');
+        return;
+    }
+    cg_print_opnd(m, k, &one, out);
+}

@@ -40,6 +40,12 @@
  * structural key (key.c: the block-local names by spelling, outer
  * registers and integers as holes), through a hash map, so the pass is
  * linear in the kernel.
+ *
+ * pyptx's own loop, where the source is exactly that text (a kernel pyptx
+ * traced), is folded back into the call instead: `P = reg.scalar(pred)`
+ * (the pool predicate, compare.c), the label, the try_wait and the back
+ * edge become `ptx.mbarrier.wait(bar, phase)`, which takes the next pool
+ * predicate and a fresh label itself; nothing else may name either.
  */
 #include <stdio.h>
 #include <string.h>
@@ -341,11 +347,88 @@ void sg_print_wait(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     sg_indent(out, depth);
     ptx_buf_printf(out, "%s(", s->u.sugar.name);
     for (cg_opnd *a = s->u.sugar.args; a; a = a->next) {
-        cg_print_opnd(m, k, a, out);
+        if (a == s->u.sugar.args && !strcmp(s->u.sugar.name, "ptx.mbarrier.wait"))
+            sg_print_addr_arg(m, k, a, out);    /* pyptx makes the address */
+        else
+            cg_print_opnd(m, k, a, out);
         if (a->next)
             ptx_buf_puts(out, ", ");
     }
     ptx_buf_puts(out, ")\n");
+}
+
+/* ---- pyptx's own loop ------------------------------------------------ */
+
+static int mods_are(const cg_inst *in, const char *const *want, unsigned n)
+{
+    if (in->nmods != n)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(in->mods[i], want[i]))
+            return 0;
+    return 1;
+}
+
+/* r = `P = reg.scalar(pred)`, then `L: try_wait.parity.shared.b64 P, [bar],
+   phase; @!P bra L;` with P and L named nowhere else: the try_wait. */
+static cg_stmt *own_wait(const cg_module *m, const cg_kernel *k, const uint32_t *refs,
+                         const cg_stmt *r)
+{
+    static const char *const try_wait[] = { "try_wait", "parity", "shared", "b64" };
+    const cg_stmt *l = r->next, *w = l ? l->next : NULL, *b = w ? w->next : NULL;
+    if (r->kind != CG_S_REG || !k->syms[r->u.reg].implicit ||
+        strcmp(k->syms[r->u.reg].type, "pred") || !l || l->kind != CG_S_LABEL ||
+        !sg_inst_is(w, "mbarrier") || !sg_inst_is(b, "bra"))
+        return NULL;
+    const cg_inst *wi = &w->u.inst, *bi = &b->u.inst;
+    cg_symid p = r->u.reg, lab = l->u.label;
+    const cg_opnd *d = wi->ops;
+    if (wi->guard || !mods_are(wi, try_wait, 4) || sg_nops(d) != 3 || d->kind != CG_O_SYM ||
+        d->sym != p || d->index >= 0 ||
+        (d->next->kind != CG_O_ADDR && d->next->kind != CG_O_DYN))
+        return NULL;
+    const cg_opnd *g = bi->guard, *t = bi->ops;
+    if (bi->nmods || !g || g->kind != CG_O_NOT || g->a->kind != CG_O_SYM || g->a->sym != p ||
+        g->a->index >= 0 || sg_nops(t) != 1 || t->kind != CG_O_SYM || t->sym != lab ||
+        refs[p] != 2 || refs[lab] != 2 || sg_ptx_pinned((cg_module *)m, k->syms[lab].ptx))
+        return NULL;
+    return (cg_stmt *)w;
+}
+
+/* Every such loop becomes the call; the count. */
+static uint32_t fold_own(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_stmt **link)
+{
+    uint32_t made = 0;
+    for (; *link; link = &(*link)->next) {
+        cg_stmt *s = *link, **body = cg_body(s), *w;
+        if (body) {
+            made += fold_own(m, k, refs, body);
+            continue;
+        }
+        if (!(w = own_wait(m, k, refs, s)))
+            continue;
+        cg_stmt *call = cg_stmt_new(m, CG_S_WAIT, s->first);
+        call->u.sugar.orig = sg_copy_stmt(m, w);   /* the operands, for later passes */
+        call->u.sugar.label = CG_NOSYM;
+        call->u.sugar.name = "ptx.mbarrier.wait";
+        call->u.sugar.args = sg_copy_opnd(m, w->u.inst.ops->next);
+        call->u.sugar.args->next = sg_copy_opnd(m, w->u.inst.ops->next->next);
+        call->next = w->next->next;
+        *link = call;
+        made++;
+    }
+    return made;
+}
+
+static uint32_t fold_own_waits(cg_module *m, cg_kernel *k)
+{
+    sg_scratch sc = { 0 };
+    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs), made = 0;
+    sg_count_refs(k->body, refs);
+    if (!sg_pyptx_label_pinned(m, k, refs))
+        made = fold_own(m, k, refs, &k->body);
+    ptx_buf_free(&sc);
+    return made;
 }
 
 /* One helper per group, defined at the top of the body in the order the
@@ -353,10 +436,11 @@ void sg_print_wait(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 uint32_t sugar_wait(cg_module *m, cg_kernel *k)
 {
     waits w = { .m = m, .k = k, .key = { .k = k, .leaf = block_leaf, .m = m } };
+    uint32_t own = fold_own_waits(m, k);
     collect(&w, k->body);
     ptx_buf_free(&w.key.b);
     if (!w.n)
-        return 0;
+        return own;
     /* members of each group, in order: a counting sort by group */
     unsigned *start = cg_alloc(m, (w.ngroups + 1) * sizeof *start);
     block **by = cg_alloc(m, w.n * sizeof *by);
@@ -378,5 +462,5 @@ uint32_t sugar_wait(cg_module *m, cg_kernel *k)
     }
     *dtail = k->body;
     k->body = defs;
-    return w.n;
+    return own + w.n;
 }

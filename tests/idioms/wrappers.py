@@ -115,6 +115,8 @@ def cases(r, rd, p):
     for args in ((0,), (1, 64), (r[1],), (r[1], r[2])):
         yield (lambda args=args: ptx.bar.sync(*args)), "bar", (".sync",), args
     yield (lambda: ptx.fence.proxy_async()), "fence", (".proxy", ".async"), ()
+    yield (lambda: ptx.fence.proxy_async_shared_cta()), "fence", (".proxy", ".async", ".shared::cta"), ()
+    yield (lambda: ptx.fence.mbarrier_init()), "fence", (".mbarrier_init", ".release", ".cluster"), ()
     yield (lambda: ptx.wgmma.fence()), "wgmma", (".fence", ".sync", ".aligned"), ()
     yield (lambda: ptx.wgmma.commit_group()), "wgmma", (".commit_group", ".sync", ".aligned"), ()
     for n in (0, 1, r[3]):
@@ -134,6 +136,23 @@ def cases(r, rd, p):
     for tx in (1024, r[2]):
         yield (lambda tx=tx: ptx.mbarrier.expect_tx(a, tx)), "mbarrier", \
             (".expect_tx", ".shared", ".b64"), (a, tx)
+    for nd in range(1, 6):
+        tensor = getattr(ptx.cp.async_.bulk, "tensor_%dd" % nd)
+        coord = tuple([r[2], 64, r[3], 0, 7][:nd])
+        tmap = P._make_tma_address(rd[1], coord)
+        load = (".async", ".bulk", ".tensor", ".%dd" % nd, ".shared::cluster", ".global",
+                ".mbarrier::complete_tx::bytes")
+        yield (lambda tensor=tensor, coord=coord: tensor(dst=a, src=rd[1], coord=coord, mbar=b)), \
+            "cp", load, (a, tmap, b)
+        yield (lambda tensor=tensor, coord=coord:
+               tensor(dst=a, src=rd[1], coord=coord, mbar=b, multicast_mask=r[4])), \
+            "cp", load + (".multicast::cluster",), (a, tmap, b, r[4])
+        yield (lambda tensor=tensor, coord=coord: tensor.store(dst=rd[1], coord=coord, src=a)), \
+            "cp", (".async", ".bulk", ".tensor", ".%dd" % nd, ".global", ".shared::cta",
+                   ".bulk_group"), (tmap, a)
+        yield (lambda tensor=tensor, coord=coord:
+               tensor(dst=a, src=rd[1], coord=coord, mbar=b, cta_group=2)), \
+            "cp", load[:4] + (".cta_group::2",) + load[4:], (a, tmap, b)
     for n in (40, 232):
         yield (lambda n=n: ptx.setmaxnreg_inc(n)), "setmaxnreg", (".inc", ".sync", ".aligned", ".u32"), (n,)
         yield (lambda n=n: ptx.setmaxnreg_dec(n)), "setmaxnreg", (".dec", ".sync", ".aligned", ".u32"), (n,)

@@ -77,7 +77,8 @@ static void parse_in_parallel(void **state)
 /* A kernel for every sugar pass: a comment line (comments), a mangled
    name and parameters, %tid.x (names), nvcc labels (labels), a float
    register set once (decls), the predicate pool (compare), a CUTLASS spin
-   wait (wait), the branches of ptx.if_ (ifs), a loop, a long register list
+   wait (wait), the branches of ptx.if_ (ifs), ptx.range_'s loop (range), a
+   loop, a long register list
    (slices), an address chain (expr), strided stores (repeat) and plain
    instructions (calls).  Thread i's copy differs in its name and
    constants. */
@@ -85,13 +86,15 @@ static const char SUGAR_KERNEL[] =
     ".version 8.5\n.target sm_90a\n.address_size 64\n"
     ".visible .entry _Z5kern%dPi(.param .u64 _Z5kern%dPi_param_0)\n{\n"
     "  .reg .b32 %%r<40>;\n  .reg .b64 %%rd<4>;\n  .reg .f32 %%f0;\n"
-    "  .reg .pred %%q;\n  .reg .pred %%p<1>;\n"
+    "  .reg .pred %%q;\n  .reg .s32 %%ri0;\n  .reg .pred %%p<2>;\n"
     "  ld.param.u64 %%rd1, [_Z5kern%dPi_param_0];\n"
     "  // the thread\n  mov.u32 %%r1, %%tid.x;\n  shl.b32 %%r2, %%r1, %d;\n"
     "  mul.lo.s32 %%r5, %%r1, 3;\n  add.s32 %%r3, %%r5, 64;\n"
     "  mov.f32 %%f0, 0f3F800000;\n"
     "  setp.lt.u32 %%p0, %%r3, 64;\n  @!%%p0 bra $_else_0;\n"
     "  add.f32 %%f0, %%f0, %%f0;\n  bra $_endif_1;\n$_else_0:\n$_endif_1:\n"
+    "  mov.s32 %%ri0, 0;\n$_loop_2:\n  setp.ge.s32 %%p1, %%ri0, 4;\n  @%%p1 bra $_endloop_3;\n"
+    "  add.f32 %%f0, %%f0, %%f0;\n  add.s32 %%ri0, %%ri0, 1;\n  bra $_loop_2;\n$_endloop_3:\n"
     "$L__BB0_1:\n  add.s32 %%r3, %%r3, 1;\n  setp.lt.s32 %%q, %%r3, 100;\n"
     "  @%%q bra $L__BB0_1;\n"
     "  st.global.u32 [%%rd1], %%r3;\n  st.global.u32 [%%rd1+4], %%r4;\n"
@@ -102,7 +105,7 @@ static const char SUGAR_KERNEL[] =
     "  mbarrier.try_wait.parity.shared::cta.b64 P1, [%%r2], %%r1;\n"
     "  @P1 bra.uni DONE;\n  bra.uni LAB_WAIT;\n  DONE:\n  }\n  ret;\n}\n";
 
-static char sugar_inputs[NTHREADS][2048];
+static char sugar_inputs[NTHREADS][3072];
 static ptx_buf sugar_want[NTHREADS], plain_want[NTHREADS];
 
 static int translate(const char *in, uint32_t sugar, ptx_buf *out)

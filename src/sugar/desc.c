@@ -1,0 +1,252 @@
+/*
+ * sugar/desc.c - part of pass "decls": wgmma shared-memory descriptors
+ * built as ptx.wgmma.make_descriptor builds them become that call, and
+ * inside the mma_async that takes them.
+ *
+ * pyptx 0.1.1 (ptx.py _Wgmma.make_descriptor, also behind mma_async's
+ * a=/b= when given an allocation with a GMMA layout) takes fresh u64
+ * registers in this order and emits:
+ *
+ *     mov.u64 A, name;            (a named allocation; a 32-bit register
+ *                                  R: cvt.u64.u32 A, R; a 64-bit one: A = R)
+ *     mov.b64 O, off;             (dyn_smem at a byte offset > 0 only)
+ *     add.s64 A, A, O;
+ *     add.s64 S, A, addr_off;     (addr_byte_offset != 0 only; then A = S)
+ *     shr.u64 D, A, 4;
+ *     and.b64 D, D, 16383;
+ *     mov.b64 C, const;           const = LBO>>4 << 16 | SBO>>4 << 32 |
+ *     or.b64 D, D, C;                     base_offset << 49 | swizzle << 62
+ *
+ * The run becomes `D = ptx.wgmma.make_descriptor(base, leading_byte_offset=,
+ * stride_byte_offset=, ...)` when every register but D is named only
+ * there and const decodes exactly.  A descriptor read only by the
+ * wgmma.mma_async right after it (a's before b's, as Python evaluates
+ * them) becomes that argument.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "sugar/sugar.h"
+
+typedef struct descs {
+    cg_module *m;
+    cg_kernel *k;
+    const uint32_t *refs;
+    ptx_buf text;
+} descs;
+
+static int fresh_u64(const descs *c, const cg_stmt *s)
+{
+    const cg_sym *y = s && s->kind == CG_S_REG ? &c->k->syms[s->u.reg] : NULL;
+    return y && y->kind == CG_SYM_REG && y->implicit && !strcmp(y->type, "u64");
+}
+
+/* s is `op.m0 x, ...` with operand kinds in `kinds` (R: register
+   x (a[0]) or the given one, I: int, N: a name), unguarded. */
+static int inst(const cg_stmt *s, const char *op, const char *m0, unsigned nops)
+{
+    return sg_inst_is(s, op) && !s->u.inst.guard && s->u.inst.nmods == 1 &&
+           !strcmp(s->u.inst.mods[0], m0) && sg_nops(s->u.inst.ops) == nops;
+}
+
+static int reg_is(const cg_opnd *o, cg_symid r)
+{
+    return o->kind == CG_O_SYM && o->sym == r && o->index < 0;
+}
+
+static uint64_t int_of(const cg_opnd *o, int *ok)
+{
+    char buf[32];
+    *ok = o->kind == CG_O_INT && sg_text_lit(&o->text, buf, sizeof buf) && buf[0] != '-';
+    return *ok ? strtoull(buf, NULL, 10) : 0;
+}
+
+/* The base: the statements that make A from it, printed into c->text;
+   the statement after them, and A (the register shr or add reads). */
+static cg_stmt *base(descs *c, cg_stmt *s, cg_symid *a)
+{
+    const cg_kernel *k = c->k;
+    if (!fresh_u64(c, s) || !s->next)
+        return NULL;
+    cg_stmt *mv = s->next;
+    const cg_opnd *src = mv->u.inst.ops ? mv->u.inst.ops->next : NULL;
+    if (sg_inst_is(mv, "cvt") && !mv->u.inst.guard && mv->u.inst.nmods == 2 &&
+        !strcmp(mv->u.inst.mods[0], "u64") && !strcmp(mv->u.inst.mods[1], "u32") &&
+        reg_is(mv->u.inst.ops, s->u.reg) && src->kind == CG_O_SYM && src->index < 0 &&
+        cg_sym_is_reg(&k->syms[src->sym]) && c->refs[s->u.reg] == 2) {
+        ptx_buf_puts(&c->text, k->syms[src->sym].py);
+        *a = s->u.reg;
+        return mv->next;
+    }
+    if (!inst(mv, "mov", "u64", 2) || !reg_is(mv->u.inst.ops, s->u.reg) ||
+        (src->kind != CG_O_STR && !(src->kind == CG_O_SYM && !cg_sym_is_reg(&k->syms[src->sym]))))
+        return NULL;
+    char name[128];
+    if (src->kind == CG_O_STR ? !sg_text_lit(&src->text, name, sizeof name)
+                              : snprintf(name, sizeof name, "%s", k->syms[src->sym].ptx) >= 128)
+        return NULL;
+    cg_stmt *o = mv->next, *add = o && o->next ? o->next->next : NULL;
+    int ok, dyn = !strcmp(name, "dyn_smem");
+    uint64_t off = 0;
+    if (dyn && fresh_u64(c, o) && inst(o->next, "mov", "b64", 2) &&
+        reg_is(o->next->u.inst.ops, o->u.reg) && inst(add, "add", "s64", 3) &&
+        reg_is(add->u.inst.ops, s->u.reg) && reg_is(add->u.inst.ops->next, s->u.reg) &&
+        reg_is(add->u.inst.ops->next->next, o->u.reg) && c->refs[o->u.reg] == 2 &&
+        (off = int_of(o->next->u.inst.ops->next, &ok), ok && off > 0)) {
+        ptx_buf_printf(&c->text, "_dyn_smem(%llu)", (unsigned long long)off);
+        c->m->uses_dyn = c->m->uses_smem = 1;
+        c->m->types_used |= 1u << cg_type_index("b8", 2) | 1u << cg_type_index("u32", 3);
+        *a = s->u.reg;
+        return c->refs[s->u.reg] == 4 ? add->next : NULL;   /* mov, add (2), reader */
+    }
+    if (dyn) {
+        ptx_buf_puts(&c->text, "_dyn_smem(0)");
+        c->m->uses_dyn = c->m->uses_smem = 1;
+        c->m->types_used |= 1u << cg_type_index("b8", 2) | 1u << cg_type_index("u32", 3);
+    } else {
+        ptx_buf_printf(&c->text, "\"%s\"", name);
+    }
+    *a = s->u.reg;
+    return c->refs[s->u.reg] == 2 ? mv->next : NULL;
+}
+
+/* The run from s: c->text holds the call, *d the descriptor; the last
+   statement of the run, or NULL. */
+static cg_stmt *match(descs *c, cg_stmt *s, cg_symid *d)
+{
+    cg_symid a = CG_NOSYM;
+    c->text.n = 0;
+    ptx_buf_puts(&c->text, "ptx.wgmma.make_descriptor(");
+    cg_stmt *t = base(c, s, &a);
+    if (!t)
+        return NULL;
+    int ok = 1;
+    uint64_t shift = 0;
+    if (fresh_u64(c, t) && inst(t->next, "add", "s64", 3)) {      /* addr_byte_offset */
+        const cg_opnd *o = t->next->u.inst.ops;
+        if (!reg_is(o, t->u.reg) || !reg_is(o->next, a) || c->refs[t->u.reg] != 2)
+            return NULL;
+        shift = int_of(o->next->next, &ok);
+        if (!ok || !shift)
+            return NULL;
+        a = t->u.reg;
+        t = t->next->next;
+    }
+    cg_stmt *shr = t ? t->next : NULL, *and = shr ? shr->next : NULL;
+    cg_stmt *cr = and ? and->next : NULL, *cm = cr ? cr->next : NULL, *or = cm ? cm->next : NULL;
+    if (!fresh_u64(c, t) || !inst(shr, "shr", "u64", 3) || !inst(and, "and", "b64", 3) ||
+        !fresh_u64(c, cr) || !inst(cm, "mov", "b64", 2) || !inst(or, "or", "b64", 3))
+        return NULL;
+    cg_symid dr = t->u.reg, cs = cr->u.reg;
+    const cg_opnd *x = shr->u.inst.ops, *y = and->u.inst.ops, *z = or->u.inst.ops;
+    uint64_t four = int_of(x->next->next, &ok), mask = ok ? int_of(y->next->next, &ok) : 0;
+    uint64_t k = ok ? int_of(cm->u.inst.ops->next, &ok) : 0;
+    if (!ok || four != 4 || mask != 0x3FFF || !reg_is(x, dr) || !reg_is(x->next, a) ||
+        !reg_is(y, dr) || !reg_is(y->next, dr) || !reg_is(cm->u.inst.ops, cs) ||
+        !reg_is(z, dr) || !reg_is(z->next, dr) || !reg_is(z->next->next, cs) || c->refs[cs] != 2)
+        return NULL;
+    uint64_t lbo = (k >> 16 & 0x3FFF) << 4, sbo = (k >> 32 & 0x3FFF) << 4;
+    unsigned bo = (unsigned)(k >> 49 & 7), sw = (unsigned)(k >> 62);
+    if (((lbo >> 4) << 16 | (sbo >> 4) << 32 | (uint64_t)bo << 49 | (uint64_t)sw << 62) != k)
+        return NULL;
+    ptx_buf_printf(&c->text, ", leading_byte_offset=%llu, stride_byte_offset=%llu",
+                   (unsigned long long)lbo, (unsigned long long)sbo);
+    if (sw)
+        ptx_buf_printf(&c->text, ", swizzle=%u", sw);
+    if (bo)
+        ptx_buf_printf(&c->text, ", base_offset=%u", bo);
+    if (shift)
+        ptx_buf_printf(&c->text, ", addr_byte_offset=%llu", (unsigned long long)shift);
+    ptx_buf_putc(&c->text, ')');
+    *d = dr;
+    return or;
+}
+
+/* ---- the pass part ------------------------------------------------------ */
+
+static cg_stmt *desc_node(descs *c, cg_stmt **link, cg_stmt *last, cg_symid d)
+{
+    cg_stmt *node = cg_stmt_new(c->m, CG_S_PY, (*link)->first);
+    const char *py = c->k->syms[d].py;
+    size_t n = strlen(py);
+    char *t = cg_alloc(c->m, n + 3 + c->text.n + 1);
+    memcpy(t, py, n);
+    memcpy(t + n, " = ", 3);
+    memcpy(t + n + 3, c->text.p, c->text.n);
+    t[n + 3 + c->text.n] = 0;
+    node->u.sugar.name = t;
+    node->u.sugar.data = t + n + 3;          /* the call alone */
+    node->u.sugar.label = d;
+    node->u.sugar.orig = cg_splice(link, last, node);
+    return node;
+}
+
+/* A descriptor node for register d read only by the instruction after it. */
+static int inlinable(const descs *c, const cg_stmt *s, const cg_opnd *o)
+{
+    return s && s->kind == CG_S_PY && s->u.sugar.data && o->kind == CG_O_SYM &&
+           o->sym == s->u.sugar.label && o->index < 0 && c->refs[o->sym] == 6;
+}
+
+/* wgmma.mma_async's a and b from the descriptor nodes just before it. */
+static void inline_into(descs *c, cg_stmt **l2, cg_stmt **l1, cg_stmt *w)
+{
+    cg_opnd *a = w->u.inst.ops->next, *b = a->next;
+    cg_stmt *p1 = l1 ? *l1 : NULL, *p2 = l2 ? *l2 : NULL;
+    cg_opnd *take[2] = { NULL, NULL };
+    cg_stmt **cut = NULL;
+    if (inlinable(c, p2, a) && inlinable(c, p1, b)) {
+        take[0] = a, take[1] = b, cut = l2;
+        a->text = sg_lit(c->m, p2->u.sugar.data, strlen(p2->u.sugar.data));
+    } else if (inlinable(c, p1, b) || inlinable(c, p1, a)) {
+        take[0] = inlinable(c, p1, b) ? b : a, cut = l1;
+    } else {
+        return;
+    }
+    if (!take[1])
+        take[0]->text = sg_lit(c->m, p1->u.sugar.data, strlen(p1->u.sugar.data));
+    else
+        b->text = sg_lit(c->m, p1->u.sugar.data, strlen(p1->u.sugar.data));
+    for (int i = 0; i < 2; i++)
+        if (take[i])
+            take[i]->kind = CG_O_PY;
+    *cut = w;                                /* the nodes go */
+}
+
+static uint32_t desc_list(descs *c, cg_stmt **head)
+{
+    uint32_t made = 0;
+    cg_stmt **l2 = NULL, **l1 = NULL;
+    for (cg_stmt **link = head; *link; l2 = l1, l1 = link, link = &(*link)->next) {
+        cg_stmt *s = *link, **body = cg_body(s), *last;
+        cg_symid d;
+        if (body) {
+            made += desc_list(c, body);
+        } else if ((last = match(c, s, &d)) != NULL) {
+            desc_node(c, link, last, d);
+            made++;
+        } else if (sg_inst_is(s, "wgmma") && s->u.inst.nmods && sg_nops(s->u.inst.ops) >= 3 &&
+                   !strcmp(s->u.inst.mods[0], "mma_async")) {
+            inline_into(c, l2, l1, s);
+            if (l1 && *l1 == s)              /* both went: keep the links valid */
+                link = l1, l1 = l2 = NULL;
+            else if (l2 && *l2 == s)
+                link = l2, l1 = l2 = NULL;
+        }
+    }
+    return made;
+}
+
+uint32_t sg_wgmma_descriptors(cg_module *m, cg_kernel *k)
+{
+    sg_scratch sc = { 0 };
+    descs c = { .m = m, .k = k };
+    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
+    sg_count_refs(k->body, refs);
+    c.refs = refs;
+    uint32_t made = desc_list(&c, &k->body);
+    ptx_buf_free(&sc);
+    ptx_buf_free(&c.text);
+    return made;
+}
