@@ -158,10 +158,15 @@ typedef enum cg_opnd_kind {
                      CG_O_INT or CG_O_STR for "+-8"); NULL = no offset */
     CG_O_TMA,     /* ptx._make_tma_address(a, (e0, e1)) -> [a, {e0, e1}] */
     CG_O_PY,      /* Python expression text made by a pass, printed as is */
-    CG_O_DYN      /* text = decimal offset: [r] with r = dyn_smem + offset, as
+    CG_O_DYN,     /* text = decimal offset: [r] with r = dyn_smem + offset, as
                      pyptx materializes an allocation in dynamic shared
                      memory (sugar smem.c); _dyn_smem_addr(off), or where
                      pyptx takes the allocation itself, _dyn_smem(off) */
+    CG_O_SLOT     /* text = an mbarrier array's name, b = CG_O_INT byte offset,
+                     a = the stage register: [r] with r = name + offset +
+                     8 * stage as pyptx's barrier slot .at(stage) computes
+                     it (sugar smem.c); _slot_addr(...), or where pyptx
+                     takes the slot itself, ptx.mbarrier.array(...).at(..) */
 } cg_opnd_kind;
 
 typedef struct cg_opnd cg_opnd;
@@ -355,6 +360,7 @@ struct cg_module {
     uint32_t types_used;     /* bit i = cg_types[i] imported */
     uint8_t uses_smem;       /* sugar made smem.* calls: import smem */
     uint8_t uses_dyn;        /* sugar made CG_O_DYN: define _dyn_smem* */
+    uint8_t uses_slot;       /* sugar made CG_O_SLOT: define _slot_addr */
     const char *srcname;     /* for the header comment */
     /* cache: opcode word ("ld.global.v4.u32") -> index into opcodes_v,
        -2 = not a ptx.inst call.  Kernels repeat a few dozen opcode words

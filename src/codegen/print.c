@@ -172,6 +172,15 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
         cg_text_ptx(k, &o->text, out);
         ptx_buf_putc(out, ')');
         break;
+    case CG_O_SLOT:
+        ptx_buf_puts(out, "_slot_addr(");
+        text_str(k, &o->text, out);
+        ptx_buf_put(out, ", ", 2);
+        cg_print_opnd(m, k, o->b, out);
+        ptx_buf_put(out, ", ", 2);
+        cg_print_opnd(m, k, o->a, out);
+        ptx_buf_putc(out, ')');
+        break;
     case CG_O_STR:
         text_str(k, &o->text, out);
         break;

@@ -62,6 +62,12 @@ static void imports(const cg_module *m, ptx_buf *out)
             "    if offset:\n"
             "        ptx.inst.add.s32(r, r, offset)\n"
             "    return ptx.addr(r)\n");
+    if (m->uses_slot)
+        ptx_buf_puts(out,
+            "\n\ndef _slot_addr(name, offset, stage):\n"
+            "    \"\"\"[name + offset + 8 * stage] in registers, as pyptx's barrier slot\n"
+            "    .at(stage) computes it where an instruction takes it.\"\"\"\n"
+            "    return ptx.addr(ptx.mbarrier.array(name, offset, 1).at(stage).addr_reg())\n");
     int named = 0;
     for (uint32_t i = 0; i < m->nkernels; i++)
         named |= !m->kernels[i].decorated && !m->kernels[i].unsupported;

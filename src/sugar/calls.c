@@ -130,6 +130,7 @@ static const wrapper wrappers[] = {
     { "ptx.xor_", "xor", P(S_T), 3, 3, TY_BITS, NULL, NULL, "pred" },
     { "ptx.not_", "not", P(S_T), 2, 2, TY_BITS, NULL, NULL, "pred" },
     { "ptx.setp", "setp", P(S_CMP, S_T), 3, 3, TY_ANY, NULL, NULL, "pred_negate" },
+    { "ptx.selp", "selp", P(S_T), 4, 4, TY_ANY, "...P", NULL, "pred" },
     { "ptx.cvt", "cvt", P(S_RND, S_FTZ, S_SAT, S_T, S_T), 2, 2, TY_ANY, NULL, NULL, "pred" },
     { "ptx.ld", "ld", P(S_SPACE, S_CACHE, S_T), 2, 2, TY_ANY, ".M", NULL, "pred" },
     { "ptx.st", "st", P(S_SPACE, S_T), 2, 2, TY_ANY, "M.", NULL, "pred" },
@@ -175,6 +176,15 @@ static const wrapper wrappers[] = {
       8, 8, TY_ANY, "V..PIIII", "shape=m3, dtype_d=m4, dtype_a=m5, dtype_b=m6, d=o0, a=o1, "
       "b=o2, scale_d=o3, scale_a=o4?1, scale_b=o5?1, trans_a=o6?0, trans_b=o7?0", "pred" },
     TMA(1), TMA(2), TMA(3), TMA(4), TMA(5),
+    /* ptx.tma's 3-D forms, with the coordinates given (coords=) */
+    { "ptx.tma.load_3d", "cp", P("async", "bulk", "tensor", "3d", "shared::cluster", "global",
+      "tile", "mbarrier::complete_tx::bytes"), 3, 3, TY_ANY, "MTM",
+      "o0, o1.a, mbar=o2, coords=o1.t", "pred" },
+    { "ptx.tma.load_3d_multicast", "cp", P("async", "bulk", "tensor", "3d", "shared::cluster",
+      "global", "tile", "mbarrier::complete_tx::bytes", "multicast::cluster"), 4, 4, TY_ANY,
+      "MTM.", "o0, o1.a, mbar=o2, mask=o3, coords=o1.t", "pred" },
+    { "ptx.tma.store_3d", "cp", P("async", "bulk", "tensor", "3d", "global", "shared::cta",
+      "tile", "bulk_group"), 2, 2, TY_ANY, "TM", "o0.a, o1, coords=o0.t", "pred" },
 };
 #undef TMA
 #undef P
@@ -277,7 +287,7 @@ static int is_pred_reg(const cg_kernel *k, const cg_opnd *o)
 static int operand_is(const cg_kernel *k, char c, const cg_opnd *o)
 {
     switch (c) {
-    case 'A': case 'M': return o->kind == CG_O_ADDR || o->kind == CG_O_DYN;
+    case 'A': case 'M': return o->kind == CG_O_ADDR || o->kind == CG_O_DYN || o->kind == CG_O_SLOT;
     case 'T': return o->kind == CG_O_TMA;
     case 'I': return o->kind == CG_O_INT;
     case 'V': return o->kind == CG_O_VEC || o->kind == CG_O_PY;   /* PY: a slice */

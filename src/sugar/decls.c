@@ -536,7 +536,8 @@ static alloc *merge_arrive(decls *c, const cg_stmt *decl)
         call = "ptx.mbarrier.arrive_expect_tx";
     else
         return NULL;
-    if (i->ops->next->kind != CG_O_ADDR && i->ops->next->kind != CG_O_DYN)
+    uint8_t ak = i->ops->next->kind;
+    if (ak != CG_O_ADDR && ak != CG_O_DYN && ak != CG_O_SLOT)
         return NULL;
     alloc *a = cg_alloc(c->m, sizeof *a);
     a->form = ARRIVE;

@@ -117,54 +117,135 @@ uint32_t sg_smem_decls(cg_module *m, cg_kernel *k)
     return alloc_list(m, k, &k->body, &off);
 }
 
-/* ---- addresses in dynamic shared memory --------------------------------- */
+/* ---- addresses pyptx computes for one instruction ---------------------- */
 
-/* pyptx 0.1.1 (ptx.py _dyn_smem_addr_reg): an instruction that takes an
- * allocation in dynamic shared memory gets `r = reg.scalar(u32); mov.b32
- * r, dyn_smem; add.s32 r, r, offset;` (no add for offset 0) just before
- * it, and `[r]`.  Such a run, r named nowhere else, becomes one operand
- * (CG_O_DYN); several runs before one instruction stand in the order of
- * its operands. */
+/* pyptx 0.1.1 computes some addresses into fresh registers just before
+ * the instruction that takes them, and passes `[r]`:
+ *
+ *  - an allocation in dynamic shared memory (ptx.py _dyn_smem_addr_reg):
+ *    `mov.b32 r, dyn_smem; add.s32 r, r, offset;` (no add for offset 0);
+ *  - a barrier slot chosen at run time, ptx.mbarrier.array(name, offset,
+ *    n).at(stage) (_DynamicBarrierSlot.addr_reg): `t = stage << 3`
+ *    (shl.b32), `t += offset` (offset != 0), `mov.u32 b, name;`, `r = b +
+ *    t` (add.u32), each in a fresh register.
+ *
+ * Such a run, its registers named nowhere else, becomes one operand
+ * (CG_O_DYN, CG_O_SLOT); several runs before one instruction stand in the
+ * order of its operands. */
 
 #define MAXDYN 4
 
 typedef struct dyn_run {
-    cg_symid r;
-    const cg_opnd *off;      /* the add's int, or NULL */
+    cg_symid r;              /* the address register */
+    uint8_t kind;            /* CG_O_DYN or CG_O_SLOT */
+    const cg_opnd *off;      /* the offset (an int), or NULL */
+    const cg_opnd *stage;    /* SLOT: the stage register */
+    const cg_opnd *name;     /* SLOT: the array's name */
 } dyn_run;
 
-/* o is the word dyn_smem (a symbol of the module: carried as text). */
-static int names_dyn(const cg_kernel *k, const cg_opnd *o)
+/* o is a word of the module: a symbol carried as text, or one of the
+   kernel's; into w. */
+static int word_of(const cg_kernel *k, const cg_opnd *o, char *w, size_t cap)
 {
-    char w[16];
-    if (o->kind == CG_O_SYM)
-        return !cg_sym_is_reg(&k->syms[o->sym]) && !strcmp(k->syms[o->sym].ptx, "dyn_smem");
-    return o->kind == CG_O_STR && sg_text_lit(&o->text, w, sizeof w) && !strcmp(w, "dyn_smem");
+    if (o->kind == CG_O_SYM && !cg_sym_is_reg(&k->syms[o->sym]))
+        return snprintf(w, cap, "%s", k->syms[o->sym].ptx) < (int)cap;
+    return o->kind == CG_O_STR && sg_text_lit(&o->text, w, cap);
 }
 
-/* The run at s (s: the declaration); the statement after it, or NULL. */
-static cg_stmt *dyn_run_at(const cg_kernel *k, const uint32_t *refs, cg_stmt *s, dyn_run *d)
+static int fresh(const cg_kernel *k, const cg_stmt *s, const char *type)
 {
+    const cg_sym *y = s && s->kind == CG_S_REG ? &k->syms[s->u.reg] : NULL;
+    return y && y->kind == CG_SYM_REG && y->implicit && !strcmp(y->type, type);
+}
+
+/* s is `op.mod d, <n operands>` unguarded, d the register s declares... */
+static int op1(const cg_stmt *s, const char *op, const char *mod, unsigned nops, cg_symid d)
+{
+    const cg_opnd *o = s && sg_inst_is(s, op) ? s->u.inst.ops : NULL;
+    return o && !s->u.inst.guard && s->u.inst.nmods == 1 && !strcmp(s->u.inst.mods[0], mod) &&
+           sg_nops(o) == nops && o->kind == CG_O_SYM && o->sym == d && o->index < 0;
+}
+
+static int reg_at(const cg_opnd *o, cg_symid r)
+{
+    return o->kind == CG_O_SYM && o->sym == r && o->index < 0;
+}
+
+/* The dyn_smem run at s (s: the declaration); the statement after it. */
+static cg_stmt *dyn_at(const cg_kernel *k, const uint32_t *refs, cg_stmt *s, dyn_run *d)
+{
+    char w[16];
     cg_stmt *mov = s->next, *add = mov ? mov->next : NULL;
-    const cg_sym *y = s->kind == CG_S_REG ? &k->syms[s->u.reg] : NULL;
-    if (!y || y->kind != CG_SYM_REG || !y->implicit || strcmp(y->type, "u32") ||
-        !sg_inst_is(mov, "mov") || mov->u.inst.guard || mov->u.inst.nmods != 1 ||
-        strcmp(mov->u.inst.mods[0], "b32") || sg_nops(mov->u.inst.ops) != 2)
+    if (!fresh(k, s, "u32") || !op1(mov, "mov", "b32", 2, s->u.reg) ||
+        !word_of(k, mov->u.inst.ops->next, w, sizeof w) || strcmp(w, "dyn_smem"))
         return NULL;
-    const cg_opnd *dst = mov->u.inst.ops, *src = dst->next;
-    if (dst->kind != CG_O_SYM || dst->sym != s->u.reg || dst->index >= 0 || !names_dyn(k, src))
-        return NULL;
-    d->r = s->u.reg;
-    d->off = NULL;
-    const cg_opnd *a = sg_inst_is(add, "add") ? add->u.inst.ops : NULL;
-    if (a && !add->u.inst.guard && add->u.inst.nmods == 1 && !strcmp(add->u.inst.mods[0], "s32") &&
-        sg_nops(a) == 3 && a->kind == CG_O_SYM && a->sym == d->r && a->index < 0 &&
-        a->next->kind == CG_O_SYM && a->next->sym == d->r && a->next->index < 0 &&
-        a->next->next->kind == CG_O_INT) {
+    *d = (dyn_run){ .r = s->u.reg, .kind = CG_O_DYN };
+    const cg_opnd *a = add ? add->u.inst.ops : NULL;
+    if (op1(add, "add", "s32", 3, d->r) && reg_at(a->next, d->r) && a->next->next->kind == CG_O_INT) {
         d->off = a->next->next;
-        return refs[d->r] == 4 ? add->next : NULL;
+        return refs[d->r] == 4 ? add->next : NULL;   /* mov, add (2), the reader */
     }
     return refs[d->r] == 2 ? mov->next : NULL;
+}
+
+/* The barrier slot run at s; the statement after it. */
+static cg_stmt *slot_at(const cg_kernel *k, const uint32_t *refs, cg_stmt *s, dyn_run *d)
+{
+    const cg_sym *y = s->kind == CG_S_REG ? &k->syms[s->u.reg] : NULL;
+    cg_stmt *shl = s->next, *t = shl ? shl->next : NULL;
+    if (!y || !y->type || !fresh(k, s, y->type) || !op1(shl, "shl", "b32", 3, s->u.reg))
+        return NULL;
+    const cg_opnd *st = shl->u.inst.ops->next;
+    char three[4], w[128];
+    if (st->kind != CG_O_SYM || !cg_sym_is_reg(&k->syms[st->sym]) ||
+        strcmp(k->syms[st->sym].type ? k->syms[st->sym].type : "", y->type) ||
+        st->next->kind != CG_O_INT || !sg_text_lit(&st->next->text, three, sizeof three) ||
+        strcmp(three, "3"))
+        return NULL;
+    *d = (dyn_run){ .kind = CG_O_SLOT, .stage = st };
+    cg_symid tr = s->u.reg;
+    const char *addt = !strcmp(y->type, "s32") ? "s32" : "u32";     /* t += offset */
+    if (op1(t, "add", addt, 3, tr) && reg_at(t->u.inst.ops->next, tr) &&
+        t->u.inst.ops->next->next->kind == CG_O_INT) {
+        d->off = t->u.inst.ops->next->next;
+        t = t->next;
+    }
+    cg_stmt *mov = t ? t->next : NULL, *ra = mov ? mov->next : NULL, *add = ra ? ra->next : NULL;
+    if (!fresh(k, t, "u32") || !op1(mov, "mov", "u32", 2, t->u.reg) ||
+        !word_of(k, mov->u.inst.ops->next, w, sizeof w) || !fresh(k, ra, "u32") ||
+        !op1(add, "add", "u32", 3, ra->u.reg) || !reg_at(add->u.inst.ops->next, t->u.reg) ||
+        !reg_at(add->u.inst.ops->next->next, tr) || refs[t->u.reg] != 2 || refs[ra->u.reg] != 2 ||
+        refs[tr] != (d->off ? 4u : 2u))
+        return NULL;
+    d->r = ra->u.reg;
+    d->name = mov->u.inst.ops->next;
+    return add->next;
+}
+
+static cg_opnd *int_opnd(cg_module *m, const cg_opnd *o)
+{
+    cg_opnd *c = cg_opnd_new(m, CG_O_INT);
+    c->text = o ? o->text : sg_lit(m, "0", 1);
+    return c;
+}
+
+/* Operand o becomes run d's. */
+static void take_run(cg_module *m, const cg_kernel *k, cg_opnd *o, const dyn_run *d)
+{
+    char w[128];
+    o->kind = d->kind;
+    o->a = o->b = NULL;
+    if (d->kind == CG_O_DYN) {
+        o->text = int_opnd(m, d->off)->text;
+        m->uses_dyn = m->uses_smem = 1;
+        m->types_used |= 1u << cg_type_index("b8", 2) | 1u << cg_type_index("u32", 3);
+        return;
+    }
+    word_of(k, d->name, w, sizeof w);
+    o->text = sg_lit(m, w, strlen(w));
+    o->b = int_opnd(m, d->off);
+    o->a = sg_copy_opnd(m, d->stage);
+    m->uses_slot = 1;
 }
 
 /* The runs from *link and the instruction taking them: its operands
@@ -174,7 +255,8 @@ static int fold_dyn(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_stmt **
     dyn_run d[MAXDYN];
     unsigned n = 0, used = 0;
     cg_stmt *s = *link, *in;
-    while (n < MAXDYN && (in = dyn_run_at(k, refs, s, &d[n])) != NULL) {
+    while (n < MAXDYN && ((in = dyn_at(k, refs, s, &d[n])) != NULL ||
+                          (in = slot_at(k, refs, s, &d[n])) != NULL)) {
         n++;
         s = in;
     }
@@ -188,15 +270,9 @@ static int fold_dyn(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_stmt **
         return 0;
     used = 0;
     for (cg_opnd *o = s->u.inst.ops; o && used < n; o = o->next)
-        if (o->kind == CG_O_ADDR && !o->b && o->a->kind == CG_O_SYM && o->a->sym == d[used].r) {
-            o->kind = CG_O_DYN;
-            o->text = d[used].off ? d[used].off->text : sg_lit(m, "0", 1);
-            o->a = NULL;
-            used++;
-        }
+        if (o->kind == CG_O_ADDR && !o->b && o->a->kind == CG_O_SYM && o->a->sym == d[used].r)
+            take_run(m, k, o, &d[used++]);
     *link = s;
-    m->uses_dyn = m->uses_smem = 1;
-    m->types_used |= 1u << cg_type_index("b8", 2) | 1u << cg_type_index("u32", 3);
     return 1;
 }
 

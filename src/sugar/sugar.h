@@ -28,6 +28,7 @@
     X(labels, "nvcc labels $L__BB3_7 -> BB7") \
     X(decls, "declarations as pyptx code writes them: at first use, init=, from_, global_ptrs") \
     X(compare, "setp into the predicate pool as comparisons: p0 = a < b") \
+    X(pipeline, "the ring update of ptx.pipeline(n).advance() -> that call") \
     X(wait, "mbarrier try_wait spin-loop blocks -> one helper call each") \
     X(ifs, "the branches of ptx.if_ / ptx.else_ as those blocks") \
     X(range, "the loops ptx.range_ emits -> for i in ptx.range_(start, stop, step)") \

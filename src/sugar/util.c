@@ -256,5 +256,15 @@ void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
         ptx_buf_putc(out, ')');
         return;
     }
+    if (o->kind == CG_O_SLOT) {
+        ptx_buf_puts(out, "ptx.mbarrier.array(");
+        cg_print_opnd(m, k, &(cg_opnd){ .kind = CG_O_STR, .text = o->text }, out);
+        ptx_buf_puts(out, ", ");
+        cg_print_opnd(m, k, o->b, out);
+        ptx_buf_puts(out, ", 1).at(");
+        cg_print_opnd(m, k, o->a, out);
+        ptx_buf_putc(out, ')');
+        return;
+    }
     cg_print_opnd(m, k, &one, out);
 }

@@ -385,7 +385,7 @@ static cg_stmt *own_wait(const cg_module *m, const cg_kernel *k, const uint32_t 
     const cg_opnd *d = wi->ops;
     if (wi->guard || !mods_are(wi, try_wait, 4) || sg_nops(d) != 3 || d->kind != CG_O_SYM ||
         d->sym != p || d->index >= 0 ||
-        (d->next->kind != CG_O_ADDR && d->next->kind != CG_O_DYN))
+        (d->next->kind != CG_O_ADDR && d->next->kind != CG_O_DYN && d->next->kind != CG_O_SLOT))
         return NULL;
     const cg_opnd *g = bi->guard, *t = bi->ops;
     if (bi->nmods || !g || g->kind != CG_O_NOT || g->a->kind != CG_O_SYM || g->a->sym != p ||

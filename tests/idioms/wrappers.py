@@ -112,6 +112,8 @@ def cases(r, rd, p):
         yield (lambda g=g: ptx.add(T.s32, *ops3, pred=g)), "add", (".s32",), ops3, g
         yield (lambda g=g: ptx.setp("lt", T.s32, p[1], r[2], 3, pred_negate=g)), "setp", \
             (".lt", ".s32"), (p[1], r[2], 3), g
+    for t in TYPES:
+        yield (lambda t=t: ptx.selp(t, r[1], r[2], 3, p[1])), "selp", (t.ptx,), (r[1], r[2], 3, p[1])
     for args in ((0,), (1, 64), (r[1],), (r[1], r[2])):
         yield (lambda args=args: ptx.bar.sync(*args)), "bar", (".sync",), args
     yield (lambda: ptx.fence.proxy_async()), "fence", (".proxy", ".async"), ()
@@ -126,6 +128,16 @@ def cases(r, rd, p):
     yield (lambda: ptx.cp.async_.wait_group(2)), "cp", (".async", ".wait_group"), (2,)
     yield (lambda: ptx.cp.async_.wait_all()), "cp", (".async", ".wait_all"), ()
     a, b = ptx.addr(r[1]), ptx.addr(rd[1], 16)
+    tm3 = P._make_tma_address(rd[2], (0, r[2], r[3]))
+    yield (lambda: ptx.tma.load_3d(a, rd[2], mbar=b, coords=(0, r[2], r[3]))), "cp", \
+        (".async", ".bulk", ".tensor", ".3d", ".shared::cluster", ".global", ".tile",
+         ".mbarrier::complete_tx::bytes"), (a, tm3, b)
+    yield (lambda: ptx.tma.load_3d_multicast(a, rd[2], mbar=b, mask=r[4], coords=(0, r[2], r[3]))), \
+        "cp", (".async", ".bulk", ".tensor", ".3d", ".shared::cluster", ".global", ".tile",
+               ".mbarrier::complete_tx::bytes", ".multicast::cluster"), (a, tm3, b, r[4])
+    yield (lambda: ptx.tma.store_3d(rd[2], a, coords=(0, r[2], r[3]))), "cp", \
+        (".async", ".bulk", ".tensor", ".3d", ".global", ".shared::cta", ".tile", ".bulk_group"), \
+        (tm3, a)
     for n in (4, 8, 16):
         yield (lambda n=n: ptx.cp.async_.cg(a, b, n)), "cp", (".async", ".cg", ".shared", ".global"), \
             (a, b, n)

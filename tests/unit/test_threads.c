@@ -80,7 +80,8 @@ static void parse_in_parallel(void **state)
    wait (wait), the branches of ptx.if_ (ifs), ptx.range_'s loop (range), a
    loop, a long register list
    (slices), an address chain (expr), strided stores (repeat) and plain
-   instructions (calls).  Thread i's copy differs in its name and
+   instructions (calls); and a second kernel with a pipeline's advance
+   (pipeline).  Thread i's copy differs in its name and
    constants. */
 static const char SUGAR_KERNEL[] =
     ".version 8.5\n.target sm_90a\n.address_size 64\n"
@@ -95,6 +96,7 @@ static const char SUGAR_KERNEL[] =
     "  add.f32 %%f0, %%f0, %%f0;\n  bra $_endif_1;\n$_else_0:\n$_endif_1:\n"
     "  mov.s32 %%ri0, 0;\n$_loop_2:\n  setp.ge.s32 %%p1, %%ri0, 4;\n  @%%p1 bra $_endloop_3;\n"
     "  add.f32 %%f0, %%f0, %%f0;\n  add.s32 %%ri0, %%ri0, 1;\n  bra $_loop_2;\n$_endloop_3:\n"
+
     "$L__BB0_1:\n  add.s32 %%r3, %%r3, 1;\n  setp.lt.s32 %%q, %%r3, 100;\n"
     "  @%%q bra $L__BB0_1;\n"
     "  st.global.u32 [%%rd1], %%r3;\n  st.global.u32 [%%rd1+4], %%r4;\n"
@@ -103,7 +105,12 @@ static const char SUGAR_KERNEL[] =
     "  st.global.v8.u32 [%%rd1+32], {%%r8, %%r9, %%r10, %%r11, %%r12, %%r13, %%r14, %%r15};\n"
     "  {\n  .reg .pred P1;\n  LAB_WAIT:\n"
     "  mbarrier.try_wait.parity.shared::cta.b64 P1, [%%r2], %%r1;\n"
-    "  @P1 bra.uni DONE;\n  bra.uni LAB_WAIT;\n  DONE:\n  }\n  ret;\n}\n";
+    "  @P1 bra.uni DONE;\n  bra.uni LAB_WAIT;\n  DONE:\n  }\n  ret;\n}\n"
+    /* pyptx's own registers (a kernel of operators could not have them) */
+    ".visible .entry ring%d()\n{\n  .reg .u32 %%r0;\n  .reg .u32 %%r1;\n  .reg .pred %%p<1>;\n"
+    "  .reg .u32 %%r2;\n  .reg .u32 %%r3;\n  mov.u32 %%r0, 0;\n  mov.u32 %%r1, 0;\n"
+    "  setp.eq.u32 %%p0, %%r0, 4;\n  selp.u32 %%r2, 1, 0, %%p0;\n  xor.b32 %%r1, %%r1, %%r2;\n"
+    "  selp.u32 %%r3, 0, %%r0, %%p0;\n  add.s32 %%r0, %%r3, 1;\n  ret;\n}\n";
 
 static char sugar_inputs[NTHREADS][3072];
 static ptx_buf sugar_want[NTHREADS], plain_want[NTHREADS];
@@ -144,7 +151,7 @@ static void sugar_in_parallel(void **state)
     pthread_t t[NTHREADS];
     work w[NTHREADS];
     for (int i = 0; i < NTHREADS; i++) {
-        snprintf(sugar_inputs[i], sizeof sugar_inputs[i], SUGAR_KERNEL, i, i, i, i + 1);
+        snprintf(sugar_inputs[i], sizeof sugar_inputs[i], SUGAR_KERNEL, i, i, i, i + 1, i);
         sugar_want[i] = (ptx_buf){ 0 };
         plain_want[i] = (ptx_buf){ 0 };
         assert_int_equal(translate(sugar_inputs[i], all, &sugar_want[i]), 0);

@@ -1,0 +1,131 @@
+/*
+ * sugar/pipeline.c - pass "pipeline": the ring update that
+ * ptx.pipeline(n).advance() emits becomes that call.
+ *
+ *     p3 = cur == 4
+ *     r7 = reg.scalar(u32)
+ *     ptx.selp(u32, r7, 1, 0, p3)
+ *     ph ^= r7                          ->   st, ph = ptx.pipeline(4, cursor=cur, phase=ph).advance()
+ *     st = reg.scalar(u32)
+ *     ptx.selp(u32, st, 0, cur, p3)
+ *     ptx.add(s32, cur, st, 1)
+ *
+ * pyptx 0.1.1 (ptx.py PipelineState.advance): `wrap = cursor == n` (a
+ * comparison: the predicate pool's next, compare.c), `flip =
+ * reg.scalar(u32)`, `selp.u32 flip, 1, 0, wrap`, `phase ^= flip`
+ * (xor.b32), `stage = reg.scalar(u32)`, `selp.u32 stage, 0, cursor,
+ * wrap`, `add.s32 cursor, stage, 1`; it returns (stage, phase).  A
+ * PipelineState given its cursor and phase registers emits nothing when
+ * made, so the call can name the kernel's own.  wrap and flip must be
+ * named nowhere else.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "sugar/sugar.h"
+
+static int reg_is(const cg_opnd *o, cg_symid r)
+{
+    return o && o->kind == CG_O_SYM && o->sym == r && o->index < 0;
+}
+
+static int int_is(const cg_opnd *o, const char *v)
+{
+    char buf[24];
+    return o && o->kind == CG_O_INT && sg_text_lit(&o->text, buf, sizeof buf) && !strcmp(buf, v);
+}
+
+static int u32_reg(const cg_kernel *k, const cg_opnd *o)
+{
+    const cg_sym *y = o && o->kind == CG_O_SYM && o->index < 0 ? &k->syms[o->sym] : NULL;
+    return y && y->kind == CG_SYM_REG && y->type && !strcmp(y->type, "u32");
+}
+
+static int fresh_u32(const cg_kernel *k, const cg_stmt *s)
+{
+    const cg_sym *y = s && s->kind == CG_S_REG ? &k->syms[s->u.reg] : NULL;
+    return y && y->kind == CG_SYM_REG && y->implicit && !strcmp(y->type, "u32");
+}
+
+/* `op.mod` with n operands, unguarded. */
+static const cg_opnd *ops(const cg_stmt *s, const char *op, const char *mod, unsigned n)
+{
+    if (!sg_inst_is(s, op) || s->u.inst.guard || s->u.inst.nmods != 1 ||
+        strcmp(s->u.inst.mods[0], mod) || sg_nops(s->u.inst.ops) != n)
+        return NULL;
+    return s->u.inst.ops;
+}
+
+/* The advance at s (the comparison): its last statement, or NULL. */
+static cg_stmt *advance(const cg_kernel *k, const uint32_t *refs, cg_stmt *s,
+                        const cg_opnd **cur, const cg_opnd **n, const cg_opnd **ph, cg_symid *st)
+{
+    if (s->kind != CG_S_CMP)
+        return NULL;
+    const cg_stmt *setp = s->u.sugar.orig;
+    const cg_opnd *c;
+    if (!sg_inst_is(setp, "setp") || setp->u.inst.nmods != 2 || strcmp(setp->u.inst.mods[0], "eq") ||
+        strcmp(setp->u.inst.mods[1], "u32"))
+        return NULL;
+    c = setp->u.inst.ops->next;
+    cg_symid w = s->u.sugar.label;
+    cg_stmt *rf = s->next, *sf = rf ? rf->next : NULL, *x = sf ? sf->next : NULL;
+    cg_stmt *rs = x ? x->next : NULL, *ss = rs ? rs->next : NULL, *add = ss ? ss->next : NULL;
+    const cg_opnd *a = ops(sf, "selp", "u32", 4), *b = ops(x, "xor", "b32", 3);
+    const cg_opnd *d = ops(ss, "selp", "u32", 4), *e = ops(add, "add", "s32", 3);
+    if (!u32_reg(k, c) || c->next->kind != CG_O_INT || !fresh_u32(k, rf) || !fresh_u32(k, rs) ||
+        !a || !b || !d || !e)
+        return NULL;
+    cg_symid f = rf->u.reg;
+    if (!reg_is(a, f) || !int_is(a->next, "1") || !int_is(a->next->next, "0") ||
+        !reg_is(a->next->next->next, w) || !u32_reg(k, b) || !reg_is(b->next, b->sym) ||
+        !reg_is(b->next->next, f) || b->sym == c->sym || !reg_is(d, rs->u.reg) ||
+        !int_is(d->next, "0") || !reg_is(d->next->next, c->sym) ||
+        !reg_is(d->next->next->next, w) || !reg_is(e, c->sym) || !reg_is(e->next, rs->u.reg) ||
+        !int_is(e->next->next, "1") || refs[w] != 4 || refs[f] != 2)
+        return NULL;
+    *cur = c;
+    *n = c->next;
+    *ph = b;
+    *st = rs->u.reg;
+    return add;
+}
+
+static uint32_t pipe_list(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_stmt **link)
+{
+    uint32_t made = 0;
+    for (; *link; link = &(*link)->next) {
+        cg_stmt *s = *link, **body = cg_body(s), *last;
+        const cg_opnd *cur, *n, *ph;
+        cg_symid st;
+        if (body) {
+            made += pipe_list(m, k, refs, body);
+            continue;
+        }
+        if (!(last = advance(k, refs, s, &cur, &n, &ph, &st)))
+            continue;
+        char t[512], nb[24];
+        sg_text_lit(&n->text, nb, sizeof nb);
+        int len = snprintf(t, sizeof t, "%s, %s = ptx.pipeline(%s, cursor=%s, phase=%s).advance()",
+                           k->syms[st].py, k->syms[ph->sym].py, nb, k->syms[cur->sym].py,
+                           k->syms[ph->sym].py);
+        if (len <= 0 || (size_t)len >= sizeof t)
+            continue;
+        cg_stmt *node = cg_stmt_new(m, CG_S_PY, s->first);
+        node->u.sugar.name = cg_strndup(m, t, (size_t)len);
+        node->u.sugar.label = CG_NOSYM;
+        node->u.sugar.orig = cg_splice(link, last, node);
+        made++;
+    }
+    return made;
+}
+
+uint32_t sugar_pipeline(cg_module *m, cg_kernel *k)
+{
+    sg_scratch sc = { 0 };
+    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
+    sg_count_refs(k->body, refs);
+    uint32_t made = pipe_list(m, k, refs, &k->body);
+    ptx_buf_free(&sc);
+    return made;
+}
