@@ -158,15 +158,19 @@ typedef enum cg_opnd_kind {
                      CG_O_INT or CG_O_STR for "+-8"); NULL = no offset */
     CG_O_TMA,     /* ptx._make_tma_address(a, (e0, e1)) -> [a, {e0, e1}] */
     CG_O_PY,      /* Python expression text made by a pass, printed as is */
-    CG_O_DYN,     /* text = decimal offset: [r] with r = dyn_smem + offset, as
+    CG_O_DYN,     /* a = the offset (CG_O_INT): [r] with r = dyn_smem + offset, as
                      pyptx materializes an allocation in dynamic shared
                      memory (sugar smem.c); _dyn_smem_addr(off), or where
                      pyptx takes the allocation itself, _dyn_smem(off) */
-    CG_O_SLOT     /* text = an mbarrier array's name, b = CG_O_INT byte offset,
+    CG_O_SLOT,    /* text = an mbarrier array's name, b = CG_O_INT byte offset,
                      a = the stage register: [r] with r = name + offset +
                      8 * stage as pyptx's barrier slot .at(stage) computes
                      it (sugar smem.c); _slot_addr(...), or where pyptx
                      takes the slot itself, ptx.mbarrier.array(...).at(..) */
+    CG_O_DESC     /* ptx.wgmma.make_descriptor(a, ...): a = the base (CG_O_DYN,
+                     a name, a register), elems = five CG_O_INT: leading and
+                     stride byte offsets, swizzle, base_offset,
+                     addr_byte_offset (sugar desc.c) */
 } cg_opnd_kind;
 
 typedef struct cg_opnd cg_opnd;

@@ -134,6 +134,36 @@ static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
 }
 
 static void opnd_list(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
+                      ptx_buf *out);
+
+/* ptx.wgmma.make_descriptor(base, ...): the keywords whose value is the
+   int 0 (pyptx's default) are left out. */
+static void print_desc(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out)
+{
+    static const char *const kw[] = { "leading_byte_offset", "stride_byte_offset", "swizzle",
+                                      "base_offset", "addr_byte_offset" };
+    ptx_buf_puts(out, "ptx.wgmma.make_descriptor(");
+    if (o->a->kind == CG_O_DYN) {
+        ptx_buf_puts(out, "_dyn_smem(");
+        cg_print_opnd(m, k, o->a->a, out);
+        ptx_buf_putc(out, ')');
+    } else {
+        cg_print_opnd(m, k, o->a, out);
+    }
+    unsigned i = 0;
+    for (const cg_opnd *e = o->elems; e && i < 5; e = e->next, i++) {
+        if (i >= 2 && e->kind == CG_O_INT && e->text.n == 1 && e->text.v[0].n == 1 &&
+            e->text.v[0].p[0] == '0')
+            continue;
+        ptx_buf_printf(out, ", %s=", kw[i]);
+        cg_opnd one = *e;
+        one.next = NULL;
+        cg_print_opnd(m, k, &one, out);
+    }
+    ptx_buf_putc(out, ')');
+}
+
+static void opnd_list(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
                       ptx_buf *out)
 {
     for (int sep = 0; o; o = o->next, sep = 1) {
@@ -169,8 +199,11 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
         break;
     case CG_O_DYN:
         ptx_buf_puts(out, "_dyn_smem_addr(");
-        cg_text_ptx(k, &o->text, out);
+        cg_print_opnd(m, k, o->a, out);
         ptx_buf_putc(out, ')');
+        break;
+    case CG_O_DESC:
+        print_desc(m, k, o, out);
         break;
     case CG_O_SLOT:
         ptx_buf_puts(out, "_slot_addr(");

@@ -17,11 +17,13 @@
  *     mov.b64 C, const;           const = LBO>>4 << 16 | SBO>>4 << 32 |
  *     or.b64 D, D, C;                     base_offset << 49 | swizzle << 62
  *
- * The run becomes `D = ptx.wgmma.make_descriptor(base, leading_byte_offset=,
- * stride_byte_offset=, ...)` when every register but D is named only
- * there and const decodes exactly.  A descriptor read only by the
- * wgmma.mma_async right after it (a's before b's, as Python evaluates
- * them) becomes that argument.
+ * The run becomes the operand `ptx.wgmma.make_descriptor(base,
+ * leading_byte_offset=, stride_byte_offset=, ...)` (CG_O_DESC, its numbers
+ * as int operands, so that "repeat" can roll copies that differ in them;
+ * addr_byte_offset=0 is pyptx's no add) when every register but D is
+ * named only there and const decodes exactly: `D = ...` on its own, or,
+ * read only by the wgmma.mma_async right after it (a's before b's, as
+ * Python evaluates them), that argument.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,21 +64,37 @@ static uint64_t int_of(const cg_opnd *o, int *ok)
     return *ok ? strtoull(buf, NULL, 10) : 0;
 }
 
-/* The base: the statements that make A from it, printed into c->text;
-   the statement after them, and A (the register shr or add reads). */
-static cg_stmt *base(descs *c, cg_stmt *s, cg_symid *a)
+static cg_opnd *int_opnd(cg_module *m, uint64_t v)
+{
+    char buf[24];
+    int n = snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+    cg_opnd *o = cg_opnd_new(m, CG_O_INT);
+    o->text = sg_lit(m, buf, (size_t)n);
+    return o;
+}
+
+static void uses_dyn(cg_module *m)
+{
+    m->uses_dyn = m->uses_smem = 1;
+    m->types_used |= 1u << cg_type_index("b8", 2) | 1u << cg_type_index("u32", 3);
+}
+
+/* The base: the statements that make A from it; *base is what
+   make_descriptor takes, *a the register shr or the add reads; the
+   statement after them, or NULL. */
+static cg_stmt *base(descs *c, cg_stmt *s, cg_opnd **bo, cg_symid *a)
 {
     const cg_kernel *k = c->k;
     if (!fresh_u64(c, s) || !s->next)
         return NULL;
     cg_stmt *mv = s->next;
     const cg_opnd *src = mv->u.inst.ops ? mv->u.inst.ops->next : NULL;
+    *a = s->u.reg;
     if (sg_inst_is(mv, "cvt") && !mv->u.inst.guard && mv->u.inst.nmods == 2 &&
         !strcmp(mv->u.inst.mods[0], "u64") && !strcmp(mv->u.inst.mods[1], "u32") &&
         reg_is(mv->u.inst.ops, s->u.reg) && src->kind == CG_O_SYM && src->index < 0 &&
         cg_sym_is_reg(&k->syms[src->sym]) && c->refs[s->u.reg] == 2) {
-        ptx_buf_puts(&c->text, k->syms[src->sym].py);
-        *a = s->u.reg;
+        *bo = sg_copy_opnd(c->m, src);              /* a 32-bit register */
         return mv->next;
     }
     if (!inst(mv, "mov", "u64", 2) || !reg_is(mv->u.inst.ops, s->u.reg) ||
@@ -86,39 +104,34 @@ static cg_stmt *base(descs *c, cg_stmt *s, cg_symid *a)
     if (src->kind == CG_O_STR ? !sg_text_lit(&src->text, name, sizeof name)
                               : snprintf(name, sizeof name, "%s", k->syms[src->sym].ptx) >= 128)
         return NULL;
+    if (strcmp(name, "dyn_smem")) {                   /* a named allocation */
+        *bo = sg_copy_opnd(c->m, src);
+        return c->refs[s->u.reg] == 2 ? mv->next : NULL;
+    }
     cg_stmt *o = mv->next, *add = o && o->next ? o->next->next : NULL;
-    int ok, dyn = !strcmp(name, "dyn_smem");
     uint64_t off = 0;
-    if (dyn && fresh_u64(c, o) && inst(o->next, "mov", "b64", 2) &&
+    int ok;
+    *bo = cg_opnd_new(c->m, CG_O_DYN);
+    uses_dyn(c->m);
+    if (fresh_u64(c, o) && inst(o->next, "mov", "b64", 2) &&
         reg_is(o->next->u.inst.ops, o->u.reg) && inst(add, "add", "s64", 3) &&
         reg_is(add->u.inst.ops, s->u.reg) && reg_is(add->u.inst.ops->next, s->u.reg) &&
         reg_is(add->u.inst.ops->next->next, o->u.reg) && c->refs[o->u.reg] == 2 &&
         (off = int_of(o->next->u.inst.ops->next, &ok), ok && off > 0)) {
-        ptx_buf_printf(&c->text, "_dyn_smem(%llu)", (unsigned long long)off);
-        c->m->uses_dyn = c->m->uses_smem = 1;
-        c->m->types_used |= 1u << cg_type_index("b8", 2) | 1u << cg_type_index("u32", 3);
-        *a = s->u.reg;
+        (*bo)->a = int_opnd(c->m, off);
         return c->refs[s->u.reg] == 4 ? add->next : NULL;   /* mov, add (2), reader */
     }
-    if (dyn) {
-        ptx_buf_puts(&c->text, "_dyn_smem(0)");
-        c->m->uses_dyn = c->m->uses_smem = 1;
-        c->m->types_used |= 1u << cg_type_index("b8", 2) | 1u << cg_type_index("u32", 3);
-    } else {
-        ptx_buf_printf(&c->text, "\"%s\"", name);
-    }
-    *a = s->u.reg;
+    (*bo)->a = int_opnd(c->m, 0);
     return c->refs[s->u.reg] == 2 ? mv->next : NULL;
 }
 
-/* The run from s: c->text holds the call, *d the descriptor; the last
-   statement of the run, or NULL. */
-static cg_stmt *match(descs *c, cg_stmt *s, cg_symid *d)
+/* The run from s as a CG_O_DESC, *d the descriptor; the last statement
+   of the run, or NULL. */
+static cg_stmt *match(descs *c, cg_stmt *s, cg_symid *d, cg_opnd **desc)
 {
     cg_symid a = CG_NOSYM;
-    c->text.n = 0;
-    ptx_buf_puts(&c->text, "ptx.wgmma.make_descriptor(");
-    cg_stmt *t = base(c, s, &a);
+    cg_opnd *bo = NULL;
+    cg_stmt *t = base(c, s, &bo, &a);
     if (!t)
         return NULL;
     int ok = 1;
@@ -147,36 +160,31 @@ static cg_stmt *match(descs *c, cg_stmt *s, cg_symid *d)
         !reg_is(z, dr) || !reg_is(z->next, dr) || !reg_is(z->next->next, cs) || c->refs[cs] != 2)
         return NULL;
     uint64_t lbo = (k >> 16 & 0x3FFF) << 4, sbo = (k >> 32 & 0x3FFF) << 4;
-    unsigned bo = (unsigned)(k >> 49 & 7), sw = (unsigned)(k >> 62);
-    if (((lbo >> 4) << 16 | (sbo >> 4) << 32 | (uint64_t)bo << 49 | (uint64_t)sw << 62) != k)
+    uint64_t bof = k >> 49 & 7, sw = k >> 62;
+    if (((lbo >> 4) << 16 | (sbo >> 4) << 32 | bof << 49 | sw << 62) != k)
         return NULL;
-    ptx_buf_printf(&c->text, ", leading_byte_offset=%llu, stride_byte_offset=%llu",
-                   (unsigned long long)lbo, (unsigned long long)sbo);
-    if (sw)
-        ptx_buf_printf(&c->text, ", swizzle=%u", sw);
-    if (bo)
-        ptx_buf_printf(&c->text, ", base_offset=%u", bo);
-    if (shift)
-        ptx_buf_printf(&c->text, ", addr_byte_offset=%llu", (unsigned long long)shift);
-    ptx_buf_putc(&c->text, ')');
+    cg_opnd *o = cg_opnd_new(c->m, CG_O_DESC), **e = &o->elems;
+    const uint64_t v[5] = { lbo, sbo, sw, bof, shift };
+    o->a = bo;
+    for (int i = 0; i < 5; i++, e = &(*e)->next)
+        *e = int_opnd(c->m, v[i]);
+    *desc = o;
     *d = dr;
     return or;
 }
 
 /* ---- the pass part ------------------------------------------------------ */
 
-static cg_stmt *desc_node(descs *c, cg_stmt **link, cg_stmt *last, cg_symid d)
+/* `d = make_descriptor(...)`: a PY node (its text printed now), the
+   operand kept in `args` for an mma_async to take. */
+static cg_stmt *desc_node(descs *c, cg_stmt **link, cg_stmt *last, cg_symid d, cg_opnd *desc)
 {
     cg_stmt *node = cg_stmt_new(c->m, CG_S_PY, (*link)->first);
-    const char *py = c->k->syms[d].py;
-    size_t n = strlen(py);
-    char *t = cg_alloc(c->m, n + 3 + c->text.n + 1);
-    memcpy(t, py, n);
-    memcpy(t + n, " = ", 3);
-    memcpy(t + n + 3, c->text.p, c->text.n);
-    t[n + 3 + c->text.n] = 0;
-    node->u.sugar.name = t;
-    node->u.sugar.data = t + n + 3;          /* the call alone */
+    c->text.n = 0;
+    ptx_buf_printf(&c->text, "%s = ", c->k->syms[d].py);
+    cg_print_opnd(c->m, c->k, desc, &c->text);
+    node->u.sugar.name = cg_strndup(c->m, c->text.p, c->text.n);
+    node->u.sugar.args = desc;
     node->u.sugar.label = d;
     node->u.sugar.orig = cg_splice(link, last, node);
     return node;
@@ -185,33 +193,36 @@ static cg_stmt *desc_node(descs *c, cg_stmt **link, cg_stmt *last, cg_symid d)
 /* A descriptor node for register d read only by the instruction after it. */
 static int inlinable(const descs *c, const cg_stmt *s, const cg_opnd *o)
 {
-    return s && s->kind == CG_S_PY && s->u.sugar.data && o->kind == CG_O_SYM &&
+    return s && s->kind == CG_S_PY && s->u.sugar.args &&
+           s->u.sugar.args->kind == CG_O_DESC && o->kind == CG_O_SYM &&
            o->sym == s->u.sugar.label && o->index < 0 && c->refs[o->sym] == 6;
 }
 
-/* wgmma.mma_async's a and b from the descriptor nodes just before it. */
+/* Operand o takes the descriptor of node s. */
+static void take(cg_opnd *o, const cg_stmt *s)
+{
+    cg_opnd *next = o->next;
+    *o = *s->u.sugar.args;
+    o->next = next;
+}
+
+/* wgmma.mma_async's a and b from the descriptor nodes just before it
+   (a's first, as Python evaluates the arguments). */
 static void inline_into(descs *c, cg_stmt **l2, cg_stmt **l1, cg_stmt *w)
 {
     cg_opnd *a = w->u.inst.ops->next, *b = a->next;
     cg_stmt *p1 = l1 ? *l1 : NULL, *p2 = l2 ? *l2 : NULL;
-    cg_opnd *take[2] = { NULL, NULL };
-    cg_stmt **cut = NULL;
     if (inlinable(c, p2, a) && inlinable(c, p1, b)) {
-        take[0] = a, take[1] = b, cut = l2;
-        a->text = sg_lit(c->m, p2->u.sugar.data, strlen(p2->u.sugar.data));
-    } else if (inlinable(c, p1, b) || inlinable(c, p1, a)) {
-        take[0] = inlinable(c, p1, b) ? b : a, cut = l1;
-    } else {
-        return;
+        take(a, p2);
+        take(b, p1);
+        *l2 = w;
+    } else if (inlinable(c, p1, b)) {
+        take(b, p1);
+        *l1 = w;
+    } else if (inlinable(c, p1, a)) {
+        take(a, p1);
+        *l1 = w;
     }
-    if (!take[1])
-        take[0]->text = sg_lit(c->m, p1->u.sugar.data, strlen(p1->u.sugar.data));
-    else
-        b->text = sg_lit(c->m, p1->u.sugar.data, strlen(p1->u.sugar.data));
-    for (int i = 0; i < 2; i++)
-        if (take[i])
-            take[i]->kind = CG_O_PY;
-    *cut = w;                                /* the nodes go */
 }
 
 static uint32_t desc_list(descs *c, cg_stmt **head)
@@ -220,11 +231,12 @@ static uint32_t desc_list(descs *c, cg_stmt **head)
     cg_stmt **l2 = NULL, **l1 = NULL;
     for (cg_stmt **link = head; *link; l2 = l1, l1 = link, link = &(*link)->next) {
         cg_stmt *s = *link, **body = cg_body(s), *last;
+        cg_opnd *desc;
         cg_symid d;
         if (body) {
             made += desc_list(c, body);
-        } else if ((last = match(c, s, &d)) != NULL) {
-            desc_node(c, link, last, d);
+        } else if ((last = match(c, s, &d, &desc)) != NULL) {
+            desc_node(c, link, last, d, desc);
             made++;
         } else if (sg_inst_is(s, "wgmma") && s->u.inst.nmods && sg_nops(s->u.inst.ops) >= 3 &&
                    !strcmp(s->u.inst.mods[0], "mma_async")) {

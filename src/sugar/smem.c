@@ -236,7 +236,8 @@ static void take_run(cg_module *m, const cg_kernel *k, cg_opnd *o, const dyn_run
     o->kind = d->kind;
     o->a = o->b = NULL;
     if (d->kind == CG_O_DYN) {
-        o->text = int_opnd(m, d->off)->text;
+        o->text = (cg_text){ 0 };
+        o->a = int_opnd(m, d->off);
         m->uses_dyn = m->uses_smem = 1;
         m->types_used |= 1u << cg_type_index("b8", 2) | 1u << cg_type_index("u32", 3);
         return;

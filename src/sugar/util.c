@@ -252,7 +252,7 @@ void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
     one.next = NULL;
     if (o->kind == CG_O_DYN) {
         ptx_buf_puts(out, "_dyn_smem(");
-        cg_print_opnd(m, k, &(cg_opnd){ .kind = CG_O_INT, .text = o->text }, out);
+        cg_print_opnd(m, k, o->a, out);
         ptx_buf_putc(out, ')');
         return;
     }
