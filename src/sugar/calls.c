@@ -37,7 +37,10 @@ static const char S_T[] = "T", S_CMP[] = "cmp", S_MODE[] = "mode", S_MODE_OPT[] 
                   S_CACHE[] = "cache?", S_SHAPE[] = "shape", S_ALAYOUT[] = "a_layout",
                   S_BLAYOUT[] = "b_layout", S_WSHAPE[] = "wgmma shape", S_WT[] = "wgmma T",
                   S_LMSHAPE[] = "ldmatrix shape?", S_MCOUNT[] = "matrices",
-                  S_TRANS[] = "trans?", S_STSHAPE[] = "stmatrix shape";
+                  S_TRANS[] = "trans?", S_STSHAPE[] = "stmatrix shape", S_CTAG[] = "cta_group",
+                  S_TSPACE[] = "commit space", S_TSHAPE[] = "tcgen05 shape",
+                  S_TCOUNT[] = "tcgen05 count", S_TDT[] = "tcgen05 dtype", S_PACK[] = "pack?",
+                  S_UNPACK[] = "unpack?";
 
 typedef struct slot {
     const char *name;
@@ -47,28 +50,41 @@ typedef struct slot {
     const char *absent;   /* printed for an absent modifier, or NULL */
     uint8_t flag;         /* keyword=True */
     uint8_t type;         /* a pyptx type: printed bare (and imported) */
+    const char *strip;    /* a prefix the argument does not spell, or NULL */
+    uint8_t bare;         /* printed as is (an int), not as a str */
 } slot;
 
 static const slot slots[] = {
-    { S_T, NULL, NULL, NULL, NULL, 0, 1 },
-    { S_CMP, " lt le gt ge eq ne ", NULL, NULL, NULL, 0, 0 },
-    { S_MODE, " lo hi wide ", "mode", "lo", NULL, 0, 0 },
-    { S_MODE_OPT, " lo hi wide ", "mode", NULL, NULL, 0, 0 },
-    { S_RND, " rn rz rm rp rni rzi rmi rpi ", "rounding", NULL, NULL, 0, 0 },
-    { S_FTZ, " ftz ", "ftz", NULL, NULL, 1, 0 },
-    { S_SAT, " sat ", "sat", NULL, NULL, 1, 0 },
-    { S_SPACE, " global shared local param const ", "space", "global", "generic", 0, 0 },
-    { S_CACHE, " ca cg cs lu cv nc ", "cache", NULL, NULL, 0, 0 },
-    { S_SHAPE, "", NULL, NULL, NULL, 0, 0 },        /* mMnNkK, printed (M, N, K) */
-    { S_ALAYOUT, " row col ", NULL, "row", NULL, 0, 0 },
-    { S_BLAYOUT, " row col ", NULL, "col", NULL, 0, 0 },
+    { S_T, NULL, NULL, NULL, NULL, 0, 1, NULL, 0 },
+    { S_CMP, " lt le gt ge eq ne ", NULL, NULL, NULL, 0, 0, NULL, 0 },
+    { S_MODE, " lo hi wide ", "mode", "lo", NULL, 0, 0, NULL, 0 },
+    { S_MODE_OPT, " lo hi wide ", "mode", NULL, NULL, 0, 0, NULL, 0 },
+    { S_RND, " rn rz rm rp rni rzi rmi rpi ", "rounding", NULL, NULL, 0, 0, NULL, 0 },
+    { S_FTZ, " ftz ", "ftz", NULL, NULL, 1, 0, NULL, 0 },
+    { S_SAT, " sat ", "sat", NULL, NULL, 1, 0, NULL, 0 },
+    { S_SPACE, " global shared local param const ", "space", "global", "generic", 0, 0, NULL, 0 },
+    { S_CACHE, " ca cg cs lu cv nc ", "cache", NULL, NULL, 0, 0, NULL, 0 },
+    { S_SHAPE, "", NULL, NULL, NULL, 0, 0, NULL, 0 },        /* mMnNkK, printed (M, N, K) */
+    { S_ALAYOUT, " row col ", NULL, "row", NULL, 0, 0, NULL, 0 },
+    { S_BLAYOUT, " row col ", NULL, "col", NULL, 0, 0, NULL, 0 },
     /* pyptx's spec (spec/ptx.py) takes these for wgmma.mma_async */
-    { S_WSHAPE, "", NULL, NULL, NULL, 0, 0 },       /* m64nNk8/16/32, N = 8 ... 256 by 8 */
-    { S_WT, " u8 s8 s32 f16 bf16 tf32 f32 e4m3 e5m2 ", NULL, NULL, NULL, 0, 1 },
-    { S_LMSHAPE, " m8n8 ", NULL, NULL, NULL, 0, 0 },   /* what pyptx's spec takes */
-    { S_MCOUNT, " x1 x2 x4 ", NULL, NULL, NULL, 0, 0 },
-    { S_TRANS, " trans ", NULL, NULL, NULL, 1, 0 },
-    { S_STSHAPE, " m8n8 ", NULL, "m8n8", NULL, 0, 0 },
+    { S_WSHAPE, "", NULL, NULL, NULL, 0, 0, NULL, 0 },       /* m64nNk8/16/32, N = 8 ... 256 by 8 */
+    { S_WT, " u8 s8 s32 f16 bf16 tf32 f32 e4m3 e5m2 ", NULL, NULL, NULL, 0, 1, NULL, 0 },
+    { S_LMSHAPE, " m8n8 ", NULL, NULL, NULL, 0, 0, NULL, 0 },   /* what pyptx's spec takes */
+    { S_MCOUNT, " x1 x2 x4 ", NULL, NULL, NULL, 0, 0, NULL, 0 },
+    { S_TRANS, " trans ", NULL, NULL, NULL, 1, 0, NULL, 0 },
+    { S_STSHAPE, " m8n8 ", NULL, "m8n8", NULL, 0, 0, NULL, 0 },
+    /* ptx.tcgen05's keywords (ptx.py _Tcgen05) */
+    { S_CTAG, " cta_group::1 cta_group::2 ", "cta_group", "cta_group::1", NULL, 0, 0,
+      "cta_group::", 1 },
+    { S_TSPACE, " shared::cluster shared::cta ", "space", "shared::cluster", NULL, 0, 0,
+      "shared::", 0 },
+    { S_TSHAPE, " 16x64b 16x128b 16x256b 32x32b 16x32bx2 ", "shape", "16x128b", NULL, 0, 0,
+      NULL, 0 },
+    { S_TCOUNT, " x1 x2 x4 x8 x16 x32 x64 x128 ", "count", "x1", NULL, 0, 0, "x", 1 },
+    { S_TDT, " b32 ", "dtype", "b32", NULL, 0, 0, NULL, 0 },
+    { S_PACK, " pack::16b ", "pack", NULL, NULL, 1, 0, NULL, 0 },
+    { S_UNPACK, " unpack::16b ", "unpack", NULL, NULL, 1, 0, NULL, 0 },
 };
 
 enum { TY_ANY, TY_BITS };        /* what T may be */
@@ -176,6 +192,26 @@ static const wrapper wrappers[] = {
       8, 8, TY_ANY, "V..PIIII", "shape=m3, dtype_d=m4, dtype_a=m5, dtype_b=m6, d=o0, a=o1, "
       "b=o2, scale_d=o3, scale_a=o4?1, scale_b=o5?1, trans_a=o6?0, trans_b=o7?0", "pred" },
     TMA(1), TMA(2), TMA(3), TMA(4), TMA(5),
+    { "ptx.tcgen05.alloc", "tcgen05", P("alloc", S_CTAG, "sync", "aligned", "shared::cta", "b32"),
+      2, 2, TY_ANY, "M.", "o0, o1, cta_group=m1", "pred" },
+    { "ptx.tcgen05.dealloc", "tcgen05", P("dealloc", S_CTAG, "sync", "aligned", "b32"), 2, 2,
+      TY_ANY, NULL, "o0, o1, cta_group=m1", "pred" },
+    { "ptx.tcgen05.relinquish_alloc_permit", "tcgen05", P("relinquish_alloc_permit", S_CTAG,
+      "sync", "aligned"), 0, 0, TY_ANY, NULL, "cta_group=m1", "pred" },
+    { "ptx.tcgen05.fence_before_thread_sync", "tcgen05", P("fence::before_thread_sync"), 0, 0,
+      TY_ANY, NULL, NULL, "pred" },
+    { "ptx.tcgen05.fence_after_thread_sync", "tcgen05", P("fence::after_thread_sync"), 0, 0,
+      TY_ANY, NULL, NULL, "pred" },
+    { "ptx.tcgen05.commit", "tcgen05", P("commit", S_CTAG, "mbarrier::arrive::one", S_TSPACE,
+      "b64"), 1, 1, TY_ANY, "M", "o0, cta_group=m1, space=m3", "pred" },
+    { "ptx.tcgen05.wait_ld", "tcgen05", P("wait::ld", "sync", "aligned"), 0, 0, TY_ANY, NULL,
+      NULL, "pred" },
+    { "ptx.tcgen05.wait_st", "tcgen05", P("wait::st", "sync", "aligned"), 0, 0, TY_ANY, NULL,
+      NULL, "pred" },
+    { "ptx.tcgen05.ld", "tcgen05", P("ld", "sync", "aligned", S_TSHAPE, S_TCOUNT, S_TDT, S_PACK),
+      2, 2, TY_ANY, "VM", "o0, o1, shape=m3, count=m4, dtype=m5, pack=m6", "pred" },
+    { "ptx.tcgen05.st", "tcgen05", P("st", "sync", "aligned", S_TSHAPE, S_TCOUNT, S_TDT,
+      S_UNPACK), 2, 2, TY_ANY, "MV", "o0, o1, shape=m3, count=m4, dtype=m5, unpack=m6", "pred" },
     /* ptx.tma's 3-D forms, with the coordinates given (coords=) */
     { "ptx.tma.load_3d", "cp", P("async", "bulk", "tensor", "3d", "shared::cluster", "global",
       "tile", "mbarrier::complete_tx::bytes"), 3, 3, TY_ANY, "MTM",
@@ -338,6 +374,10 @@ static void put_value(ptx_buf *out, const slot *sl, const char *v)
         ptx_buf_puts(out, buf);
     } else if (sl->type) {
         ptx_buf_puts(out, v);       /* a pyptx type, imported */
+    } else if (sl->strip || sl->bare) {
+        size_t n = sl->strip ? strlen(sl->strip) : 0;
+        const char *q = sl->bare ? "" : "\"";
+        ptx_buf_printf(out, "%s%s%s", q, v + (strncmp(v, sl->strip ? sl->strip : "", n) ? 0 : n), q);
     } else {
         ptx_buf_putc(out, '"');
         ptx_buf_puts(out, v);

@@ -175,8 +175,8 @@ static int qualifies(pool *c, cg_stmt **a, unsigned n, unsigned decl)
     uint32_t last = in_order(c);
     if (last == NEVER)
         return 0;
-    for (unsigned i = decl + 1; i < n; i++)
-        if (a[i]->kind == CG_S_REG && 2 * i + 1 <= last)
+    for (unsigned i = decl + 1; i < n; i++)   /* decls' merged nodes declare too */
+        if ((a[i]->kind == CG_S_REG || a[i]->kind == CG_S_ALLOC) && 2 * i + 1 <= last)
             return 0;
     return 1;
 }

@@ -173,6 +173,136 @@ static cg_stmt *match(descs *c, cg_stmt *s, cg_symid *d, cg_opnd **desc)
     return or;
 }
 
+/* ---- masked descriptors (Blackwell) --------------------------------------- */
+
+/* pyptx 0.1.1 (_Wgmma.masked_descriptor, behind ptx.tcgen05.descriptor):
+ *
+ *     mov.u32 b, name;            (a register base: none)
+ *     t = b + byte_offset         (add.u32; byte_offset != 0 only)
+ *     x = t & mask; i = x >> 4    (and.b32, shr.u32)
+ *     cvt.u64.u32 d, i; or.b64 d, d, const;
+ *     mov.b64 D, d;               (ptx.tcgen05.descriptor and masked_descriptor)
+ *
+ * each register fresh.  With the final mov and mask 0x3FFF0, a const that
+ * tcgen05.descriptor encodes is written as that call, its arguments
+ * decoded; otherwise as the masked_descriptor it came from. */
+
+static const char *const umma_layout[8] = {
+    "NONE", "128B_BASE32B", "128B", NULL, "64B", NULL, "32B", NULL,
+};
+
+static int fresh(const descs *c, const cg_stmt *s, const char *type)
+{
+    const cg_sym *y = s && s->kind == CG_S_REG ? &c->k->syms[s->u.reg] : NULL;
+    return y && y->kind == CG_SYM_REG && y->implicit && !strcmp(y->type, type);
+}
+
+/* `d = a OP int` in fresh register d declared by r (a: *a, then d);
+   the int; the statement after, or NULL. */
+static cg_stmt *step(const descs *c, cg_stmt *r, const char *op, const char *mod, cg_symid *a,
+                     uint64_t *v)
+{
+    cg_stmt *s = r ? r->next : NULL;
+    int ok;
+    if (!fresh(c, r, "u32") || !inst(s, op, mod, 3) || !reg_is(s->u.inst.ops, r->u.reg) ||
+        !reg_is(s->u.inst.ops->next, *a) || c->refs[*a] != (*a == r->u.reg ? 3u : 2u))
+        return NULL;
+    *v = int_of(s->u.inst.ops->next->next, &ok);
+    if (!ok)
+        return NULL;
+    *a = r->u.reg;
+    return s->next;
+}
+
+static void put_tcgen05_args(ptx_buf *b, uint64_t k)
+{
+    uint64_t lead = (k >> 16 & 0xFFFF) << 4, stride = (k >> 32 & 0x3FFF) << 4;
+    unsigned ver = (unsigned)(k >> 46 & 3), bo = (unsigned)(k >> 49 & 7);
+    unsigned lbo = (unsigned)(k >> 52 & 1);
+    ptx_buf_printf(b, ", stride_bytes=%llu", (unsigned long long)stride);
+    if (lead != 16)
+        ptx_buf_printf(b, ", leading_bytes=%llu", (unsigned long long)lead);
+    if (strcmp(umma_layout[k >> 61], "128B"))
+        ptx_buf_printf(b, ", swizzle=\"%s\"", umma_layout[k >> 61]);
+    if (ver != 1)
+        ptx_buf_printf(b, ", version=%u", ver);
+    if (bo)
+        ptx_buf_printf(b, ", base_offset=%u", bo);
+    if (lbo)
+        ptx_buf_printf(b, ", lbo_mode=%u", lbo);
+}
+
+/* k as tcgen05.descriptor encodes it (stride and leading byte offsets
+   multiples of 16, each field in range, a known layout)? */
+static int tcgen05_const(uint64_t k)
+{
+    uint64_t lead = k >> 16 & 0xFFFF, stride = k >> 32 & 0x3FFF;
+    uint64_t back = lead << 16 | stride << 32 | (k >> 46 & 3) << 46 | (k >> 49 & 7) << 49 |
+                    (k >> 52 & 1) << 52 | (k >> 61) << 61;
+    return back == k && umma_layout[k >> 61] && !(lead << 4 >> 32);
+}
+
+/* The run from s into c->text (`D = ...`); its last statement, or NULL. */
+static cg_stmt *masked(descs *c, cg_stmt *s, cg_symid *out)
+{
+    const cg_kernel *k = c->k;
+    char base[160];
+    cg_symid a = CG_NOSYM;
+    cg_stmt *t = s;
+    if (fresh(c, s, "u32") && inst(s->next, "mov", "u32", 2) && reg_is(s->next->u.inst.ops, s->u.reg)) {
+        const cg_opnd *src = s->next->u.inst.ops->next;
+        char w[128];
+        if (!(src->kind == CG_O_STR ? sg_text_lit(&src->text, w, sizeof w)
+                                    : src->kind == CG_O_SYM && !cg_sym_is_reg(&k->syms[src->sym]) &&
+                                      snprintf(w, sizeof w, "%s", k->syms[src->sym].ptx) < 128))
+            return NULL;
+        snprintf(base, sizeof base, "\"%s\"", w);
+        a = s->u.reg;
+        t = s->next->next;
+    } else {
+        return NULL;   /* a register base: left as it is */
+    }
+    uint64_t off = 0, mask = 0, four = 0;
+    cg_stmt *n = t && t->next && sg_inst_is(t->next, "add") ? step(c, t, "add", "u32", &a, &off) : t;
+    if (!n || !(n = step(c, n, "and", "b32", &a, &mask)) || !(n = step(c, n, "shr", "u32", &a, &four)) ||
+        four != 4 || !fresh(c, n, "u64"))
+        return NULL;
+    cg_stmt *cv = n->next, *or = cv ? cv->next : NULL;
+    cg_symid d = n->u.reg;
+    int ok;
+    if (!sg_inst_is(cv, "cvt") || cv->u.inst.guard || cv->u.inst.nmods != 2 ||
+        strcmp(cv->u.inst.mods[0], "u64") || strcmp(cv->u.inst.mods[1], "u32") ||
+        !reg_is(cv->u.inst.ops, d) || !reg_is(cv->u.inst.ops->next, a) || c->refs[a] != 2 ||
+        !inst(or, "or", "b64", 3) || !reg_is(or->u.inst.ops, d) || !reg_is(or->u.inst.ops->next, d))
+        return NULL;
+    uint64_t kc = int_of(or->u.inst.ops->next->next, &ok);
+    cg_stmt *r2 = or->next, *mv = r2 ? r2->next : NULL, *last = or;
+    int tc = fresh(c, r2, "b64") && inst(mv, "mov", "b64", 2) && reg_is(mv->u.inst.ops, r2->u.reg) &&
+             reg_is(mv->u.inst.ops->next, d) && c->refs[d] == 4;
+    if (!ok)
+        return NULL;
+    if (tc) {
+        *out = r2->u.reg;
+        last = mv;
+    } else {
+        *out = d;
+    }
+    c->text.n = 0;
+    ptx_buf_printf(&c->text, "%s = ", k->syms[*out].py);
+    if (tc && mask == 0x3FFF0 && tcgen05_const(kc)) {
+        ptx_buf_printf(&c->text, "ptx.tcgen05.descriptor(%s", base);
+        if (off)
+            ptx_buf_printf(&c->text, ", byte_offset=%llu", (unsigned long long)off);
+        put_tcgen05_args(&c->text, kc);
+    } else {
+        ptx_buf_printf(&c->text, "ptx.%s.masked_descriptor(%s, byte_offset=%llu, mask=%llu, "
+                       "const_bits=%llu", tc ? "tcgen05" : "wgmma", base, (unsigned long long)off,
+                       (unsigned long long)mask, (unsigned long long)kc);
+    }
+    ptx_buf_putc(&c->text, ')');
+    return last;
+}
+
 /* ---- the pass part ------------------------------------------------------ */
 
 /* `d = make_descriptor(...)`: a PY node (its text printed now), the
@@ -237,6 +367,12 @@ static uint32_t desc_list(descs *c, cg_stmt **head)
             made += desc_list(c, body);
         } else if ((last = match(c, s, &d, &desc)) != NULL) {
             desc_node(c, link, last, d, desc);
+            made++;
+        } else if ((last = masked(c, s, &d)) != NULL) {
+            cg_stmt *node = cg_stmt_new(c->m, CG_S_PY, s->first);
+            node->u.sugar.name = cg_strndup(c->m, c->text.p, c->text.n);
+            node->u.sugar.label = CG_NOSYM;
+            node->u.sugar.orig = cg_splice(link, last, node);
             made++;
         } else if (sg_inst_is(s, "wgmma") && s->u.inst.nmods && sg_nops(s->u.inst.ops) >= 3 &&
                    !strcmp(s->u.inst.mods[0], "mma_async")) {

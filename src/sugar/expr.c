@@ -299,6 +299,27 @@ static const char *overload(const ctx *c, const enode *e)
     return NULL;
 }
 
+const char *sg_fresh_operator(const cg_kernel *k, const cg_stmt *s)
+{
+    if (s->kind != CG_S_INST || s->u.inst.guard || sg_nops(s->u.inst.ops) != 3)
+        return NULL;
+    const cg_opnd *d = s->u.inst.ops, *l = d->next, *r = l->next;
+    if (d->kind != CG_O_SYM || l->kind != CG_O_SYM || (r->kind != CG_O_INT && r->kind != CG_O_SYM))
+        return NULL;
+    const cg_sym *dy = &k->syms[d->sym], *ly = &k->syms[l->sym];
+    const cg_sym *ry = r->kind == CG_O_SYM ? &k->syms[r->sym] : NULL;
+    if (!cg_sym_is_reg(dy) || !cg_sym_is_reg(ly) || !dy->type || !ly->type ||
+        strcmp(dy->type, ly->type) || (ry && (!cg_sym_is_reg(ry) || !ry->type)))
+        return NULL;      /* the result takes the left operand's dtype */
+    int lb = kind_bits(ly->type), rb = ry ? kind_bits(ry->type) : 0;
+    if (!lb || (ry && !rb))
+        return NULL;
+    for (unsigned i = 0; i < sizeof overloads / sizeof *overloads; i++)
+        if (row_applies(&overloads[i], OUT, &s->u.inst, ly->type, lb, !ry, rb))
+            return overloads[i].sym;
+    return NULL;
+}
+
 /* ---- folding ------------------------------------------------------------ */
 
 static int single_temp(const ctx *c, const cg_opnd *o)

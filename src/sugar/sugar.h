@@ -29,6 +29,7 @@
     X(decls, "declarations as pyptx code writes them: at first use, init=, from_, global_ptrs") \
     X(compare, "setp into the predicate pool as comparisons: p0 = a < b") \
     X(pipeline, "the ring update of ptx.pipeline(n).advance() -> that call") \
+    X(mma, "tcgen05.mma with the predicate pyptx sets up for it -> ptx.tcgen05.mma") \
     X(wait, "mbarrier try_wait spin-loop blocks -> one helper call each") \
     X(ifs, "the branches of ptx.if_ / ptx.else_ as those blocks") \
     X(range, "the loops ptx.range_ emits -> for i in ptx.range_(start, stop, step)") \
@@ -50,6 +51,9 @@ cg_symid sg_back_edge(const cg_stmt *s);
    else UINT32_MAX.  decls.c places declarations by it. */
 uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n,
                       cg_symid *pool_sym);
+/* Part of "decls" (merge.c): declarations merged with their first writer;
+   refs: per symbol, how many statements name it. */
+uint32_t sg_merge_decls(cg_module *m, cg_kernel *k, const uint32_t *refs);
 /* Part of "decls" (smem.c): shared declarations -> smem.alloc/mbarrier. */
 uint32_t sg_smem_decls(cg_module *m, cg_kernel *k);
 /* Part of "names" (specials.c): registers that hold %tid.x ... -> tid. */
@@ -174,6 +178,11 @@ void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
 uint32_t sg_dyn_operands(cg_module *m, cg_kernel *k);
 /* Part of "decls" (desc.c): wgmma descriptors -> make_descriptor. */
 uint32_t sg_wgmma_descriptors(cg_module *m, cg_kernel *k);
+/* expr.c: the operator (`+`, `<<` ...) whose fresh result pyptx would
+   write with exactly instruction s, `d = l OP r` with d of l's dtype, or
+   NULL.  (Whether d is the register pyptx would allocate there is the
+   caller's question: decls.c asks it of implicit declarations.) */
+const char *sg_fresh_operator(const cg_kernel *k, const cg_stmt *s);
 /* Python indentation. */
 void sg_indent(ptx_buf *out, int depth);
 

@@ -148,6 +148,35 @@ def cases(r, rd, p):
     for tx in (1024, r[2]):
         yield (lambda tx=tx: ptx.mbarrier.expect_tx(a, tx)), "mbarrier", \
             (".expect_tx", ".shared", ".b64"), (a, tx)
+    for cg in (1, 2):
+        yield (lambda cg=cg: ptx.tcgen05.alloc(a, 64, cta_group=cg)), "tcgen05", \
+            (".alloc", ".cta_group::%d" % cg, ".sync", ".aligned", ".shared::cta", ".b32"), (a, 64)
+        yield (lambda cg=cg: ptx.tcgen05.dealloc(r[1], 64, cta_group=cg)), "tcgen05", \
+            (".dealloc", ".cta_group::%d" % cg, ".sync", ".aligned", ".b32"), (r[1], 64)
+        yield (lambda cg=cg: ptx.tcgen05.relinquish_alloc_permit(cta_group=cg)), "tcgen05", \
+            (".relinquish_alloc_permit", ".cta_group::%d" % cg, ".sync", ".aligned"), ()
+        for space in ("cta", "cluster"):
+            yield (lambda cg=cg, space=space: ptx.tcgen05.commit(b, cta_group=cg, space=space)), \
+                "tcgen05", (".commit", ".cta_group::%d" % cg, ".mbarrier::arrive::one",
+                            ".shared::" + space, ".b64"), (b,)
+    yield (lambda: ptx.tcgen05.fence_before_thread_sync()), "tcgen05", (".fence::before_thread_sync",), ()
+    yield (lambda: ptx.tcgen05.fence_after_thread_sync()), "tcgen05", (".fence::after_thread_sync",), ()
+    yield (lambda: ptx.tcgen05.wait_ld()), "tcgen05", (".wait::ld", ".sync", ".aligned"), ()
+    yield (lambda: ptx.tcgen05.wait_st()), "tcgen05", (".wait::st", ".sync", ".aligned"), ()
+    for shape in ("16x64b", "16x128b", "16x256b", "32x32b", "16x32bx2"):
+        for count in (1, 4, 64):
+            for pk in (False, True):
+                frag = [r[i % 8] for i in range(count)]
+                mods = (".ld", ".sync", ".aligned", "." + shape, ".x%d" % count, ".b32") + \
+                    ((".pack::16b",) if pk else ())
+                yield (lambda shape=shape, count=count, pk=pk, frag=frag:
+                       ptx.tcgen05.ld(frag, a, shape=shape, count=count, pack=pk)), "tcgen05", \
+                    mods, (frag, a)
+                mods = (".st", ".sync", ".aligned", "." + shape, ".x%d" % count, ".b32") + \
+                    ((".unpack::16b",) if pk else ())
+                yield (lambda shape=shape, count=count, pk=pk, frag=frag:
+                       ptx.tcgen05.st(a, frag, shape=shape, count=count, unpack=pk)), "tcgen05", \
+                    mods, (a, frag)
     for nd in range(1, 6):
         tensor = getattr(ptx.cp.async_.bulk, "tensor_%dd" % nd)
         coord = tuple([r[2], 64, r[3], 0, 7][:nd])

@@ -81,7 +81,7 @@ static void parse_in_parallel(void **state)
    loop, a long register list
    (slices), an address chain (expr), strided stores (repeat) and plain
    instructions (calls); and a second kernel with a pipeline's advance
-   (pipeline).  Thread i's copy differs in its name and
+   (pipeline) and a tcgen05.mma (mma).  Thread i's copy differs in its name and
    constants. */
 static const char SUGAR_KERNEL[] =
     ".version 8.5\n.target sm_90a\n.address_size 64\n"
@@ -107,10 +107,13 @@ static const char SUGAR_KERNEL[] =
     "  mbarrier.try_wait.parity.shared::cta.b64 P1, [%%r2], %%r1;\n"
     "  @P1 bra.uni DONE;\n  bra.uni LAB_WAIT;\n  DONE:\n  }\n  ret;\n}\n"
     /* pyptx's own registers (a kernel of operators could not have them) */
-    ".visible .entry ring%d()\n{\n  .reg .u32 %%r0;\n  .reg .u32 %%r1;\n  .reg .pred %%p<1>;\n"
-    "  .reg .u32 %%r2;\n  .reg .u32 %%r3;\n  mov.u32 %%r0, 0;\n  mov.u32 %%r1, 0;\n"
+    ".visible .entry ring%d()\n{\n  .reg .b64 %%rd<2>;\n  .reg .u32 %%r0;\n  .reg .u32 %%r1;\n"
+    "  .reg .u32 %%r2;\n  .reg .u32 %%r3;\n  .reg .pred %%p<2>;\n  .reg .u32 %%r4;\n"
+    "  mov.u32 %%r0, 0;\n  mov.u32 %%r1, 0;\n"
     "  setp.eq.u32 %%p0, %%r0, 4;\n  selp.u32 %%r2, 1, 0, %%p0;\n  xor.b32 %%r1, %%r1, %%r2;\n"
-    "  selp.u32 %%r3, 0, %%r0, %%p0;\n  add.s32 %%r0, %%r3, 1;\n  ret;\n}\n";
+    "  selp.u32 %%r3, 0, %%r0, %%p0;\n  add.s32 %%r0, %%r3, 1;\n"
+    "  setp.ne.b32 %%p1, %%r3, 0;\n"
+    "  tcgen05.mma.cta_group::1.kind::f16 [%%r3], %%rd0, %%rd1, %%r3, %%p1;\n  ret;\n}\n";
 
 static char sugar_inputs[NTHREADS][3072];
 static ptx_buf sugar_want[NTHREADS], plain_want[NTHREADS];
