@@ -167,10 +167,12 @@ typedef enum cg_opnd_kind {
                      8 * stage as pyptx's barrier slot .at(stage) computes
                      it (sugar smem.c); _slot_addr(...), or where pyptx
                      takes the slot itself, ptx.mbarrier.array(...).at(..) */
-    CG_O_DESC     /* ptx.wgmma.make_descriptor(a, ...): a = the base (CG_O_DYN,
+    CG_O_DESC,    /* ptx.wgmma.make_descriptor(a, ...): a = the base (CG_O_DYN,
                      a name, a register), elems = five CG_O_INT: leading and
                      stride byte offsets, swizzle, base_offset,
                      addr_byte_offset (sugar desc.c) */
+    CG_O_OPER     /* (a OP b): text = a pyptx operator (+, <<, &, ...) whose
+                     result pyptx allocates (sugar merge.c) */
 } cg_opnd_kind;
 
 typedef struct cg_opnd cg_opnd;
@@ -406,6 +408,8 @@ void sg_print_loop(const cg_module *, const cg_kernel *, const cg_stmt *, int, p
 void sg_print_wait(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 void sg_print_for(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 void sg_print_expr(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+/* a OP b of a CG_O_OPER, without the parentheses it takes as an operand */
+void cg_print_oper(const cg_module *, const cg_kernel *, const cg_opnd *, ptx_buf *);
 void sg_print_py(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 /* An instruction a typed wrapper prints (cg_inst.wrapper), from print_inst. */
 void sg_print_call(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);

@@ -136,6 +136,17 @@ static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
 static void opnd_list(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
                       ptx_buf *out);
 
+void cg_print_oper(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out)
+{
+    cg_opnd l = *o->a, r = *o->b;
+    l.next = r.next = NULL;
+    cg_print_opnd(m, k, &l, out);
+    ptx_buf_putc(out, ' ');
+    cg_text_ptx(k, &o->text, out);
+    ptx_buf_putc(out, ' ');
+    cg_print_opnd(m, k, &r, out);
+}
+
 /* ptx.wgmma.make_descriptor(base, ...): the keywords whose value is the
    int 0 (pyptx's default) are left out. */
 static void print_desc(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out)
@@ -204,6 +215,11 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
         break;
     case CG_O_DESC:
         print_desc(m, k, o, out);
+        break;
+    case CG_O_OPER:
+        ptx_buf_putc(out, '(');
+        cg_print_oper(m, k, o, out);
+        ptx_buf_putc(out, ')');
         break;
     case CG_O_SLOT:
         ptx_buf_puts(out, "_slot_addr(");

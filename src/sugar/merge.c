@@ -310,12 +310,15 @@ static alloc *merge_operator(merger *c, const cg_stmt *decl)
         !is_reg(in->u.inst.ops, decl->u.reg) || !(op = sg_fresh_operator(c->k, in)))
         return NULL;
     alloc *a = cg_alloc(c->m, sizeof *a);
+    cg_opnd *e = cg_opnd_new(c->m, CG_O_OPER);
+    e->a = sg_copy_opnd(c->m, in->u.inst.ops->next);
+    e->b = sg_copy_opnd(c->m, in->u.inst.ops->next->next);
+    e->text = sg_lit(c->m, op, strlen(op));
     a->form = OPER;
     a->n = 1;
     a->regs = cg_alloc(c->m, sizeof *a->regs);
     a->regs[0] = decl->u.reg;
-    a->src = in->u.inst.ops->next;
-    a->init = op;
+    a->src = e;
     return a;
 }
 
@@ -436,12 +439,11 @@ void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         return;
     }
     ptx_buf_printf(out, "%s = ", y->py);
-    if (a->form == OPER) {
-        cg_opnd l = *a->src, r = *a->src->next;
-        l.next = r.next = NULL;
-        cg_print_opnd(m, k, &l, out);
-        ptx_buf_printf(out, " %s ", a->init);
-        cg_print_opnd(m, k, &r, out);
+    if (a->form == OPER) {       /* a OP b, or a helper's call */
+        if (a->src->kind == CG_O_OPER)
+            cg_print_oper(m, k, a->src, out);
+        else
+            cg_print_opnd(m, k, a->src, out);
         ptx_buf_putc(out, '\n');
         return;
     }
@@ -465,8 +467,148 @@ void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 }
 
 
+/* ---- operator results read once, by the next statement ------------------ */
+
+#define MAXUSE 16   /* operands of an instruction looked at */
+
+/* An operand whose Python emits PTX when evaluated. */
+static int emits(const cg_opnd *o)
+{
+    return o->kind == CG_O_DYN || o->kind == CG_O_SLOT || o->kind == CG_O_DESC ||
+           o->kind == CG_O_OPER || o->kind == CG_O_PY;
+}
+
+/* The operator result x of node s (an OPER merge), or CG_NOSYM. */
+static cg_symid oper_result(const cg_stmt *s)
+{
+    const alloc *a = s && s->kind == CG_S_ALLOC ? s->u.sugar.data : NULL;
+    return a && a->form == OPER ? a->regs[0] : CG_NOSYM;
+}
+
+/* The one operand of t (an instruction, or another operator's) naming x,
+   where nothing else in t emits when evaluated; or NULL. */
+static cg_opnd *sole_use(cg_stmt *t, cg_symid x)
+{
+    cg_opnd *v[MAXUSE], *hit = NULL;
+    unsigned n = 0;
+    if (t->kind == CG_S_INST && !(t->u.inst.guard && t->u.inst.guard->kind == CG_O_SYM &&
+                                  t->u.inst.guard->sym == x)) {
+        for (cg_opnd *o = t->u.inst.ops; o && n < MAXUSE; o = o->next)
+            v[n++] = o;
+    } else if (oper_result(t) != CG_NOSYM) {
+        const cg_opnd *e = ((alloc *)t->u.sugar.data)->src;
+        v[n++] = e->a;
+        v[n++] = e->b;
+    } else {
+        return NULL;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        cg_opnd *o = v[i];
+        if (o->kind == CG_O_SYM && o->sym == x && o->index < 0 && !hit)
+            hit = o;
+        else if (emits(o) || (o->kind == CG_O_ADDR && o->a->kind == CG_O_SYM && o->a->sym == x))
+            return NULL;
+    }
+    return hit;
+}
+
+/* ---- smem.apply_swizzle ------------------------------------------------- */
+
+/* pyptx 0.1.1 (smem.py apply_swizzle, _SWIZZLE_PARAMS): x = fresh u32,
+   `and.b32 x, off, mask; shr.u32 x, x, 3`, y = fresh u32, `xor.b32 y,
+   off, x`: three operator-shaped merges in a row. */
+static const struct { uint32_t mask; const char *mode; } swizzles[] = {
+    { 0x080, "32B" }, { 0x180, "64B" }, { 0x380, "128B" },
+};
+
+static const cg_opnd *oper_src(const cg_stmt *s, const char *op)
+{
+    const alloc *a = s && s->kind == CG_S_ALLOC ? s->u.sugar.data : NULL;
+    return a && a->form == OPER && a->src->kind == CG_O_OPER && a->src->text.n == 1 &&
+           a->src->text.v[0].n == strlen(op) && !memcmp(a->src->text.v[0].p, op, strlen(op))
+           ? a->src : NULL;
+}
+
+static int num_is(const cg_opnd *o, uint32_t v)
+{
+    char b[16];
+    return o->kind == CG_O_INT && sg_text_lit(&o->text, b, sizeof b) && strtoul(b, NULL, 10) == v &&
+           b[0] != '-';
+}
+
+static int same_reg(const cg_opnd *a, const cg_opnd *b)
+{
+    return a->kind == CG_O_SYM && b->kind == CG_O_SYM && a->sym == b->sym && a->index == b->index;
+}
+
+/* The swizzle mode of the run at s, or NULL. */
+static const char *swizzle_at(const merger *c, const cg_stmt *s)
+{
+    const cg_opnd *and = oper_src(s, "&");
+    const cg_stmt *shr = and ? s->next : NULL;
+    const cg_opnd *xr = shr ? oper_src(shr->next, "^") : NULL;
+    cg_symid b = and ? ((alloc *)s->u.sugar.data)->regs[0] : CG_NOSYM;
+    if (!and || !xr || !inst_is(shr, "shr", "u32", NULL, NULL) || sg_nops(shr->u.inst.ops) != 3 ||
+        !is_reg(shr->u.inst.ops, b) || !is_reg(shr->u.inst.ops->next, b) ||
+        !num_is(shr->u.inst.ops->next->next, 3) || !same_reg(and->a, xr->a) ||
+        !is_reg(xr->b, b) || and->a->kind != CG_O_SYM || c->refs[b] != 4)
+        return NULL;
+    for (unsigned i = 0; i < sizeof swizzles / sizeof *swizzles; i++)
+        if (num_is(and->b, swizzles[i].mask))
+            return swizzles[i].mode;
+    return NULL;
+}
+
+/* Each such run becomes `y = smem.apply_swizzle(off, "64B")`. */
+static uint32_t swizzle(merger *c, cg_stmt **head)
+{
+    uint32_t made = 0;
+    for (cg_stmt **link = head; *link; link = &(*link)->next) {
+        const char *mode = swizzle_at(c, *link);
+        if (!mode)
+            continue;
+        cg_stmt *y = (*link)->next->next;
+        alloc *a = y->u.sugar.data;
+        ptx_buf b = { 0 };
+        cg_opnd off = *a->src->a;
+        off.next = NULL;
+        ptx_buf_puts(&b, "smem.apply_swizzle(");
+        cg_print_opnd(c->m, c->k, &off, &b);
+        ptx_buf_printf(&b, ", \"%s\")", mode);
+        a->src = sg_py_opnd(c->m, cg_strndup(c->m, b.p, b.n));
+        ptx_buf_free(&b);
+        c->m->uses_smem = 1;
+        *link = y;
+        made++;
+    }
+    return made;
+}
+
+/* `x = a OP b` read only by the next statement goes into it. */
+static uint32_t nest(merger *c, cg_stmt **head)
+{
+    uint32_t made = 0;
+    for (cg_stmt **link = head; *link && (*link)->next; ) {
+        cg_stmt *s = *link;
+        cg_symid x = oper_result(s);
+        cg_opnd *use = x != CG_NOSYM && c->refs[x] == 2 ? sole_use(s->next, x) : NULL;
+        if (!use) {
+            link = &s->next;
+            continue;
+        }
+        cg_opnd *next = use->next;
+        *use = *((alloc *)s->u.sugar.data)->src;
+        use->next = next;
+        *link = s->next;              /* the result is pyptx's own now */
+        made++;
+    }
+    return made;
+}
+
 uint32_t sg_merge_decls(cg_module *m, cg_kernel *k, const uint32_t *refs)
 {
     merger c = { .m = m, .k = k, .refs = refs };
-    return merge(&c, &k->body);
+    uint32_t made = merge(&c, &k->body);
+    made += swizzle(&c, &k->body);
+    return made + nest(&c, &k->body);
 }
