@@ -361,6 +361,13 @@ static const wrapper *find_wrapper(const cg_kernel *k, const cg_inst *in,
     return NULL;
 }
 
+int sg_wrapper_takes_address(const cg_kernel *k, const cg_inst *in, unsigned i)
+{
+    const char *vals[MAXWORDS];
+    const wrapper *w = find_wrapper(k, in, vals);
+    return w && w->opnds && i < strlen(w->opnds) && w->opnds[i] == 'M';
+}
+
 /* ---- printing --------------------------------------------------------- */
 
 static void put_value(ptx_buf *out, const slot *sl, const char *v)

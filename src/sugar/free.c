@@ -233,8 +233,13 @@ static void fresh_made(const cg_stmt *s, uint32_t *n, uint8_t *const *gen)
         for (int i = 0; i < count; i++, (*n)++)
             if (gen)
                 gen[first + i][*n] = 1;
+        /* a helper made by a pass (def ...) runs where it is called, and its
+           caller keeps the copies it stands for in orig (kloop.c) */
         cg_stmt **body = cg_body((cg_stmt *)s);
-        if (body)
+        if (s->kind == CG_S_PY && s->u.sugar.orig)
+            fresh_made(s->u.sugar.orig, n, gen);
+        else if (body && !(s->kind == CG_S_PY && s->u.sugar.name &&
+                           !strncmp(s->u.sugar.name, "def ", 4)))
             fresh_made(*body, n, gen);
     }
 }

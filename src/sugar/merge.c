@@ -487,14 +487,21 @@ static cg_symid oper_result(const cg_stmt *s)
 
 /* The one operand of t (an instruction, or another operator's) naming x,
    where nothing else in t emits when evaluated; or NULL. */
-static cg_opnd *sole_use(cg_stmt *t, cg_symid x)
+static cg_opnd *sole_use(const merger *c, cg_stmt *t, cg_symid x)
 {
     cg_opnd *v[MAXUSE], *hit = NULL;
+    uint8_t quiet[MAXUSE] = { 0 };   /* an allocation a wrapper takes itself */
     unsigned n = 0;
-    if (t->kind == CG_S_INST && !(t->u.inst.guard && t->u.inst.guard->kind == CG_O_SYM &&
-                                  t->u.inst.guard->sym == x)) {
-        for (cg_opnd *o = t->u.inst.ops; o && n < MAXUSE; o = o->next)
+    if (t->kind == CG_S_INST && !sg_inst_is(t, "setp") &&   /* compare.c's comparisons */
+        !(t->u.inst.guard && t->u.inst.guard->kind == CG_O_SYM && t->u.inst.guard->sym == x)) {
+        unsigned at = 0;
+        for (cg_opnd *o = t->u.inst.ops; o && n < MAXUSE; o = o->next, at++) {
+            quiet[n] = (o->kind == CG_O_DYN || o->kind == CG_O_SLOT) &&
+                       sg_wrapper_takes_address(c->k, &t->u.inst, at);
             v[n++] = o;
+            for (cg_opnd *e = o->kind == CG_O_TMA ? o->elems : NULL; e && n < MAXUSE; e = e->next)
+                v[n++] = e;                  /* a coordinate: coords=(0, r, (c >> 6)) */
+        }
     } else if (oper_result(t) != CG_NOSYM) {
         const cg_opnd *e = ((alloc *)t->u.sugar.data)->src;
         v[n++] = e->a;
@@ -506,7 +513,8 @@ static cg_opnd *sole_use(cg_stmt *t, cg_symid x)
         cg_opnd *o = v[i];
         if (o->kind == CG_O_SYM && o->sym == x && o->index < 0 && !hit)
             hit = o;
-        else if (emits(o) || (o->kind == CG_O_ADDR && o->a->kind == CG_O_SYM && o->a->sym == x))
+        else if ((emits(o) && !quiet[i]) ||
+                 (o->kind == CG_O_ADDR && o->a->kind == CG_O_SYM && o->a->sym == x))
             return NULL;
     }
     return hit;
@@ -591,7 +599,7 @@ static uint32_t nest(merger *c, cg_stmt **head)
     for (cg_stmt **link = head; *link && (*link)->next; ) {
         cg_stmt *s = *link;
         cg_symid x = oper_result(s);
-        cg_opnd *use = x != CG_NOSYM && c->refs[x] == 2 ? sole_use(s->next, x) : NULL;
+        cg_opnd *use = x != CG_NOSYM && c->refs[x] == 2 ? sole_use(c, s->next, x) : NULL;
         if (!use) {
             link = &s->next;
             continue;
@@ -611,4 +619,24 @@ uint32_t sg_merge_decls(cg_module *m, cg_kernel *k, const uint32_t *refs)
     uint32_t made = merge(&c, &k->body);
     made += swizzle(&c, &k->body);
     return made + nest(&c, &k->body);
+}
+
+int sg_alloc_oper(const cg_stmt *s, cg_symid *x, const cg_opnd **e)
+{
+    const alloc *a = s && s->kind == CG_S_ALLOC ? s->u.sugar.data : NULL;
+    if (!a || a->form != OPER || a->src->kind != CG_O_OPER)
+        return 0;
+    *x = a->regs[0];
+    *e = a->src;
+    return 1;
+}
+
+int sg_alloc_from(const cg_stmt *s, cg_symid *x, const cg_opnd **src)
+{
+    const alloc *a = s && s->kind == CG_S_ALLOC ? s->u.sugar.data : NULL;
+    if (!a || a->form != FROM)
+        return 0;
+    *x = a->regs[0];
+    *src = a->src;
+    return 1;
 }

@@ -34,6 +34,7 @@
     X(ifs, "the branches of ptx.if_ / ptx.else_ as those blocks") \
     X(range, "the loops ptx.range_ emits -> for i in ptx.range_(start, stop, step)") \
     X(loops, "label ... @p bra label  ->  with ptx.loop(...)") \
+    X(kloop, "the unrolled loop and tail of ptx.kloop -> that call, the body a function") \
     X(slices, "long register lists as comprehensions over the array") \
     X(expr, "integer temporaries folded into one expression (ptx.expr())") \
     X(repeat, "repeated blocks rolled into for i in range(N)") \
@@ -54,6 +55,9 @@ uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n,
 /* Part of "decls" (merge.c): declarations merged with their first writer;
    refs: per symbol, how many statements name it. */
 uint32_t sg_merge_decls(cg_module *m, cg_kernel *k, const uint32_t *refs);
+/* s is a merged `x = a OP b` (*e: the CG_O_OPER) / `x = reg.from_(src, T)`. */
+int sg_alloc_oper(const cg_stmt *s, cg_symid *x, const cg_opnd **e);
+int sg_alloc_from(const cg_stmt *s, cg_symid *x, const cg_opnd **src);
 /* Part of "decls" (smem.c): shared declarations -> smem.alloc/mbarrier. */
 uint32_t sg_smem_decls(cg_module *m, cg_kernel *k);
 /* Part of "names" (specials.c): registers that hold %tid.x ... -> tid. */
@@ -183,6 +187,10 @@ uint32_t sg_wgmma_descriptors(cg_module *m, cg_kernel *k);
    NULL.  (Whether d is the register pyptx would allocate there is the
    caller's question: decls.c asks it of implicit declarations.) */
 const char *sg_fresh_operator(const cg_kernel *k, const cg_stmt *s);
+/* calls.c: a typed wrapper will print instruction in, and its operand i
+   is an address pyptx makes itself (an allocation there emits nothing
+   when Python evaluates the argument, only inside the wrapper). */
+int sg_wrapper_takes_address(const cg_kernel *k, const cg_inst *in, unsigned i);
 /* Python indentation. */
 void sg_indent(ptx_buf *out, int depth);
 

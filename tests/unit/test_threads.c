@@ -81,7 +81,8 @@ static void parse_in_parallel(void **state)
    loop, a long register list
    (slices), an address chain (expr), strided stores (repeat) and plain
    instructions (calls); and a second kernel with a pipeline's advance
-   (pipeline) and a tcgen05.mma (mma).  Thread i's copy differs in its name and
+   (pipeline) and a tcgen05.mma (mma); and a third with ptx.kloop's loop
+   (kloop).  Thread i's copy differs in its name and
    constants. */
 static const char SUGAR_KERNEL[] =
     ".version 8.5\n.target sm_90a\n.address_size 64\n"
@@ -113,9 +114,19 @@ static const char SUGAR_KERNEL[] =
     "  setp.eq.u32 %%p0, %%r0, 4;\n  selp.u32 %%r2, 1, 0, %%p0;\n  xor.b32 %%r1, %%r1, %%r2;\n"
     "  selp.u32 %%r3, 0, %%r0, %%p0;\n  add.s32 %%r0, %%r3, 1;\n"
     "  setp.ne.b32 %%p1, %%r3, 0;\n"
-    "  tcgen05.mma.cta_group::1.kind::f16 [%%r3], %%rd0, %%rd1, %%r3, %%p1;\n  ret;\n}\n";
+    "  tcgen05.mma.cta_group::1.kind::f16 [%%r3], %%rd0, %%rd1, %%r3, %%p1;\n  ret;\n}\n"
+    /* what ptx.kloop(n, unroll=2, body=...) emits */
+    ".visible .entry kl%d()\n{\n  .reg .u32 %%r0;\n  .reg .u32 %%r1;\n  .reg .u32 %%r2;\n"
+    "  .reg .u32 %%r3;\n  .reg .u32 %%r4;\n  .reg .pred %%p<3>;\n  mov.u32 %%r0, 7;\n"
+    "  mov.u32 %%r1, 0;\n  and.b32 %%r2, %%r0, 1;\n  sub.s32 %%r3, %%r0, %%r2;\n"
+    "  setp.ge.u32 %%p0, %%r0, 2;\n  @!%%p0 bra $_else_0;\n  mov.u32 %%r4, %%r3;\n"
+    "  setp.ne.u32 %%p1, %%r4, 0;\nkloop:\n  add.u32 %%r1, %%r1, 3;\n  add.u32 %%r1, %%r1, 3;\n"
+    "  sub.s32 %%r4, %%r4, 2;\n  setp.ne.u32 %%p1, %%r4, 0;\n  @%%p1 bra kloop;\n"
+    "  bra $_endif_1;\n$_else_0:\n$_endif_1:\n  setp.ne.u32 %%p2, %%r2, 0;\n"
+    "  @!%%p2 bra $_else_2;\n  add.u32 %%r1, %%r1, 3;\n  bra $_endif_3;\n$_else_2:\n"
+    "$_endif_3:\n  ret;\n}\n";
 
-static char sugar_inputs[NTHREADS][3072];
+static char sugar_inputs[NTHREADS][4096];
 static ptx_buf sugar_want[NTHREADS], plain_want[NTHREADS];
 
 static int translate(const char *in, uint32_t sugar, ptx_buf *out)
@@ -154,7 +165,7 @@ static void sugar_in_parallel(void **state)
     pthread_t t[NTHREADS];
     work w[NTHREADS];
     for (int i = 0; i < NTHREADS; i++) {
-        snprintf(sugar_inputs[i], sizeof sugar_inputs[i], SUGAR_KERNEL, i, i, i, i + 1, i);
+        snprintf(sugar_inputs[i], sizeof sugar_inputs[i], SUGAR_KERNEL, i, i, i, i + 1, i, i);
         sugar_want[i] = (ptx_buf){ 0 };
         plain_want[i] = (ptx_buf){ 0 };
         assert_int_equal(translate(sugar_inputs[i], all, &sugar_want[i]), 0);

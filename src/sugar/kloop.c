@@ -1,0 +1,289 @@
+/*
+ * sugar/kloop.c - pass "kloop": the unrolled counted loop ptx.kloop emits
+ * becomes that call, its body a local function.
+ *
+ *     r7 = r6 & 3
+ *     r8 = r6 - r7
+ *     p0 = r6 >= 4                             def body():
+ *     with ptx.if_(p0):                            nonlocal x_ptr
+ *         r9 = reg.from_(r8, u32)                  ...body...
+ *         p1 = r9 != 0                   ->    ptx.kloop(r6, unroll=4, body=body, loop_label="main")
+ *         with ptx.loop("main", pred=p1):
+ *             ...body... (4 times)
+ *             r9 -= 4; setp.ne p1, r9, 0
+ *     p2 = r7 != 0
+ *     with ptx.if_(p2): ...body...; p3 = r7 != 1; with ptx.if_(p3): ...
+ *
+ * pyptx 0.1.1 (ptx.py kloop, for a register total and unroll U a power of
+ * two): `rem = total & (U-1)`, `rnd = total - rem` (operators), `if_(total
+ * >= U)`: `left` = fresh, `mov left, rnd`, `keep = total != 0` as
+ * `setp.ne` (the pool's next), `loop(label, pred=keep)` of U bodies, `left
+ * -= U`, `setp.ne keep, left, 0`; then the tail ladder `if_(rem != 0)`:
+ * body, `if_(rem != 1)`: body ... (U-1 bodies).  Every body must be the
+ * same statements (the same registers: a body that allocates makes copies
+ * that differ), and the helper's registers named nowhere else.  The
+ * bodies' assignments to Python names (r += ...) need `nonlocal` in the
+ * function.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "sugar/sugar.h"
+
+#define MAXU 64
+
+typedef struct kloops {
+    cg_module *m;
+    cg_kernel *k;
+    const uint32_t *refs;
+    sg_key key;
+    ptx_buf first;           /* the key of the first body */
+} kloops;
+
+static sg_leaf exact(const sg_key *key, const cg_opnd *o)
+{
+    (void)key, (void)o;
+    return SG_LEAF_EXACT;
+}
+
+static int int_is(const cg_opnd *o, unsigned v)
+{
+    char b[16], w[16];
+    snprintf(w, sizeof w, "%u", v);
+    return o && o->kind == CG_O_INT && sg_text_lit(&o->text, b, sizeof b) && !strcmp(b, w);
+}
+
+static int reg_is(const cg_opnd *o, cg_symid r)
+{
+    return o && o->kind == CG_O_SYM && o->sym == r && o->index < 0;
+}
+
+/* s is `p = lhs CMP v` (compare.c), setp's modifier `cmp`: p. */
+static cg_symid cmp_of(const cg_stmt *s, const char *cmp, cg_symid lhs, unsigned v)
+{
+    if (!s || s->kind != CG_S_CMP)
+        return CG_NOSYM;
+    const cg_inst *in = &s->u.sugar.orig->u.inst;
+    return !strcmp(in->mods[0], cmp) && reg_is(in->ops->next, lhs) && int_is(in->ops->next->next, v)
+           ? s->u.sugar.label : CG_NOSYM;
+}
+
+static int if_of(const cg_stmt *s, cg_symid p)
+{
+    return s && s->kind == CG_S_WITH && !strcmp(s->u.sugar.name, "ptx.if_") &&
+           reg_is(s->u.sugar.args, p) && !(s->next && s->next->kind == CG_S_WITH &&
+                                           !strcmp(s->next->u.sugar.name, "ptx.else_"));
+}
+
+/* The n statements from s equal the first body?  The statement after. */
+static const cg_stmt *body_is(kloops *c, const cg_stmt *s, unsigned n, int first)
+{
+    c->key.b.n = 0;
+    for (unsigned i = 0; i < n; i++, s = s->next) {
+        if (!s)
+            return NULL;
+        sg_key_stmt(&c->key, s);
+    }
+    if (first) {
+        c->first.n = 0;
+        ptx_buf_put(&c->first, c->key.b.p, c->key.b.n);
+        return s ? s : (const cg_stmt *)&c->first;   /* non-NULL: matched */
+    }
+    return c->key.b.n == c->first.n && !memcmp(c->key.b.p, c->first.p, c->first.n)
+           ? (s ? s : (const cg_stmt *)&c->first) : NULL;
+}
+
+static unsigned list_len(const cg_stmt *s)
+{
+    unsigned n = 0;
+    for (; s; s = s->next)
+        n++;
+    return n;
+}
+
+typedef struct kmatch {
+    const cg_opnd *total;
+    unsigned unroll, n;      /* statements per body */
+    cg_stmt *body;           /* the first body's statements */
+    cg_symid label;
+    cg_stmt *last;
+} kmatch;
+
+/* The main loop (inside `if_(total >= U)`): its body's size into km. */
+static int main_loop(kloops *c, const cg_stmt *w, cg_symid rnd, kmatch *km)
+{
+    const cg_stmt *from = w->u.sugar.body, *cmp = from ? from->next : NULL;
+    const cg_stmt *lp = cmp ? cmp->next : NULL;
+    cg_symid left, keep;
+    const cg_opnd *src;
+    if (!sg_alloc_from(from, &left, &src) || !reg_is(src, rnd) ||
+        (keep = cmp_of(cmp, "ne", left, 0)) == CG_NOSYM || !lp || lp->kind != CG_S_LOOP ||
+        lp->next || !reg_is(lp->u.sugar.args, keep))
+        return 0;
+    unsigned len = list_len(lp->u.sugar.body), u = km->unroll;
+    if (len < 2 || (len - 2) % u || (len - 2) / u == 0)
+        return 0;
+    km->n = (len - 2) / u;
+    km->body = lp->u.sugar.body;
+    km->label = lp->u.sugar.label;
+    const cg_stmt *s = lp->u.sugar.body;
+    for (unsigned i = 0; i < u; i++)
+        if (!(s = body_is(c, s, km->n, i == 0)) || s == (const cg_stmt *)&c->first)
+            return 0;
+    const cg_stmt *sub = s, *setp = s->next;
+    return sg_inst_is(sub, "sub") && sub->u.inst.nmods == 1 && !strcmp(sub->u.inst.mods[0], "s32") &&
+           reg_is(sub->u.inst.ops, left) && reg_is(sub->u.inst.ops->next, left) &&
+           int_is(sub->u.inst.ops->next->next, u) && sg_inst_is(setp, "setp") && !setp->next &&
+           setp->u.inst.nmods == 2 && !strcmp(setp->u.inst.mods[0], "ne") &&
+           reg_is(setp->u.inst.ops, keep) && reg_is(setp->u.inst.ops->next, left) &&
+           int_is(setp->u.inst.ops->next->next, 0);
+}
+
+/* The tail ladder from s (`p = rem != i; if_(p): body, ...`). */
+static int ladder(kloops *c, const cg_stmt *s, cg_symid rem, unsigned i, const kmatch *km)
+{
+    cg_symid p = cmp_of(s, "ne", rem, i);
+    const cg_stmt *w = s ? s->next : NULL;
+    if (p == CG_NOSYM || !if_of(w, p))
+        return 0;
+    const cg_stmt *after = body_is(c, w->u.sugar.body, km->n, 0);
+    if (!after)
+        return 0;
+    if (i + 2 >= km->unroll)                 /* emit_tail(i + 2) returns at once */
+        return after == (const cg_stmt *)&c->first;
+    return after != (const cg_stmt *)&c->first && ladder(c, after, rem, i + 1, km) &&
+           !after->next->next;
+}
+
+/* The whole kloop from s: km filled, 0 if not that. */
+static int match(kloops *c, cg_stmt *s, kmatch *km)
+{
+    cg_symid rem, rnd, big;
+    const cg_opnd *e, *f;
+    if (!sg_alloc_oper(s, &rem, &e) || !sg_alloc_oper(s->next, &rnd, &f) ||
+        e->text.n != 1 || e->text.v[0].p[0] != '&' || e->a->kind != CG_O_SYM ||
+        e->b->kind != CG_O_INT || f->text.v[0].p[0] != '-' || !reg_is(f->b, rem) ||
+        f->a->kind != CG_O_SYM || f->a->sym != e->a->sym)
+        return 0;
+    char b[16];
+    unsigned long mask = sg_text_lit(&e->b->text, b, sizeof b) ? strtoul(b, NULL, 10) : MAXU;
+    if (mask + 1 > MAXU || (mask & (mask + 1)))
+        return 0;
+    km->unroll = (unsigned)mask + 1;
+    km->total = e->a;
+    cg_stmt *ge = s->next->next, *w = ge ? ge->next : NULL;
+    if ((big = cmp_of(ge, "ge", e->a->sym, km->unroll)) == CG_NOSYM || !if_of(w, big) ||
+        !main_loop(c, w, rnd, km))
+        return 0;
+    if (km->unroll == 1) {
+        km->last = w;
+        return 1;
+    }
+    if (!ladder(c, w->next, rem, 0, km))
+        return 0;
+    km->last = w->next->next;
+    return c->refs[rem] == km->unroll + 1 && c->refs[rnd] == 2;
+}
+
+/* ---- the rewrite --------------------------------------------------------- */
+
+/* `nonlocal a, b`: the scalar registers the body writes (a Reg operator
+   in place rebinds its Python name). */
+static cg_stmt *nonlocals(kloops *c, const cg_stmt *body, unsigned n, ptx_buf *b)
+{
+    cg_symid seen[64];
+    unsigned ns = 0;
+    b->n = 0;
+    for (const cg_stmt *s = body; n--; s = s->next) {
+        const cg_opnd *d = s->kind == CG_S_INST ? s->u.inst.ops : NULL;
+        if (!d || d->kind != CG_O_SYM || d->index >= 0 || !cg_sym_is_reg(&c->k->syms[d->sym]))
+            continue;
+        unsigned i = 0;
+        while (i < ns && seen[i] != d->sym)
+            i++;
+        if (i < ns || ns == sizeof seen / sizeof *seen)
+            continue;
+        seen[ns++] = d->sym;
+        ptx_buf_printf(b, "%s%s", b->n ? ", " : "nonlocal ", c->k->syms[d->sym].py);
+    }
+    if (!b->n)
+        return NULL;
+    cg_stmt *nl = cg_stmt_new(c->m, CG_S_PY, body->first);
+    nl->u.sugar.name = cg_strndup(c->m, b->p, b->n);
+    nl->u.sugar.label = CG_NOSYM;
+    return nl;
+}
+
+/* def body(): ... ; ptx.kloop(...): two nodes in place of the run. */
+static void rewrite(kloops *c, cg_stmt **link, const kmatch *km)
+{
+    ptx_buf b = { 0 };
+    const char *fn = sg_py_fresh(c->m, c->k, "body");
+    cg_stmt *def = cg_stmt_new(c->m, CG_S_PY, (*link)->first);
+    cg_stmt *call = cg_stmt_new(c->m, CG_S_PY, (*link)->first);
+    /* the function's statements: a copy of the first body */
+    cg_stmt *head = NULL, **t = &head;
+    const cg_stmt *s = km->body;
+    for (unsigned i = 0; i < km->n; i++, s = s->next, t = &(*t)->next)
+        *t = sg_copy_stmt(c->m, s);
+    cg_stmt *nl = nonlocals(c, km->body, km->n, &b);
+    if (nl) {
+        nl->next = head;
+        head = nl;
+    }
+    b.n = 0;
+    ptx_buf_printf(&b, "def %s():", fn);
+    def->u.sugar.name = cg_strndup(c->m, b.p, b.n);
+    def->u.sugar.body = head;
+    def->u.sugar.label = CG_NOSYM;
+    b.n = 0;
+    ptx_buf_puts(&b, "ptx.kloop(");
+    cg_opnd tot = *km->total;
+    tot.next = NULL;
+    cg_print_opnd(c->m, c->k, &tot, &b);
+    ptx_buf_printf(&b, ", unroll=%u, body=%s", km->unroll, fn);
+    if (strcmp(c->k->syms[km->label].ptx, "kloop")) {
+        ptx_buf_puts(&b, ", loop_label=\"");
+        cg_sym_ptx(c->k, km->label, -1, &b);
+        ptx_buf_putc(&b, '"');
+    }
+    ptx_buf_putc(&b, ')');
+    call->u.sugar.name = cg_strndup(c->m, b.p, b.n);
+    call->u.sugar.label = CG_NOSYM;
+    ptx_buf_free(&b);
+    call->u.sugar.orig = cg_splice(link, km->last, call);   /* the unrolled copies */
+    def->next = call;
+    *link = def;
+}
+
+static uint32_t kloop_list(kloops *c, cg_stmt **link)
+{
+    uint32_t made = 0;
+    for (; *link; link = &(*link)->next) {
+        kmatch km;
+        cg_stmt **body = cg_body(*link);
+        if (body)
+            made += kloop_list(c, body);
+        else if (match(c, *link, &km)) {
+            rewrite(c, link, &km);
+            link = &(*link)->next;    /* past the def: the call */
+            made++;
+        }
+    }
+    return made;
+}
+
+uint32_t sugar_kloop(cg_module *m, cg_kernel *k)
+{
+    sg_scratch sc = { 0 };
+    kloops c = { .m = m, .k = k, .key = { .k = k, .leaf = exact, .m = m } };
+    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
+    sg_count_refs(k->body, refs);
+    c.refs = refs;
+    uint32_t made = kloop_list(&c, &k->body);
+    ptx_buf_free(&sc);
+    ptx_buf_free(&c.key.b);
+    ptx_buf_free(&c.first);
+    return made;
+}
