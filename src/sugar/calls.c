@@ -95,14 +95,15 @@ enum { TY_ANY, TY_BITS };        /* what T may be */
             that pyptx makes itself (_make_address: an allocation in
             dynamic shared memory is passed as _dyn_smem(off)), I a decimal int,
             V a list of registers, P a predicate register, R a register,
-            T a TMA address [map, {c0, ...}],
+            T a TMA address [map, {c0, ...}], C one [map, {0, r, (c >> 6)}],
             S the address of a whole parameter without an array part,
             | reg|pred), or NULL for any;
      args:  NULL: the positional slots, the operands, the keyword slots;
             else items "[kw=]src[?default]" joined by ", ", src being mN
             (pattern word N), mN+mM (the present ones of both, joined by
             '.', as one string), oN (operand N) or oN.a / oN.b (its parts)
-            or oN.t (a TMA address's coordinates, as a tuple);
+            or oN.t (a TMA address's coordinates, as a tuple), oN.eK (its
+            coordinate K), oN.eKa (that coordinate's left operand);
             an absent value, or one printed as the default, is left out;
      pred_kw: the guard's keyword, or NULL when the wrapper takes none. */
 typedef struct wrapper {
@@ -212,7 +213,12 @@ static const wrapper wrappers[] = {
       2, 2, TY_ANY, "VM", "o0, o1, shape=m3, count=m4, dtype=m5, pack=m6", "pred" },
     { "ptx.tcgen05.st", "tcgen05", P("st", "sync", "aligned", S_TSHAPE, S_TCOUNT, S_TDT,
       S_UNPACK), 2, 2, TY_ANY, "MV", "o0, o1, shape=m3, count=m4, dtype=m5, unpack=m6", "pred" },
-    /* ptx.tma's 3-D forms, with the coordinates given (coords=) */
+    /* ptx.tma's 3-D forms: with row= and col= (a register col: it emits
+       col >> 6 into a fresh u32 itself, merge.c's operator), else with the
+       coordinates given (coords=) */
+    { "ptx.tma.load_3d", "cp", P("async", "bulk", "tensor", "3d", "shared::cluster", "global",
+      "tile", "mbarrier::complete_tx::bytes"), 3, 3, TY_ANY, "MCM",
+      "o0, o1.a, row=o1.e1, col=o1.e2a, mbar=o2", "pred" },
     { "ptx.tma.load_3d", "cp", P("async", "bulk", "tensor", "3d", "shared::cluster", "global",
       "tile", "mbarrier::complete_tx::bytes"), 3, 3, TY_ANY, "MTM",
       "o0, o1.a, mbar=o2, coords=o1.t", "pred" },
@@ -319,12 +325,25 @@ static int is_pred_reg(const cg_kernel *k, const cg_opnd *o)
            cg_sym_is_reg(&k->syms[o->sym]);
 }
 
+/* [map, {0, row, (col >> 6)}]: what ptx.tma.load_3d(row=, col=) writes
+   for a register col. */
+static int tma_row_col(const cg_opnd *o)
+{
+    const cg_opnd *z = o->elems, *r = z ? z->next : NULL, *c = r ? r->next : NULL;
+    char b[8];
+    return c && !c->next && z->kind == CG_O_INT && sg_text_lit(&z->text, b, sizeof b) &&
+           !strcmp(b, "0") && c->kind == CG_O_OPER && c->text.n == 1 && c->text.v[0].n == 2 &&
+           !memcmp(c->text.v[0].p, ">>", 2) && c->a->kind == CG_O_SYM && c->b->kind == CG_O_INT &&
+           sg_text_lit(&c->b->text, b, sizeof b) && !strcmp(b, "6");
+}
+
 /* Operand o is of kind c (wrapper.opnds). */
 static int operand_is(const cg_kernel *k, char c, const cg_opnd *o)
 {
     switch (c) {
     case 'A': case 'M': return o->kind == CG_O_ADDR || o->kind == CG_O_DYN || o->kind == CG_O_SLOT;
     case 'T': return o->kind == CG_O_TMA;
+    case 'C': return o->kind == CG_O_TMA && tma_row_col(o);
     case 'I': return o->kind == CG_O_INT;
     case 'V': return o->kind == CG_O_VEC || o->kind == CG_O_PY;   /* PY: a slice */
     case 'P': return is_pred_reg(k, o);
@@ -474,10 +493,16 @@ static int print_item(const cg_module *m, const cg_kernel *k, const cg_inst *in,
     }
     const cg_opnd *o = sg_op(in, idx);   /* an operand, or a part */
     cg_opnd one = *o;
-    if (src[2] == '.' && src[3] == 't')
+    if (src[2] == '.' && src[3] == 't') {
         one = (cg_opnd){ .kind = CG_O_TUPLE, .elems = o->elems };   /* TMA coordinates */
-    else if (src[2] == '.')
+    } else if (src[2] == '.' && src[3] == 'e') {          /* coordinate K [its left] */
+        const cg_opnd *e = o->elems;
+        for (int i = src[4] - '0'; i > 0 && e; i--)
+            e = e->next;
+        one = src[5] == 'a' ? *e->a : *e;
+    } else if (src[2] == '.') {
         one = src[3] == 'a' ? *o->a : *o->b;
+    }
     one.next = NULL;
     size_t at = out->n;
     if (src[2] == '.')

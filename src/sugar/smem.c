@@ -114,7 +114,8 @@ static uint32_t alloc_list(cg_module *m, cg_kernel *k, cg_stmt **link, uint64_t 
 uint32_t sg_smem_decls(cg_module *m, cg_kernel *k)
 {
     uint64_t off = 0;
-    return alloc_list(m, k, &k->body, &off);
+    uint32_t made = alloc_list(m, k, &k->body, &off);
+    return made ? made + sg_smem_tiles(m, k) : 0;
 }
 
 /* ---- addresses pyptx computes for one instruction ---------------------- */

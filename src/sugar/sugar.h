@@ -177,6 +177,9 @@ cg_stmt **sg_list_array(sg_scratch *s, cg_stmt *head, unsigned *n);
    mbarrier helpers, TMA): a CG_O_DYN as the allocation, _dyn_smem(off);
    anything else as cg_print_opnd prints it. */
 void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out);
+/* Part of "decls" (tile.c): 2-D element access x[row, col] of what
+   sg_smem_decls declared. */
+uint32_t sg_smem_tiles(cg_module *m, cg_kernel *k);
 /* Part of "decls" (smem.c): dyn_smem addresses materialized for one
    instruction -> CG_O_DYN operands. */
 uint32_t sg_dyn_operands(cg_module *m, cg_kernel *k);

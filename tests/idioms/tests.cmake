@@ -14,6 +14,16 @@ if(TARGET pyptx-codegen)
             $<TARGET_FILE:pyptx-codegen>)
 endif()
 
+# ... and each construct with a fixed expansion (ptx.mbarrier.wait,
+# smem.alloc, ptx.range_, ptx.kloop, the descriptor helpers, tcgen05, TMA)
+# comes back as that construct: every instruction from the same pyptx
+# function, the same text (tests/idioms/constructs.py).
+if(TARGET pyptx-codegen)
+  add_test(NAME sugar_constructs_vs_pyptx
+    COMMAND ${PTX_VENV_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/idioms/constructs.py
+            $<TARGET_FILE:pyptx-codegen>)
+endif()
+
 # The corpus of idiomatic pyptx (tests/idiomatic/): each kernel traced,
 # assembled by ptxas, decompiled with --sugar and traced back to the same
 # PTX, byte for byte; the line figures are printed.

@@ -1,0 +1,252 @@
+/*
+ * sugar/tile.c - part of pass "decls": 2-D element access of a shared
+ * allocation, as pyptx code writes it.
+ *
+ *     r8 = reg.scalar(u32)                        tile[r7, tid] = f0
+ *     r9 = reg.scalar(u32)
+ *     ptx.inst.mul.lo.u32(r9, r7, 33)       ->
+ *     ptx.inst.add.u32(r8, r9, tid)
+ *     r10 = r8 << 2
+ *     r11 = reg.scalar(u32)
+ *     ptx.mov(b32, r11, "tile")
+ *     r11 += r10
+ *     ptx.st(f32, ptx.addr(r11), f0, space="shared")
+ *
+ * pyptx 0.1.1 (smem.py _smem_store_2d / _smem_load_2d, for a register
+ * row): idx and t fresh u32 (idx first), `mul.lo.u32 t, row, cols`,
+ * `add.u32 idx, t, col`, off fresh, `shl.b32 off, idx, log2(size)`, a
+ * fresh u32 `mov.b32 a, name; add.u32 a, a, off`, then `st.shared.T [a], v`
+ * or, into a fresh register of the allocation's dtype, `ld.shared.T r,
+ * [a]`.  The allocation must be one smem.c declares (`smem.alloc`): it is
+ * declared again with that dtype and shape (rows, cols), the same bytes,
+ * when every access agrees on them.  Only elements of 2 to 16 bytes (1
+ * byte: no shl).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "sugar/sugar.h"
+
+typedef struct access {
+    cg_stmt **link, *last;   /* the run */
+    cg_symid var;
+    const char *type;        /* the element's pyptx type */
+    unsigned cols;
+    const cg_opnd *row, *col, *val;
+    cg_symid res;            /* a load's result, else CG_NOSYM */
+} access;
+
+typedef struct tiles {
+    cg_module *m;
+    cg_kernel *k;
+    const uint32_t *refs;
+    access *v;
+    unsigned n, cap;
+} tiles;
+
+static int fresh(const tiles *c, const cg_stmt *s, const char *type)
+{
+    const cg_sym *y = s && s->kind == CG_S_REG ? &c->k->syms[s->u.reg] : NULL;
+    return y && y->kind == CG_SYM_REG && y->implicit && !strcmp(y->type, type);
+}
+
+static int reg_is(const cg_opnd *o, cg_symid r)
+{
+    return o && o->kind == CG_O_SYM && o->sym == r && o->index < 0;
+}
+
+static const cg_opnd *ops(const cg_stmt *s, const char *op, const char *m0, const char *m1,
+                          unsigned n)
+{
+    if (!sg_inst_is(s, op) || s->u.inst.guard || s->u.inst.nmods != (m1 ? 2u : 1u) ||
+        strcmp(s->u.inst.mods[0], m0) || (m1 && strcmp(s->u.inst.mods[1], m1)) ||
+        sg_nops(s->u.inst.ops) != n)
+        return NULL;
+    return s->u.inst.ops;
+}
+
+static unsigned num(const cg_opnd *o)
+{
+    char b[16];
+    return o->kind == CG_O_INT && sg_text_lit(&o->text, b, sizeof b) && b[0] != '-'
+           ? (unsigned)strtoul(b, NULL, 10) : 0;
+}
+
+/* log2 of the element's bytes for a pyptx type, or -1. */
+static int elem_shift(const char *t)
+{
+    if (!t || !t[0] || !t[1] || strchr(t, 'x'))         /* f16x2: two elements */
+        return -1;
+    int bits = atoi(t + (t[1] == 'f' ? 2 : 1));         /* bf16 */
+    return bits == 16 ? 1 : bits == 32 ? 2 : bits == 64 ? 3 : bits == 128 ? 4 : -1;
+}
+
+/* The variable a `mov.b32 a, name` names: a shared allocation of k. */
+static cg_symid var_of(const tiles *c, const cg_opnd *o)
+{
+    char w[128];
+    if (o->kind == CG_O_SYM && c->k->syms[o->sym].kind == CG_SYM_VAR)
+        return o->sym;
+    if (o->kind != CG_O_STR || !sg_text_lit(&o->text, w, sizeof w))
+        return CG_NOSYM;
+    for (uint32_t i = 0; i < c->k->nsyms; i++)
+        if (c->k->syms[i].kind == CG_SYM_VAR && !strcmp(c->k->syms[i].ptx, w))
+            return i;
+    return CG_NOSYM;
+}
+
+/* The access run at *link into a; 0 if none. */
+static int access_at(const tiles *c, cg_stmt **link, access *a)
+{
+    cg_stmt *s0 = *link, *s1 = s0->next, *mul = s1 ? s1->next : NULL;
+    cg_stmt *add = mul ? mul->next : NULL, *sh = add ? add->next : NULL;
+    cg_stmt *ra = sh ? sh->next : NULL, *mv = ra ? ra->next : NULL, *ad = mv ? mv->next : NULL;
+    cg_stmt *use = ad ? ad->next : NULL;
+    const cg_opnd *m, *p, *q, *x, *e;
+    cg_symid off;
+    if (!fresh(c, s0, "u32") || !fresh(c, s1, "u32") || !(m = ops(mul, "mul", "lo", "u32", 3)) ||
+        !(p = ops(add, "add", "u32", NULL, 3)) || !sg_alloc_oper(sh, &off, &e) ||
+        !fresh(c, ra, "u32") || !(q = ops(mv, "mov", "b32", NULL, 2)) ||
+        !(x = ops(ad, "add", "u32", NULL, 3)) || !use)
+        return 0;
+    cg_symid idx = s0->u.reg, t = s1->u.reg, r = ra->u.reg;
+    if (!reg_is(m, t) || m->next->kind != CG_O_SYM || !(a->cols = num(m->next->next)) ||
+        !reg_is(p, idx) || !reg_is(p->next, t) || e->text.v[0].p[0] != '<' ||
+        !reg_is(e->a, idx) || !reg_is(q, r) || !reg_is(x, r) || !reg_is(x->next, r) ||
+        !reg_is(x->next->next, off) || c->refs[idx] != 2 || c->refs[t] != 2 ||
+        c->refs[off] != 2 || (a->var = var_of(c, q->next)) == CG_NOSYM)
+        return 0;
+    a->row = m->next;
+    a->col = p->next->next;
+    unsigned shift = num(e->b);
+    const cg_opnd *u;
+    a->res = CG_NOSYM;
+    if (sg_inst_is(use, "st") && use->u.inst.nmods == 2 && !use->u.inst.guard &&
+        !strcmp(use->u.inst.mods[0], "shared") && (u = use->u.inst.ops) && sg_nops(u) == 2 &&
+        u->kind == CG_O_ADDR && !u->b && reg_is(u->a, r)) {
+        a->type = use->u.inst.mods[1];
+        a->val = u->next;
+        a->last = use;
+    } else if (use->kind == CG_S_REG && use->next && sg_inst_is(use->next, "ld") &&
+               !use->next->u.inst.guard && use->next->u.inst.nmods == 2 &&
+               !strcmp(use->next->u.inst.mods[0], "shared") &&
+               fresh(c, use, use->next->u.inst.mods[1]) && (u = use->next->u.inst.ops) &&
+               sg_nops(u) == 2 && reg_is(u, use->u.reg) && u->next->kind == CG_O_ADDR &&
+               !u->next->b && reg_is(u->next->a, r)) {
+        a->type = use->next->u.inst.mods[1];
+        a->res = use->u.reg;
+        a->val = NULL;
+        a->last = use->next;
+    } else {
+        return 0;
+    }
+    a->link = link;
+    return c->refs[r] == 4 && elem_shift(a->type) == (int)shift && shift > 0 &&
+           cg_type_index(a->type, strlen(a->type)) >= 0;
+}
+
+static void collect(tiles *c, cg_stmt **link)
+{
+    for (; *link; link = &(*link)->next) {
+        access a;
+        cg_stmt **body = cg_body(*link);
+        if (body)
+            collect(c, body);
+        else if (access_at(c, link, &a)) {
+            c->v = cg_grow(c->m, c->v, c->n, &c->cap, sizeof *c->v);
+            c->v[c->n++] = a;
+        }
+    }
+}
+
+/* smem.c's declaration of var (`x = smem.alloc(b8, N, ...)`), or NULL. */
+static cg_stmt *decl_of(const tiles *c, cg_symid var)
+{
+    for (cg_stmt *s = c->k->body; s; s = s->next)
+        if (s->kind == CG_S_PY && s->u.sugar.orig && s->u.sugar.orig->kind == CG_S_VAR &&
+            s->u.sugar.orig->u.var.sym == var && strstr(s->u.sugar.name, "smem.alloc(b8, "))
+            return s;
+    return NULL;
+}
+
+/* Every access of var agrees on its type and columns, and they divide the
+   allocation's bytes: the declaration says so; 0 if not. */
+static int redeclare(tiles *c, cg_symid var)
+{
+    const access *f = NULL;
+    for (unsigned i = 0; i < c->n; i++)
+        if (c->v[i].var == var) {
+            if (f && (strcmp(f->type, c->v[i].type) || f->cols != c->v[i].cols))
+                return 0;
+            f = f ? f : &c->v[i];
+        }
+    cg_stmt *d = decl_of(c, var);
+    const cg_var *v = d ? &d->u.sugar.orig->u.var : NULL;
+    unsigned long bytes = v ? strtoul(v->size, NULL, 10) : 0;
+    unsigned long row = (unsigned long)f->cols << elem_shift(f->type);
+    if (!d || !bytes || bytes % row)
+        return 0;
+    const char *al = strstr(d->u.sugar.name, ", align=");
+    char text[512];
+    int n = snprintf(text, sizeof text, "%s = smem.alloc(%s, (%lu, %u)%.*s, name=\"%s\")",
+                     c->k->syms[var].py, f->type, bytes / row, f->cols,
+                     al ? (int)(strstr(al, ", name=") - al) : 0, al ? al : "", c->k->syms[var].ptx);
+    if (n <= 0 || (size_t)n >= sizeof text)
+        return 0;
+    d->u.sugar.name = cg_strndup(c->m, text, (size_t)n);
+    c->m->types_used |= 1u << cg_type_index(f->type, strlen(f->type));
+    return 1;
+}
+
+static void print_opnd(tiles *c, const cg_opnd *o, ptx_buf *b)
+{
+    cg_opnd one = *o;
+    one.next = NULL;
+    cg_print_opnd(c->m, c->k, &one, b);
+}
+
+/* The run becomes `x[row, col] = v` or `r = x[row, col]`. */
+static void rewrite(tiles *c, const access *a)
+{
+    ptx_buf b = { 0 };
+    if (a->res != CG_NOSYM)
+        ptx_buf_printf(&b, "%s = ", c->k->syms[a->res].py);
+    ptx_buf_printf(&b, "%s[", c->k->syms[a->var].py);
+    print_opnd(c, a->row, &b);
+    ptx_buf_puts(&b, ", ");
+    print_opnd(c, a->col, &b);
+    ptx_buf_putc(&b, ']');
+    if (a->val) {
+        ptx_buf_puts(&b, " = ");
+        print_opnd(c, a->val, &b);
+    }
+    cg_stmt *node = cg_stmt_new(c->m, CG_S_PY, (*a->link)->first);
+    node->u.sugar.name = cg_strndup(c->m, b.p, b.n);
+    node->u.sugar.label = CG_NOSYM;
+    node->u.sugar.orig = cg_splice(a->link, a->last, node);
+    ptx_buf_free(&b);
+}
+
+uint32_t sg_smem_tiles(cg_module *m, cg_kernel *k)
+{
+    sg_scratch sc = { 0 };
+    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
+    tiles c = { .m = m, .k = k, .refs = refs };
+    sg_count_refs(k->body, refs);
+    collect(&c, &k->body);
+    uint32_t made = 0;
+    /* per variable once (its first access decides); later runs first, so
+       that the links of earlier ones stay where they point */
+    uint8_t *state = cg_alloc(m, k->nsyms + 1);
+    for (unsigned i = 0; i < c.n; i++)
+        if (!state[c.v[i].var])
+            state[c.v[i].var] = redeclare(&c, c.v[i].var) ? 1 : 2;
+    for (unsigned i = c.n; i-- > 0;)
+        if (state[c.v[i].var] == 1) {
+            rewrite(&c, &c.v[i]);
+            made++;
+        }
+    ptx_buf_free(&sc);
+    return made;
+}
