@@ -84,6 +84,14 @@ static void put_sym(sg_key *key, cg_symid sym)
     put_leaf(key, &o);
 }
 
+int sg_key_sugar(const cg_stmt *s)
+{
+    /* FOR: range(count) or ptx.range_(args); WAIT: a call of its args;
+       ALLOC: merge.c names the ones that print from args; PY: fixed text */
+    return (s->kind == CG_S_FOR || s->kind == CG_S_WAIT || s->kind == CG_S_ALLOC ||
+            s->kind == CG_S_PY) && s->u.sugar.name != NULL;
+}
+
 void sg_key_stmt(sg_key *key, const cg_stmt *s)
 {
     ptx_buf *b = &key->b;
@@ -136,6 +144,19 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s)
             sg_key_stmt(key, t);
         ptx_buf_putc(b, '}');
         break;
+    case CG_S_FOR: case CG_S_WAIT: case CG_S_ALLOC: case CG_S_PY:
+        /* calls and loops that print from their name, count, arguments and
+           body alone ("repeat" rolls them); the others only match
+           themselves */
+        if (sg_key_sugar(s)) {
+            ptx_buf_printf(b, "%s#%u(", s->u.sugar.name, s->u.sugar.count);
+            put_opnds(key, s->u.sugar.args);
+            ptx_buf_putc(b, ')');
+            for (const cg_stmt *t = s->u.sugar.body; t; t = t->next)
+                sg_key_stmt(key, t);
+            break;
+        }
+        /* fall through */
     default:
         /* no matcher looks into other kinds: each matches only itself */
         ptx_buf_printf(b, "@%p", (const void *)s);

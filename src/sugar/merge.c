@@ -378,6 +378,13 @@ static uint32_t merge(merger *c, cg_stmt **head)
         cg_stmt *node = cg_stmt_new(c->m, CG_S_ALLOC, s->first);
         node->u.sugar.data = a;
         node->u.sugar.orig = cg_splice(link, last, node);
+        if (a->form == ARRIVE && !a->width) {   /* a call of its operands: "repeat"
+                                                   may roll it (its state unread) */
+            node->u.sugar.name = a->init;
+            node->u.sugar.args = sg_copy_opnd(c->m, a->src);
+            if (a->src->next)
+                node->u.sugar.args->next = sg_copy_opnd(c->m, a->src->next);
+        }
         made++;
     }
     return made;
@@ -386,14 +393,16 @@ static uint32_t merge(merger *c, cg_stmt **head)
 /* ---- printing ------------------------------------------------------------- */
 
 /* [x = ]ptx.mbarrier.arrive(bar[, tx][, pred=g]) */
-static void print_arrive(const cg_module *m, const cg_kernel *k, const alloc *a, ptx_buf *out)
+static void print_arrive(const cg_module *m, const cg_kernel *k, const cg_stmt *s, ptx_buf *out)
 {
+    const alloc *a = s->u.sugar.data;
+    const cg_opnd *src = s->u.sugar.args ? s->u.sugar.args : a->src;   /* a rolled copy's */
     if (a->width)
         ptx_buf_printf(out, "%s = ", k->syms[a->regs[0]].py);
     ptx_buf_printf(out, "%s(", a->init);
-    sg_print_addr_arg(m, k, a->src, out);
-    if (a->src->next) {
-        cg_opnd tx = *a->src->next;
+    sg_print_addr_arg(m, k, src, out);
+    if (src->next) {
+        cg_opnd tx = *src->next;
         ptx_buf_puts(out, ", ");
         cg_print_opnd(m, k, &tx, out);
     }
@@ -435,7 +444,7 @@ void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         return;
     }
     if (a->form == ARRIVE) {
-        print_arrive(m, k, a, out);
+        print_arrive(m, k, s, out);
         return;
     }
     ptx_buf_printf(out, "%s = ", y->py);

@@ -50,6 +50,8 @@ typedef struct roller {
     sg_key key;
     cg_map shapes;      /* key -> its number */
     sg_scratch list, items, leaves, sketches;   /* the current list's */
+    const char *outer[8];   /* the variables of the loops around the list */
+    unsigned nouter;
 } roller;
 
 /* Registers of an array vary by index, integers by value; the rest of a
@@ -66,7 +68,7 @@ static sg_leaf stride_leaf(const sg_key *key, const cg_opnd *o)
    like one compound statement. */
 static int rollable(const cg_stmt *s)
 {
-    if (s->kind == CG_S_INST)
+    if (s->kind == CG_S_INST || sg_key_sugar(s))
         return 1;
     if (s->kind != CG_S_SCOPE || !s->u.body)
         return 0;
@@ -101,6 +103,8 @@ static uint64_t sketch(const cg_stmt *s)
     if (!rollable(s))
         return 0;
     uint64_t h = 0x9e3779b97f4a7c15ull;
+    if (sg_key_sugar(s))       /* a rolled loop, a call: its kind and name */
+        return ((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)s->u.sugar.name[0]) | 1;
     const cg_stmt *t = s->kind == CG_S_SCOPE ? s->u.body : s;
     for (; t; t = s->kind == CG_S_SCOPE ? t->next : NULL)
         h = (h ^ ((uintptr_t)t->u.inst.path + sg_nops(t->u.inst.ops))) * 0x100000001b3ull;
@@ -230,6 +234,7 @@ static void affine(ptx_buf *b, const char *var, long long base, long long stride
 
 typedef struct tmpl {
     roller *r;
+    const char *var;    /* the loop's variable */
     const item *x, *y;  /* the first two copies of the statement */
     unsigned q;         /* next leaf */
 } tmpl;
@@ -248,7 +253,7 @@ static cg_opnd *subst_one(tmpl *t, cg_opnd *o)
         ptx_buf buf = { 0 };
         if (o->kind == CG_O_SYM)
             ptx_buf_printf(&buf, "%s[", t->r->k->syms[o->sym].py);
-        affine(&buf, t->r->var, a->v, b->v - a->v);
+        affine(&buf, t->var, a->v, b->v - a->v);
         if (o->kind == CG_O_SYM)
             ptx_buf_putc(&buf, ']');
         cg_opnd *c = cg_opnd_new(t->r->m, CG_O_PY);
@@ -277,6 +282,13 @@ static cg_opnd *subst_list(tmpl *t, cg_opnd *o)
 static cg_stmt *template_stmt(tmpl *t, cg_stmt *s0)
 {
     cg_stmt *c = sg_copy_stmt(t->r->m, s0);
+    if (sg_key_sugar(s0)) {   /* args, then body: key.c's order */
+        c->u.sugar.args = subst_list(t, s0->u.sugar.args);
+        cg_stmt **tail = &c->u.sugar.body;
+        for (cg_stmt *a = s0->u.sugar.body; a; a = a->next, tail = &(*tail)->next)
+            *tail = template_stmt(t, a);
+        return c;
+    }
     if (s0->kind == CG_S_SCOPE) {
         cg_stmt **tail = &c->u.body;
         for (cg_stmt *a = s0->u.body; a; a = a->next, tail = &(*tail)->next)
@@ -307,17 +319,69 @@ void sg_print_for(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int 
     cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out);
 }
 
+/* Is name the variable of a loop among the g statements from s (or
+   within them)? */
+static int var_inside(const cg_stmt *s, unsigned g, const char *name)
+{
+    for (; s && g--; s = s->next) {
+        if (s->kind == CG_S_FOR && s->u.sugar.name && !strcmp(s->u.sugar.name, name))
+            return 1;
+        cg_stmt **body = cg_body((cg_stmt *)s);
+        if (body && var_inside(*body, ~0u, name))
+            return 1;
+    }
+    return 0;
+}
+
+static const char *const loop_vars[] = { "i", "j", "n", "_i", "_j", "_k" };
+
+static int var_outside(const roller *r, const char *name)
+{
+    for (unsigned i = 0; i < r->nouter; i++)
+        if (!strcmp(r->outer[i], name))
+            return 1;
+    return 0;
+}
+
+/* The first loop variable that no loop inside the block or around it
+   uses; NULL if none. */
+static const char *block_var(roller *r, const cg_stmt *first, unsigned g)
+{
+    for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars; i++)
+        if ((loop_vars[i] == r->var || sg_py_name_free(r->m, r->k, loop_vars[i])) &&
+            !var_inside(first, g, loop_vars[i]) && !var_outside(r, loop_vars[i]))
+            return loop_vars[i];
+    return NULL;
+}
+
 static cg_stmt *make_loop(roller *r, const item *it, cg_stmt **a, unsigned s, run run)
 {
+    const char *var = block_var(r, a[s], run.g);
+    if (!var)
+        return NULL;
     cg_stmt *node = cg_stmt_new(r->m, CG_S_FOR, a[s]->first);
-    node->u.sugar.name = r->var;
+    node->u.sugar.name = var;
     node->u.sugar.count = run.c;
     cg_stmt **bt = &node->u.sugar.body;
     for (unsigned j = 0; j < run.g; j++, bt = &(*bt)->next) {
-        tmpl t = { .r = r, .x = &it[s + j], .y = &it[s + run.g + j] };
+        tmpl t = { .r = r, .var = var, .x = &it[s + j], .y = &it[s + run.g + j] };
         *bt = template_stmt(&t, a[s + j]);
     }
     return node;
+}
+
+static uint32_t roll_list(roller *r, cg_stmt **head);
+
+/* The list of loop s's body, with s's variable among the outer ones. */
+static uint32_t roll_body(roller *r, cg_stmt *s, cg_stmt **body)
+{
+    int push = s->kind == CG_S_FOR && s->u.sugar.name &&
+               r->nouter < sizeof r->outer / sizeof *r->outer;
+    if (push)
+        r->outer[r->nouter++] = s->u.sugar.name;
+    uint32_t n = roll_list(r, body);
+    r->nouter -= (unsigned)push;
+    return n;
 }
 
 static uint32_t roll_list(roller *r, cg_stmt **head)
@@ -326,7 +390,7 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
     for (cg_stmt *s = *head; s; s = s->next) {
         cg_stmt **body = cg_body(s);
         if (body)
-            rolled += roll_list(r, body);
+            rolled += roll_body(r, s, body);
     }
     unsigned n;
     cg_stmt **a = sg_list_array(&r->list, *head, &n);
@@ -343,7 +407,7 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
             make_item(r, a[i], &it[i]);
     for (unsigned i = 0; i < n; i++)
         it[i].leaves = (leaf *)(r->leaves.p + (uintptr_t)it[i].leaves);
-    cg_stmt **link = head;
+    cg_stmt **link = head, *made = NULL;
     for (unsigned s = 0; s < n;) {
         run run = it[s].shape ? best_run(it, n, s) : (struct run){ 0, 0 };
         if (!run.g) {
@@ -352,20 +416,32 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
             continue;
         }
         cg_stmt *node = make_loop(r, it, a, s, run);
+        if (!node) {
+            link = &a[s]->next;
+            s++;
+            continue;
+        }
         node->u.sugar.orig = cg_splice(link, a[s + run.g * run.c - 1], node);
         link = &node->next;
         s += run.g * run.c;
         rolled++;
+        node->u.sugar.data = made;   /* chained: rolled again below */
+        made = node;
+    }
+    /* a new loop's body may repeat again inside (the scratch is free now) */
+    for (cg_stmt *l = made, *next; l; l = next) {
+        next = l->u.sugar.data;
+        l->u.sugar.data = NULL;
+        rolled += roll_body(r, l, &l->u.sugar.body);
     }
     return rolled;
 }
 
 static const char *loop_var(cg_module *m, cg_kernel *k)
 {
-    static const char *const cand[] = { "i", "j", "n", "_i", "_j" };
-    for (unsigned i = 0; i < sizeof cand / sizeof *cand; i++)
-        if (sg_py_name_free(m, k, cand[i]))
-            return cand[i];
+    for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars; i++)
+        if (sg_py_name_free(m, k, loop_vars[i]))
+            return loop_vars[i];
     return NULL;
 }
 
@@ -381,7 +457,9 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
     ptx_buf_free(&r.items);
     ptx_buf_free(&r.leaves);
     ptx_buf_free(&r.sketches);
-    if (n)
-        sg_py_reserve(m, k, r.var);
+    if (n)   /* the variables the loops use (outer loops may use others) */
+        for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars; i++)
+            if (loop_vars[i] == r.var || var_inside(k->body, ~0u, loop_vars[i]))
+                sg_py_reserve(m, k, loop_vars[i]);
     return n;
 }

@@ -122,8 +122,12 @@ typedef struct sg_key {
     cg_module *m;
 } sg_key;
 
-/* Appends statement s (and a scope's body) to key->b; wild leaves are
-   appended to key->holes. */
+/* s is a sugar node that prints from its name, count, args and body
+   alone, so that two with equal keys print alike (sg_key_stmt keys those;
+   any other sugar node matches only itself). */
+int sg_key_sugar(const cg_stmt *s);
+/* Appends statement s (and a scope's or such a node's body) to key->b;
+   wild leaves are appended to key->holes. */
 void sg_key_stmt(sg_key *key, const cg_stmt *s);
 
 /* ---- IR helpers (util.c) ---------------------------------------------- */
