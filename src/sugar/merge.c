@@ -36,7 +36,7 @@ typedef struct merger {
 } merger;
 
 
-enum { INIT, FROM, PTRS, WARP, ARRIVE, OPER };
+enum { INIT, FROM, PTRS, WARP, ARRIVE, OPER, LOAD };
 
 typedef struct alloc {
     uint8_t form;
@@ -322,6 +322,27 @@ static alloc *merge_operator(merger *c, const cg_stmt *decl)
     return a;
 }
 
+/* x = fresh T; ld.shared.T x, [a]: `x = smem.load(T, a)` (smem.py load:
+   scalar(T), then the ld). */
+static alloc *merge_load(merger *c, const cg_stmt *decl)
+{
+    const cg_stmt *in = decl->next;
+    const cg_sym *y = &c->k->syms[decl->u.reg];
+    if (!y->implicit || y->kind != CG_SYM_REG || !sg_inst_is(in, "ld") || in->u.inst.guard ||
+        in->u.inst.nmods != 2 || strcmp(in->u.inst.mods[0], "shared") ||
+        strcmp(in->u.inst.mods[1], y->type) || sg_nops(in->u.inst.ops) != 2 ||
+        !is_reg(in->u.inst.ops, decl->u.reg) || in->u.inst.ops->next->kind != CG_O_ADDR)
+        return NULL;
+    alloc *a = cg_alloc(c->m, sizeof *a);
+    a->form = LOAD;
+    a->n = 1;
+    a->regs = cg_alloc(c->m, sizeof *a->regs);
+    a->regs[0] = decl->u.reg;
+    a->src = in->u.inst.ops->next;
+    c->m->uses_smem = 1;
+    return a;
+}
+
 /* ---- mbarrier arrivals: the state register they allocate ---------------- */
 
 /* x = fresh b64; mbarrier.arrive.shared.b64 x, [bar] (or
@@ -371,7 +392,7 @@ static uint32_t merge(merger *c, cg_stmt **head)
             continue;
         if ((a = merge_ptrs(c, s, &last)) == NULL && (a = merge_warp(c, s, &last)) == NULL &&
             ((a = merge_mov(c, s, s->next)) || (a = merge_arrive(c, s)) ||
-             (a = merge_operator(c, s))))
+             (a = merge_operator(c, s)) || (a = merge_load(c, s))))
             last = s->next;
         if (!a)
             continue;
@@ -448,6 +469,12 @@ void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         return;
     }
     ptx_buf_printf(out, "%s = ", y->py);
+    if (a->form == LOAD) {
+        ptx_buf_printf(out, "smem.load(%s, ", y->type);
+        cg_print_opnd(m, k, &src, out);
+        ptx_buf_puts(out, ")\n");
+        return;
+    }
     if (a->form == OPER) {       /* a OP b, or a helper's call */
         if (a->src->kind == CG_O_OPER)
             cg_print_oper(m, k, a->src, out);
@@ -647,5 +674,15 @@ int sg_alloc_from(const cg_stmt *s, cg_symid *x, const cg_opnd **src)
         return 0;
     *x = a->regs[0];
     *src = a->src;
+    return 1;
+}
+
+int sg_alloc_load(const cg_stmt *s, cg_symid *x, const cg_opnd **addr)
+{
+    const alloc *a = s && s->kind == CG_S_ALLOC ? s->u.sugar.data : NULL;
+    if (!a || a->form != LOAD)
+        return 0;
+    *x = a->regs[0];
+    *addr = a->src;
     return 1;
 }

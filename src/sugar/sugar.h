@@ -58,6 +58,8 @@ uint32_t sg_merge_decls(cg_module *m, cg_kernel *k, const uint32_t *refs);
 /* s is a merged `x = a OP b` (*e: the CG_O_OPER) / `x = reg.from_(src, T)`. */
 int sg_alloc_oper(const cg_stmt *s, cg_symid *x, const cg_opnd **e);
 int sg_alloc_from(const cg_stmt *s, cg_symid *x, const cg_opnd **src);
+/* ... a merged `x = smem.load(T, addr)`. */
+int sg_alloc_load(const cg_stmt *s, cg_symid *x, const cg_opnd **addr);
 /* Part of "decls" (smem.c): shared declarations -> smem.alloc/mbarrier. */
 uint32_t sg_smem_decls(cg_module *m, cg_kernel *k);
 /* Part of "names" (specials.c): registers that hold %tid.x ... -> tid. */

@@ -121,6 +121,7 @@ static int access_at(const tiles *c, cg_stmt **link, access *a)
     a->col = p->next->next;
     unsigned shift = num(e->b);
     const cg_opnd *u;
+    cg_symid res;
     a->res = CG_NOSYM;
     if (sg_inst_is(use, "st") && use->u.inst.nmods == 2 && !use->u.inst.guard &&
         !strcmp(use->u.inst.mods[0], "shared") && (u = use->u.inst.ops) && sg_nops(u) == 2 &&
@@ -138,6 +139,11 @@ static int access_at(const tiles *c, cg_stmt **link, access *a)
         a->res = use->u.reg;
         a->val = NULL;
         a->last = use->next;
+    } else if (sg_alloc_load(use, &res, &u) && !u->b && reg_is(u->a, r)) {
+        a->type = c->k->syms[res].type;            /* merge.c made it smem.load */
+        a->res = res;
+        a->val = NULL;
+        a->last = use;
     } else {
         return 0;
     }

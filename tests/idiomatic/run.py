@@ -54,7 +54,13 @@ else:
     sys.stdout.write(m.KERNEL.ptx(**m.ARGS))
 '''
 
-HELPER = re.compile(r"\b(ptx\.(?!inst\b)[A-Za-z_][\w.]*|reg\.[A-Za-z_]\w*)\s*\(")
+HELPER = re.compile(r"\b(ptx\.(?!inst\b)[A-Za-z_][\w.]*|reg\.[A-Za-z_]\w*|smem\.[A-Za-z_]\w*)\s*\(")
+# helpers whose expansion is not fixed PTX of their own (they name or
+# build objects), or that the PTX cannot show: not looked for
+NOT_FIXED = {"ptx.addr", "ptx.global_ptrs", "ptx.special", "reg.array", "reg.scalar",
+             "reg.from_", "reg.wgmma_frag", "smem.wgmma_tile", "ptx.mbarrier.array",
+             "smem.mbarrier", "smem.alloc", "ptx.pipeline"}
+GEMM = re.compile(r"^(gemm|flash)")
 OPERATOR = re.compile(r"^\s*[\w\[\]]+\s*(=\s*[^=].*(\s[-+*&|^]|<<|>>|\s[<>]=?\s|==|!=)|"
                       r"(\+|-|\*|<<|>>|&|\^)=)")
 LOOP = re.compile(r"^\s*(with ptx\.loop\(|for .* in )")
@@ -90,6 +96,7 @@ def count(lines):
         "lines": len(lines),
         "operators": sum(1 for ln in lines if OPERATOR.search(ln)),
         "helpers": len(HELPER.findall(text)),
+        "names": {h.split("(")[0] for h in HELPER.findall(text)},
         "loops": sum(1 for ln in lines if LOOP.search(ln)),
         "waits": len(WAIT.findall(text)),
         "plain": len(PLAIN.findall(text)),
@@ -149,6 +156,7 @@ def main():
                                    if os.path.basename(p) != "run.py")
     work = tempfile.mkdtemp(prefix="idiomatic-")
     keys = ("lines", "operators", "helpers", "loops", "waits", "plain")
+    over, missing = [], {}
     tot_o = dict.fromkeys(keys, 0)
     tot_d = dict.fromkeys(keys, 0)
     passed = failed = 0
@@ -165,6 +173,12 @@ def main():
             continue
         passed += ok
         failed += not ok
+        if GEMM.match(name) and d["lines"] > TARGET * o["lines"]:
+            over.append("%s %.2fx" % (name, d["lines"] / o["lines"]))
+        gone = sorted(h for h in o["names"] - d["names"]
+                      if not any(h.startswith(n) for n in NOT_FIXED))
+        if gone:
+            missing[name] = gone
         for k in keys:
             tot_o[k] += o[k]
             tot_d[k] += d[k]
@@ -181,6 +195,11 @@ def main():
           "decompiled code)")
     print("line target (decompiled <= %.1fx the original in total): %s"
           % (TARGET, "met" if ratio <= TARGET else "not met (%.2fx)" % ratio))
+    print("... and on each GEMM or attention kernel: %s"
+          % ("met" if not over else "not met (" + ", ".join(over) + ")"))
+    print("helpers of the original not in the decompiled code: %s"
+          % ("none" if not missing else
+             "; ".join("%s: %s" % (k, ", ".join(v)) for k, v in sorted(missing.items()))))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -189,15 +189,15 @@ def wgmma():
 
 @case("ptx.tcgen05.alloc(", "ptx.tcgen05.descriptor(", "ptx.tcgen05.mma(", "ptx.tcgen05.commit(",
       "ptx.tcgen05.ld(", "ptx.tcgen05.wait_ld()", "ptx.tcgen05.dealloc(",
-      "ptx.tcgen05.fence_after_thread_sync()", arch="sm_100a", version=(8, 8))
+      "ptx.tcgen05.fence_after_thread_sync()", "smem.load(b32, ", arch="sm_100a",
+      version=(8, 8))
 def tcgen05():
     sa = smem.alloc(bf16, (128, 64))
     slot = smem.alloc(b32, 1)
     bar = smem.mbarrier(1)
     ptx.tcgen05.alloc(slot, 64)
     ptx.tcgen05.fence_after_thread_sync()
-    tmem = reg.scalar(b32)
-    ptx.ld(b32, tmem, ptx.addr(slot.name), space="shared")
+    tmem = smem.load(b32, ptx.addr(slot.name))
     da = ptx.tcgen05.descriptor(sa, stride_bytes=1024)
     db = ptx.tcgen05.descriptor(sa, byte_offset=32, stride_bytes=1024, swizzle="64B")
     idesc = reg.scalar(u32, init=0x8100490)
