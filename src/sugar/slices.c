@@ -3,8 +3,8 @@
  * tcgen05 fragments, vector loads/stores of 8+ registers) written as
  * comprehensions over the register array:
  *
- *     {%f5889, %f5888, ..., %f5762}  ->  [f[i] for i in range(5889, 5761, -1)]
- *     {%r0, ..., %r63, %r70}         ->  [r[i] for i in range(0, 64)] + [r[70]]
+ *     {%f5889, %f5888, ..., %f5762}  ->  [f[k] for k in range(5889, 5761, -1)]
+ *     {%r0, ..., %r63, %r70}         ->  [r[k] for k in range(64)] + [r[70]]
  *
  * pyptx 0.1.1's RegArray has no slice indexing (r[0:64] raises), and a
  * Python list operand prints as {e0, e1, ...}, so a comprehension gives
@@ -51,10 +51,15 @@ static void put_run(const cg_kernel *k, cg_opnd **el, unsigned i, unsigned j,
 {
     long a = el[i]->index, b = (long)el[j - 1]->index + (step > 0 ? 1 : -1);
     const char *py = k->syms[el[i]->sym].py;
-    if (step == 1)
-        ptx_buf_printf(out, "[%s[i] for i in range(%ld, %ld)]", py, a, b);
+    /* k, not the i of the loops around it (a comprehension has its own
+       scope, but a reader should not have to know that) */
+    const char *v = strcmp(py, "k") ? "k" : "i";
+    if (step == 1 && a == 0)
+        ptx_buf_printf(out, "[%s[%s] for %s in range(%ld)]", py, v, v, b);
+    else if (step == 1)
+        ptx_buf_printf(out, "[%s[%s] for %s in range(%ld, %ld)]", py, v, v, a, b);
     else
-        ptx_buf_printf(out, "[%s[i] for i in range(%ld, %ld, %ld)]", py, a, b, step);
+        ptx_buf_printf(out, "[%s[%s] for %s in range(%ld, %ld, %ld)]", py, v, v, a, b, step);
 }
 
 static int rewrite_vec(cg_module *m, const cg_kernel *k, cg_opnd *v)
