@@ -36,6 +36,12 @@
     X(repeat, "repeated blocks rolled into for i in range(N)") \
     X(calls, "instructions a typed wrapper emits as that wrapper: ptx.add(s32, ...)")
 
+/* Rows that run on every kernel before the next row starts on any (the
+   driver otherwise runs all rows kernel by kernel): "names" gives the
+   kernels their Python function names, which every Python name a later
+   row picks, in any kernel, must avoid (sg_py_name_free). */
+#define SG_BARRIERS(X) X(names)
+
 #define SG_DECLARE(name, help) uint32_t sugar_##name(cg_module *m, cg_kernel *k);
 SG_PASSES(SG_DECLARE)
 #undef SG_DECLARE
