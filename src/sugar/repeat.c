@@ -107,19 +107,28 @@ static uint64_t sketch(const cg_stmt *s)
     return h | 1;
 }
 
-/* A statement is keyed only if one within MAXG of it has its sketch: a
-   run pairs each statement with one g <= MAXG away of the same shape, so
-   the others cannot be in one (and keying every statement of a big
-   module is most of this pass's work). */
-static int may_roll(const uint64_t *sk, unsigned n, unsigned i)
+/* Marks (cand[i] = 1) the statements that some roll could take, the only
+   ones worth keying (keying every statement of a big module was most of
+   this pass's work).  A roll of c copies of g statements that saves the
+   2 lines best_run asks for pairs every statement of its first c - 1
+   copies with the one g further on, same shape and so same sketch:
+   positions p .. p + L - 1 with sk[p] == sk[p + g], L = (c - 1) * g >= g
+   and c * g - (g + 1) >= 2, i.e. L >= 3.  So only the statements of such
+   runs of pairs (and the g after them) are marked; the others keep shape
+   0, which best_run would reject anyway: no roll it could choose is lost. */
+static void mark_candidates(const uint64_t *sk, unsigned n, uint8_t *cand)
 {
-    if (!sk[i])
-        return 0;
-    unsigned lo = i > MAXG ? i - MAXG : 0, hi = i + MAXG < n ? i + MAXG : n - 1;
-    for (unsigned j = lo; j <= hi; j++)
-        if (j != i && sk[j] == sk[i])
-            return 1;
-    return 0;
+    for (unsigned g = 1; g <= MAXG; g++) {
+        unsigned min = g > 3 ? g : 3;
+        for (unsigned p = 0; p + g < n;) {
+            unsigned q = p;
+            while (q + g < n && sk[q] && sk[q] == sk[q + g])
+                q++;
+            if (q - p >= min)
+                memset(cand + p, 1, q - p + g);
+            p = q > p ? q : p + 1;
+        }
+    }
 }
 
 /* Keys statement s into *it; its leaves are appended to r->leaves (the
@@ -325,11 +334,13 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
     item *it = sg_scratch_get(&r->items, n * sizeof *it);
     r->leaves.n = 0;
     ptx_buf_reserve(&r->leaves, sizeof(leaf));   /* never a NULL base below */
-    uint64_t *sk = sg_scratch_get(&r->sketches, n * sizeof *sk);
+    uint64_t *sk = sg_scratch_get(&r->sketches, n * (sizeof *sk + 1));
+    uint8_t *cand = (uint8_t *)(sk + n);
     for (unsigned i = 0; i < n; i++)
         sk[i] = sketch(a[i]);
+    mark_candidates(sk, n, cand);
     for (unsigned i = 0; i < n; i++)
-        if (may_roll(sk, n, i))
+        if (cand[i])
             make_item(r, a[i], &it[i]);
     for (unsigned i = 0; i < n; i++)
         it[i].leaves = (leaf *)(r->leaves.p + (uintptr_t)it[i].leaves);
