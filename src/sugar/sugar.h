@@ -54,8 +54,12 @@ cg_symid sg_back_edge(const cg_stmt *s);
    else UINT32_MAX.  decls.c places declarations by it. */
 uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n,
                       cg_symid *pool_sym);
-/* Part of "names" (specials.c): registers that hold %tid.x ... -> tid. */
-uint32_t sg_name_specials(cg_module *m, cg_kernel *k);
+/* Part of "names" (specials.c): registers that hold %tid.x ... -> tid.
+   The walk that finds them also hands `str` (with ctx; may be NULL)
+   every CG_O_STR operand of every instruction, in order: names.c finds
+   the module symbols a body names in the same walk. */
+typedef void (*sg_opnd_fn)(void *ctx, cg_opnd *o);
+uint32_t sg_name_specials(cg_module *m, cg_kernel *k, sg_opnd_fn str, void *ctx);
 
 /* Passes that keep per-register tables skip kernels declaring more
    registers than this (no real kernel comes near it). */
@@ -154,6 +158,9 @@ void *sg_scratch_get(sg_scratch *s, size_t n);
    register).  specials.c and compare.c use it for their aliases. */
 typedef cg_symid (*sg_retarget_fn)(void *ctx, cg_symid sym, int32_t index);
 void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx);
+/* The same for statement s alone, not the list it owns (cg_body), for a
+   pass that retargets as it walks. */
+void sg_retarget_one(cg_stmt *s, sg_retarget_fn map, void *ctx);
 /* The statements of list `head`, in order, in s (*n set). */
 cg_stmt **sg_list_array(sg_scratch *s, cg_stmt *head, unsigned *n);
 /* Python indentation. */

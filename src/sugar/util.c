@@ -130,17 +130,22 @@ static void retarget_opnds(cg_opnd *o, sg_retarget_fn map, void *ctx)
     }
 }
 
+void sg_retarget_one(cg_stmt *s, sg_retarget_fn map, void *ctx)
+{
+    if (s->kind == CG_S_INST) {
+        retarget_opnds(s->u.inst.ops, map, ctx);
+        retarget_opnds(s->u.inst.guard, map, ctx);
+    } else if (s->kind >= CG_S_LOOP && s->kind != CG_S_ALIAS) {
+        retarget_opnds(s->u.sugar.args, map, ctx);
+        sg_retarget(s->u.sugar.orig, map, ctx);
+    }
+}
+
 void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx)
 {
     for (; s; s = s->next) {
         cg_stmt **body = cg_body(s);
-        if (s->kind == CG_S_INST) {
-            retarget_opnds(s->u.inst.ops, map, ctx);
-            retarget_opnds(s->u.inst.guard, map, ctx);
-        } else if (s->kind >= CG_S_LOOP && s->kind != CG_S_ALIAS) {
-            retarget_opnds(s->u.sugar.args, map, ctx);
-            sg_retarget(s->u.sugar.orig, map, ctx);
-        }
+        sg_retarget_one(s, map, ctx);
         if (body)
             sg_retarget(*body, map, ctx);
     }
