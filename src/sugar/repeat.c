@@ -118,16 +118,16 @@ static uint64_t sketch(const cg_stmt *s)
    0, which best_run would reject anyway: no roll it could choose is lost. */
 static void mark_candidates(const uint64_t *sk, unsigned n, uint8_t *cand)
 {
-    for (unsigned g = 1; g <= MAXG; g++) {
-        unsigned min = g > 3 ? g : 3;
-        for (unsigned p = 0; p + g < n;) {
-            unsigned q = p;
-            while (q + g < n && sk[q] && sk[q] == sk[q + g])
-                q++;
-            if (q - p >= min)
-                memset(cand + p, 1, q - p + g);
-            p = q > p ? q : p + 1;
+    for (unsigned g = 1; g <= MAXG && g < n; g++) {
+        unsigned min = g > 3 ? g : 3, run = 0, p;
+        for (p = 0; p + g < n; p++) {   /* run: pairs ending before p */
+            unsigned pair = (sk[p] == sk[p + g]) & (sk[p] != 0);
+            if (!pair && run >= min)
+                memset(cand + p - run, 1, run + g);
+            run = pair ? run + 1 : 0;
         }
+        if (run >= min)
+            memset(cand + p - run, 1, run + g);
     }
 }
 
