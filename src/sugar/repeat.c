@@ -50,6 +50,7 @@ typedef struct roller {
     sg_key key;
     cg_map shapes;      /* key -> its number */
     sg_scratch list, items, leaves, sketches;   /* the current list's */
+    ptx_buf text;       /* an operand's Python text being written */
 } roller;
 
 /* Registers of an array vary by index, integers by value; the rest of a
@@ -218,20 +219,35 @@ static run best_run(const item *it, unsigned n, unsigned s)
 
 /* ---- building the loop ------------------------------------------------ */
 
+/* v in decimal (|v| <= 2^53: leaf_value keeps larger constants literal).
+   A rolled loop writes one such number per varying leaf: no printf. */
+static void put_decimal(ptx_buf *b, long long v)
+{
+    char tmp[24], *e = tmp + sizeof tmp, *w = e;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--w = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0)
+        *--w = '-';
+    ptx_buf_put(b, w, (size_t)(e - w));
+}
+
 static void affine(ptx_buf *b, const char *var, long long base, long long stride)
 {
     if (base)
-        ptx_buf_printf(b, "%lld", base);
+        put_decimal(b, base);
     if (stride) {
         long long as = stride < 0 ? -stride : stride;
         if (base)
             ptx_buf_puts(b, stride < 0 ? " - " : " + ");
         else if (stride < 0)
             ptx_buf_puts(b, "-");
-        if (as == 1)
-            ptx_buf_puts(b, var);
-        else
-            ptx_buf_printf(b, "%lld*%s", as, var);
+        if (as != 1) {
+            put_decimal(b, as);
+            ptx_buf_putc(b, '*');
+        }
+        ptx_buf_puts(b, var);
     } else if (!base) {
         ptx_buf_puts(b, "0");
     }
@@ -254,15 +270,17 @@ static cg_opnd *subst_one(tmpl *t, cg_opnd *o)
         t->q++;
         if (!a->ok || !b->ok || a->v == b->v)
             return sg_copy_opnd(t->r->m, o);
-        ptx_buf buf = { 0 };
+        ptx_buf *buf = &t->r->text;
+        buf->n = 0;
+        if (o->kind == CG_O_SYM) {
+            ptx_buf_puts(buf, t->r->k->syms[o->sym].py);
+            ptx_buf_putc(buf, '[');
+        }
+        affine(buf, t->r->var, a->v, b->v - a->v);
         if (o->kind == CG_O_SYM)
-            ptx_buf_printf(&buf, "%s[", t->r->k->syms[o->sym].py);
-        affine(&buf, t->r->var, a->v, b->v - a->v);
-        if (o->kind == CG_O_SYM)
-            ptx_buf_putc(&buf, ']');
+            ptx_buf_putc(buf, ']');
         cg_opnd *c = cg_opnd_new(t->r->m, CG_O_PY);
-        c->text = sg_lit(t->r->m, buf.p, buf.n);
-        ptx_buf_free(&buf);
+        c->text = sg_lit(t->r->m, buf->p, buf->n);
         return c;
     }
     cg_opnd *c = cg_alloc(t->r->m, sizeof *c);
@@ -382,6 +400,7 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
     ptx_buf_free(&r.items);
     ptx_buf_free(&r.leaves);
     ptx_buf_free(&r.sketches);
+    ptx_buf_free(&r.text);
     if (n)
         sg_py_reserve(m, k, r.var);
     return n;
