@@ -278,20 +278,6 @@ static int operands_fit(const cg_kernel *k, const wrapper *w, const cg_inst *in)
     return 1;
 }
 
-/* The wrapper that emits instruction `in`, with its pattern's values
-   (the first row that fits). */
-static const wrapper *find_wrapper(const cg_kernel *k, const cg_inst *in,
-                                   const char **vals)
-{
-    for (unsigned i = 0; i < sizeof wrappers / sizeof *wrappers; i++) {
-        const wrapper *w = &wrappers[i];
-        if (w->op[0] == in->op[0] && !strcmp(w->op, in->op) &&
-            operands_fit(k, w, in) && match_mods(w, in, vals))
-            return w;
-    }
-    return NULL;
-}
-
 /* ---- printing --------------------------------------------------------- */
 
 static void put_value(ptx_buf *out, const slot *sl, const char *v)
@@ -442,29 +428,83 @@ void sg_print_call(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 
 /* ---- the pass ---------------------------------------------------------- */
 
-static uint32_t wrap_list(cg_module *m, const cg_kernel *k, cg_stmt *s)
+/* What one opcode word fits: the rows whose opcode and modifier pattern
+   take it (bit i: wrappers[i]) and the pyptx types each of them names.
+   An instruction's row is the first of those its operands fit, so the
+   modifiers are matched once per word (ir.h: instructions that spell a
+   word share its op and mods arrays), not once per instruction. */
+#define NWRAPPERS (sizeof wrappers / sizeof *wrappers)
+_Static_assert(NWRAPPERS <= 64, "a row is a bit of word_fit.rows");
+
+typedef struct word_fit {
+    char key[2 * sizeof(void *) + sizeof(uint32_t)];   /* op, mods, nmods */
+    uint64_t rows;
+    uint32_t types[NWRAPPERS];   /* m->types_used bits of each row */
+} word_fit;
+
+typedef struct wrapping {
+    cg_module *m;
+    const cg_kernel *k;
+    cg_map words;                /* word_fit.key -> index into fits */
+    word_fit **fits;
+    uint32_t nfits, capfits;
+} wrapping;
+
+static const word_fit *fit_of(wrapping *c, const cg_inst *in)
+{
+    char key[sizeof ((word_fit *)0)->key];
+    memcpy(key, &in->op, sizeof in->op);
+    memcpy(key + sizeof in->op, &in->mods, sizeof in->mods);
+    memcpy(key + 2 * sizeof(void *), &in->nmods, sizeof in->nmods);
+    cg_mslot *slot = cg_map_put(c->m, &c->words, key, sizeof key);
+    if (slot->val >= 0)
+        return c->fits[slot->val];
+    word_fit *f = cg_alloc(c->m, sizeof *f);
+    memcpy(f->key, key, sizeof key);
+    for (unsigned i = 0; i < NWRAPPERS; i++) {
+        const wrapper *w = &wrappers[i];
+        const char *vals[MAXWORDS];
+        if (w->op[0] != in->op[0] || strcmp(w->op, in->op) || !match_mods(w, in, vals))
+            continue;
+        f->rows |= 1ull << i;
+        for (unsigned j = 0; w->mods[j]; j++)      /* the types it names */
+            if (vals[j] && slot_named(w->mods[j]) && slot_named(w->mods[j])->type)
+                f->types[i] |= 1u << cg_type_index(vals[j], strlen(vals[j]));
+    }
+    c->fits = cg_grow(c->m, c->fits, c->nfits, &c->capfits, sizeof *c->fits);
+    c->fits[c->nfits] = f;
+    slot->k = f->key;
+    slot->val = (int32_t)c->nfits++;
+    return f;
+}
+
+static uint32_t wrap_list(wrapping *c, cg_stmt *s)
 {
     uint32_t made = 0;
     for (; s; s = s->next) {
         cg_stmt **body = cg_body(s);
-        const char *vals[MAXWORDS];
-        const wrapper *w;
         if (body) {
-            made += wrap_list(m, k, *body);
+            made += wrap_list(c, *body);
             continue;
         }
-        if (s->kind != CG_S_INST || !(w = find_wrapper(k, &s->u.inst, vals)))
+        if (s->kind != CG_S_INST)
             continue;
-        for (unsigned i = 0; w->mods[i]; i++)      /* the types it names */
-            if (vals[i] && slot_named(w->mods[i]) && slot_named(w->mods[i])->type)
-                m->types_used |= 1u << cg_type_index(vals[i], strlen(vals[i]));
-        s->u.inst.wrapper = (uint8_t)(w - wrappers + 1);
-        made++;
+        const word_fit *f = fit_of(c, &s->u.inst);
+        for (uint64_t rows = f->rows; rows; rows &= rows - 1) {
+            unsigned i = (unsigned)__builtin_ctzll(rows);
+            if (operands_fit(c->k, &wrappers[i], &s->u.inst)) {
+                c->m->types_used |= f->types[i];
+                s->u.inst.wrapper = (uint8_t)(i + 1);
+                made++;
+                break;
+            }
+        }
     }
     return made;
 }
 
 uint32_t sugar_calls(cg_module *m, cg_kernel *k)
 {
-    return wrap_list(m, k, k->body);
+    wrapping c = { .m = m, .k = k };
+    return wrap_list(&c, k->body);
 }
