@@ -117,18 +117,29 @@ static uint64_t sketch(const cg_stmt *s)
    and c * g - (g + 1) >= 2, i.e. L >= 3.  So only the statements of such
    runs of pairs (and the g after them) are marked; the others keep shape
    0, which best_run would reject anyway: no roll it could choose is lost. */
-static void mark_candidates(const uint64_t *sk, unsigned n, uint8_t *cand)
+static void mark_candidates(const uint64_t *sk, unsigned n, uint8_t *cand, uint8_t *pair)
 {
     for (unsigned g = 1; g <= MAXG && g < n; g++) {
-        unsigned min = g > 3 ? g : 3, run = 0, p;
-        for (p = 0; p + g < n; p++) {   /* run: pairs ending before p */
-            unsigned pair = (sk[p] == sk[p + g]) & (sk[p] != 0);
-            if (!pair && run >= min)
+        unsigned min = g > 3 ? g : 3, run = 0, p, np = n - g;
+        /* pair[p]: statement p pairs with p + g (a loop the compiler
+           vectorizes), then the runs of pairs, skipping 8 bytes of no
+           pair at a time (most of them) */
+        for (p = 0; p < np; p++)
+            pair[p] = (sk[p] == sk[p + g]) & (sk[p] != 0);
+        memset(pair + np, 0, 8);
+        for (p = 0; p < np; p++) {
+            uint64_t eight;
+            memcpy(&eight, pair + p, 8);
+            if (!eight && !run) {
+                p += 7;
+                continue;
+            }
+            if (!pair[p] && run >= min)
                 memset(cand + p - run, 1, run + g);
-            run = pair ? run + 1 : 0;
+            run = pair[p] ? run + 1 : 0;
         }
         if (run >= min)
-            memset(cand + p - run, 1, run + g);
+            memset(cand + np - run, 1, run + g);
     }
 }
 
@@ -352,11 +363,11 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
     item *it = sg_scratch_get(&r->items, n * sizeof *it);
     r->leaves.n = 0;
     ptx_buf_reserve(&r->leaves, sizeof(leaf));   /* never a NULL base below */
-    uint64_t *sk = sg_scratch_get(&r->sketches, n * (sizeof *sk + 1));
-    uint8_t *cand = (uint8_t *)(sk + n);
+    uint64_t *sk = sg_scratch_get(&r->sketches, n * (sizeof *sk + 2) + 8);
+    uint8_t *cand = (uint8_t *)(sk + n), *pair = cand + n;
     for (unsigned i = 0; i < n; i++)
         sk[i] = sketch(a[i]);
-    mark_candidates(sk, n, cand);
+    mark_candidates(sk, n, cand, pair);
     for (unsigned i = 0; i < n; i++)
         if (cand[i])
             make_item(r, a[i], &it[i]);
