@@ -48,6 +48,12 @@ typedef struct ctx {
     sg_scratch counts;      /* uses, defs */
     enode pool[MAXCHAIN];   /* the tree being tried (most are dropped) */
     unsigned npool;
+    struct word_memo {      /* arith_word by opcode word (ir.h: instructions */
+        const char *op;     /* that spell one share its op and mods arrays), */
+        const char **mods;  /* direct-mapped: most statements are asked */
+        uint32_t nmods;     /* about, and most opcodes are not arithmetic */
+        int is;
+    } memo[256];
 } ctx;
 
 static int int_type(const char *t)
@@ -64,15 +70,14 @@ static int kind_bits(const char *t)
     return !strcmp(t + 1, "32") ? 32 : !strcmp(t + 1, "64") ? 64 : 16;
 }
 
-static int arith_inst(const cg_stmt *s)
+/* An integer operation pyptx's operators or a chain may stand for, by its
+   opcode and modifiers alone. */
+static int arith_word(const char *op, const char **mods, uint32_t nmods)
 {
     static const char *const ops[] = { "add", "sub", "mul", "mad", "shl", "shr", "and",
                                        "or", "xor", "not", "neg", "cvt", "min", "max",
                                        "bfe", "bfi", "rem", "div", "abs", "popc", "clz",
                                        "brev" };
-    if (!s || s->kind != CG_S_INST || s->u.inst.guard)
-        return 0;
-    const char *op = s->u.inst.op;
     if (!strchr("asmnxocbrdp", op[0]))   /* the first letters above */
         return 0;
     int ok = 0;
@@ -81,8 +86,8 @@ static int arith_inst(const cg_stmt *s)
     if (!ok)
         return 0;
     unsigned ntypes = 0;
-    for (uint32_t i = 0; i < s->u.inst.nmods; i++) {
-        const char *md = s->u.inst.mods[i];
+    for (uint32_t i = 0; i < nmods; i++) {
+        const char *md = mods[i];
         if (md[0] == 'f' || !strncmp(md, "bf", 2) || !strcmp(md, "pred") ||
             !strncmp(md, "rn", 2) || !strncmp(md, "rz", 2) || !strncmp(md, "rm", 2) ||
             !strncmp(md, "rp", 2) || !strcmp(md, "sat") || !strcmp(md, "cc"))
@@ -90,10 +95,24 @@ static int arith_inst(const cg_stmt *s)
         if (int_type(md))
             ntypes++;
     }
-    if (!ntypes)
+    return ntypes > 0;
+}
+
+static int arith_inst(ctx *c, const cg_stmt *s)
+{
+    if (!s || s->kind != CG_S_INST || s->u.inst.guard)
         return 0;
-    const cg_opnd *d = s->u.inst.ops;
-    return d && d->kind == CG_O_SYM && sg_nops(d) <= MAXOPS;
+    const cg_inst *in = &s->u.inst;
+    uintptr_t h = (uintptr_t)in->op * 31 + (uintptr_t)in->mods + in->nmods;
+    struct word_memo *w = &c->memo[(h ^ h >> 8 ^ h >> 16) % 256];
+    if (w->op != in->op || w->mods != in->mods || w->nmods != in->nmods) {
+        w->op = in->op;
+        w->mods = in->mods;
+        w->nmods = in->nmods;
+        w->is = arith_word(in->op, in->mods, in->nmods);
+    }
+    const cg_opnd *d = in->ops;
+    return w->is && d && d->kind == CG_O_SYM && sg_nops(d) <= MAXOPS;
 }
 
 /* ---- use/def counts -------------------------------------------------- */
@@ -328,7 +347,7 @@ static enode *fold(ctx *c, cg_stmt **a, unsigned lo, unsigned b, unsigned *start
         if (pos == lo || e->size >= budget || !single_temp(c, o))
             continue;
         cg_stmt *d = a[pos - 1];
-        if (!arith_inst(d))
+        if (!arith_inst(c, d))
             continue;
         const cg_opnd *dd = d->u.inst.ops;
         if (dd->sym != o->sym || dd->index != o->index)
@@ -445,7 +464,7 @@ static uint32_t fold_list(ctx *c, cg_stmt **head)
     cg_stmt **repl = sg_scratch_get(&c->folds, n * (sizeof *repl + sizeof(unsigned)));
     unsigned *end = (unsigned *)(repl + n);   /* repl[i]: node starting at i */
     for (unsigned b = n; b-- > 0;) {
-        if (!arith_inst(a[b]))
+        if (!arith_inst(c, a[b]))
             continue;
         unsigned start;
         c->npool = 0;
