@@ -29,15 +29,40 @@
 #include "sugar/sugar.h"
 
 /* A slot of a modifier pattern: takes one modifier from its domain.  A
-   name ending in '?' may be absent.  Patterns name a slot by the very
-   array below (a literal modifier is any other string), so telling them
-   apart is a pointer comparison. */
-static const char S_T[] = "T", S_CMP[] = "cmp", S_MODE[] = "mode", S_MODE_OPT[] = "mode?",
-                  S_RND[] = "rnd?", S_FTZ[] = "ftz?", S_SAT[] = "sat?", S_SPACE[] = "space?",
-                  S_CACHE[] = "cache?", S_SHAPE[] = "shape", S_ALAYOUT[] = "a_layout",
-                  S_BLAYOUT[] = "b_layout", S_WSHAPE[] = "wgmma shape", S_WT[] = "wgmma T",
-                  S_LMSHAPE[] = "ldmatrix shape?", S_MCOUNT[] = "matrices",
-                  S_TRANS[] = "trans?", S_STSHAPE[] = "stmatrix shape";
+   name ending in '?' may be absent.  Patterns name a slot by its very row
+   of slot_names (a literal modifier is any other string), so telling them
+   apart, and finding the slot (slot_named), is pointer arithmetic: every
+   instruction printed through a wrapper matches its pattern again. */
+#define SLOT_NAMES(X) \
+    X(T, "T") X(CMP, "cmp") X(MODE, "mode") X(MODE_OPT, "mode?") X(RND, "rnd?") \
+    X(FTZ, "ftz?") X(SAT, "sat?") X(SPACE, "space?") X(CACHE, "cache?") X(SHAPE, "shape") \
+    X(ALAYOUT, "a_layout") X(BLAYOUT, "b_layout") X(WSHAPE, "wgmma shape") \
+    X(WT, "wgmma T") X(LMSHAPE, "ldmatrix shape?") X(MCOUNT, "matrices") \
+    X(TRANS, "trans?") X(STSHAPE, "stmatrix shape")
+#define ROW(id, text) SL_##id,
+enum { SLOT_NAMES(ROW) NSLOTS, NAMELEN = 16 };
+#undef ROW
+#define ROW(id, text) [SL_##id] = text,
+static const char slot_names[NSLOTS][NAMELEN] = { SLOT_NAMES(ROW) };
+#undef ROW
+#define S_T slot_names[SL_T]
+#define S_CMP slot_names[SL_CMP]
+#define S_MODE slot_names[SL_MODE]
+#define S_MODE_OPT slot_names[SL_MODE_OPT]
+#define S_RND slot_names[SL_RND]
+#define S_FTZ slot_names[SL_FTZ]
+#define S_SAT slot_names[SL_SAT]
+#define S_SPACE slot_names[SL_SPACE]
+#define S_CACHE slot_names[SL_CACHE]
+#define S_SHAPE slot_names[SL_SHAPE]
+#define S_ALAYOUT slot_names[SL_ALAYOUT]
+#define S_BLAYOUT slot_names[SL_BLAYOUT]
+#define S_WSHAPE slot_names[SL_WSHAPE]
+#define S_WT slot_names[SL_WT]
+#define S_LMSHAPE slot_names[SL_LMSHAPE]
+#define S_MCOUNT slot_names[SL_MCOUNT]
+#define S_TRANS slot_names[SL_TRANS]
+#define S_STSHAPE slot_names[SL_STSHAPE]
 
 typedef struct slot {
     const char *name;
@@ -49,26 +74,26 @@ typedef struct slot {
     uint8_t type;         /* a pyptx type: printed bare (and imported) */
 } slot;
 
-static const slot slots[] = {
-    { S_T, NULL, NULL, NULL, NULL, 0, 1 },
-    { S_CMP, " lt le gt ge eq ne ", NULL, NULL, NULL, 0, 0 },
-    { S_MODE, " lo hi wide ", "mode", "lo", NULL, 0, 0 },
-    { S_MODE_OPT, " lo hi wide ", "mode", NULL, NULL, 0, 0 },
-    { S_RND, " rn rz rm rp rni rzi rmi rpi ", "rounding", NULL, NULL, 0, 0 },
-    { S_FTZ, " ftz ", "ftz", NULL, NULL, 1, 0 },
-    { S_SAT, " sat ", "sat", NULL, NULL, 1, 0 },
-    { S_SPACE, " global shared local param const ", "space", "global", "generic", 0, 0 },
-    { S_CACHE, " ca cg cs lu cv nc ", "cache", NULL, NULL, 0, 0 },
-    { S_SHAPE, "", NULL, NULL, NULL, 0, 0 },        /* mMnNkK, printed (M, N, K) */
-    { S_ALAYOUT, " row col ", NULL, "row", NULL, 0, 0 },
-    { S_BLAYOUT, " row col ", NULL, "col", NULL, 0, 0 },
+static const slot slots[NSLOTS] = {
+    [SL_T] = { S_T, NULL, NULL, NULL, NULL, 0, 1 },
+    [SL_CMP] = { S_CMP, " lt le gt ge eq ne ", NULL, NULL, NULL, 0, 0 },
+    [SL_MODE] = { S_MODE, " lo hi wide ", "mode", "lo", NULL, 0, 0 },
+    [SL_MODE_OPT] = { S_MODE_OPT, " lo hi wide ", "mode", NULL, NULL, 0, 0 },
+    [SL_RND] = { S_RND, " rn rz rm rp rni rzi rmi rpi ", "rounding", NULL, NULL, 0, 0 },
+    [SL_FTZ] = { S_FTZ, " ftz ", "ftz", NULL, NULL, 1, 0 },
+    [SL_SAT] = { S_SAT, " sat ", "sat", NULL, NULL, 1, 0 },
+    [SL_SPACE] = { S_SPACE, " global shared local param const ", "space", "global", "generic", 0, 0 },
+    [SL_CACHE] = { S_CACHE, " ca cg cs lu cv nc ", "cache", NULL, NULL, 0, 0 },
+    [SL_SHAPE] = { S_SHAPE, "", NULL, NULL, NULL, 0, 0 },        /* mMnNkK, printed (M, N, K) */
+    [SL_ALAYOUT] = { S_ALAYOUT, " row col ", NULL, "row", NULL, 0, 0 },
+    [SL_BLAYOUT] = { S_BLAYOUT, " row col ", NULL, "col", NULL, 0, 0 },
     /* pyptx's spec (spec/ptx.py) takes these for wgmma.mma_async */
-    { S_WSHAPE, "", NULL, NULL, NULL, 0, 0 },       /* m64nNk8/16/32, N = 8 ... 256 by 8 */
-    { S_WT, " u8 s8 s32 f16 bf16 tf32 f32 e4m3 e5m2 ", NULL, NULL, NULL, 0, 1 },
-    { S_LMSHAPE, " m8n8 ", NULL, NULL, NULL, 0, 0 },   /* what pyptx's spec takes */
-    { S_MCOUNT, " x1 x2 x4 ", NULL, NULL, NULL, 0, 0 },
-    { S_TRANS, " trans ", NULL, NULL, NULL, 1, 0 },
-    { S_STSHAPE, " m8n8 ", NULL, "m8n8", NULL, 0, 0 },
+    [SL_WSHAPE] = { S_WSHAPE, "", NULL, NULL, NULL, 0, 0 },       /* m64nNk8/16/32, N = 8 ... 256 by 8 */
+    [SL_WT] = { S_WT, " u8 s8 s32 f16 bf16 tf32 f32 e4m3 e5m2 ", NULL, NULL, NULL, 0, 1 },
+    [SL_LMSHAPE] = { S_LMSHAPE, " m8n8 ", NULL, NULL, NULL, 0, 0 },   /* what pyptx's spec takes */
+    [SL_MCOUNT] = { S_MCOUNT, " x1 x2 x4 ", NULL, NULL, NULL, 0, 0 },
+    [SL_TRANS] = { S_TRANS, " trans ", NULL, NULL, NULL, 1, 0 },
+    [SL_STSHAPE] = { S_STSHAPE, " m8n8 ", NULL, "m8n8", NULL, 0, 0 },
 };
 
 enum { TY_ANY, TY_BITS };        /* what T may be */
@@ -163,10 +188,8 @@ _Static_assert(sizeof wrappers / sizeof *wrappers < 255, "a row fits cg_inst.wra
 
 static const slot *slot_named(const char *w)
 {
-    for (unsigned i = 0; i < sizeof slots / sizeof *slots; i++)
-        if (slots[i].name == w)
-            return &slots[i];
-    return NULL;
+    uintptr_t d = (uintptr_t)w - (uintptr_t)slot_names;
+    return d < sizeof slot_names && d % NAMELEN == 0 ? &slots[d / NAMELEN] : NULL;
 }
 
 static int in_domain(const char *domain, const char *mod)

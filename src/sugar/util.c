@@ -184,8 +184,11 @@ void sg_print_inline(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 
 void sg_indent(ptx_buf *out, int depth)
 {
-    for (int i = 0; i < depth; i++)
-        ptx_buf_puts(out, "    ");
+    if (depth <= 0)
+        return;
+    size_t n = (size_t)depth * 4;   /* once per printed line: one reservation */
+    memset(ptx_buf_room(out, n), ' ', n);
+    out->n += n;
 }
 
 /* CG_S_PY: u.sugar.name holds one or more lines of Python (joined by
