@@ -96,8 +96,10 @@ static void leaf_value(leaf *l)
 }
 
 /* What two statements of one shape share: the opcode word and operand
-   count of each instruction (0: never rolled). */
-static uint64_t sketch(const cg_stmt *s)
+   count of each instruction, hashed to 32 bits, which vector code
+   compares (0: never rolled).  Equal shapes have equal sketches; the
+   converse need not hold. */
+static uint32_t sketch(const cg_stmt *s)
 {
     if (!rollable(s))
         return 0;
@@ -105,7 +107,15 @@ static uint64_t sketch(const cg_stmt *s)
     const cg_stmt *t = s->kind == CG_S_SCOPE ? s->u.body : s;
     for (; t; t = s->kind == CG_S_SCOPE ? t->next : NULL)
         h = (h ^ ((uintptr_t)t->u.inst.path + sg_nops(t->u.inst.ops))) * 0x100000001b3ull;
-    return h | 1;
+    return (uint32_t)(h ^ h >> 32) | 1;
+}
+
+/* pair[p]: a[p] == b[p], not 0 (a loop the compiler vectorizes). */
+static void pairs(const uint32_t *restrict a, const uint32_t *restrict b,
+                  uint8_t *restrict pair, unsigned n)
+{
+    for (unsigned p = 0; p < n; p++)
+        pair[p] = a[p] == b[p] && a[p];
 }
 
 /* Marks (cand[i] = 1) the statements that some roll could take, the only
@@ -117,15 +127,13 @@ static uint64_t sketch(const cg_stmt *s)
    and c * g - (g + 1) >= 2, i.e. L >= 3.  So only the statements of such
    runs of pairs (and the g after them) are marked; the others keep shape
    0, which best_run would reject anyway: no roll it could choose is lost. */
-static void mark_candidates(const uint64_t *sk, unsigned n, uint8_t *cand, uint8_t *pair)
+static void mark_candidates(const uint32_t *sk, unsigned n, uint8_t *cand, uint8_t *pair)
 {
     for (unsigned g = 1; g <= MAXG && g < n; g++) {
         unsigned min = g > 3 ? g : 3, run = 0, p, np = n - g;
-        /* pair[p]: statement p pairs with p + g (a loop the compiler
-           vectorizes), then the runs of pairs, skipping 8 bytes of no
-           pair at a time (most of them) */
-        for (p = 0; p < np; p++)
-            pair[p] = (sk[p] == sk[p + g]) & (sk[p] != 0);
+        /* which statements pair with the one g further, then the runs of
+           pairs, skipping 8 bytes of no pair at a time (most of them) */
+        pairs(sk, sk + g, pair, np);
         memset(pair + np, 0, 8);
         for (p = 0; p < np; p++) {
             uint64_t eight;
@@ -363,7 +371,7 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
     item *it = sg_scratch_get(&r->items, n * sizeof *it);
     r->leaves.n = 0;
     ptx_buf_reserve(&r->leaves, sizeof(leaf));   /* never a NULL base below */
-    uint64_t *sk = sg_scratch_get(&r->sketches, n * (sizeof *sk + 2) + 8);
+    uint32_t *sk = sg_scratch_get(&r->sketches, n * (sizeof *sk + 2) + 8);
     uint8_t *cand = (uint8_t *)(sk + n), *pair = cand + n;
     for (unsigned i = 0; i < n; i++)
         sk[i] = sketch(a[i]);
