@@ -376,63 +376,67 @@ static enode *keep(cg_module *m, const enode *e)
 /* ---- printing -------------------------------------------------------- */
 
 static void text_of(const cg_module *m, const cg_kernel *k, const enode *e, ptx_buf *out,
+                    int top);
+
+/* Operand o of e's instruction, position i: a folded child's text, or the
+   operand itself. */
+static void text_opnd(const cg_module *m, const cg_kernel *k, const enode *e, unsigned i,
+                      const cg_opnd *o, ptx_buf *out)
+{
+    if (i < MAXOPS && e->kid[i]) {
+        text_of(m, k, e->kid[i], out, 0);
+        return;
+    }
+    cg_opnd x = *o;
+    x.next = NULL;
+    cg_print_opnd(m, k, &x, out);
+}
+
+/* The top of a chain as a pyptx operator: `d = a OP b` or `d OP= b`. */
+static void text_operator(const cg_module *m, const cg_kernel *k, const enode *e, ptx_buf *out)
+{
+    const cg_opnd *d = e->inst->u.inst.ops, *l = d->next, *r = l->next;
+    cg_opnd dd = *d;
+    dd.next = NULL;
+    cg_print_opnd(m, k, &dd, out);
+    if (e->opsym[strlen(e->opsym) - 1] != '=') {   /* not in place */
+        ptx_buf_puts(out, " = ");
+        text_opnd(m, k, e, 1, l, out);
+    }
+    ptx_buf_putc(out, ' ');
+    ptx_buf_puts(out, e->opsym);
+    ptx_buf_putc(out, ' ');
+    text_opnd(m, k, e, 2, r, out);
+}
+
+/* The instruction's call as print_inst writes it, each folded operand's
+   position holding its child's call (ptx.inst.<op> returns the
+   destination): written straight into `out`, since every expression of
+   a big module is printed. */
+static void text_of(const cg_module *m, const cg_kernel *k, const enode *e, ptx_buf *out,
                     int top)
 {
     const cg_stmt *s = e->inst;
     if (top && e->opsym) {
-        const cg_opnd *d = s->u.inst.ops, *l = d->next, *r = l->next;
-        cg_opnd dd = *d;
-        dd.next = NULL;
-        cg_print_opnd(m, k, &dd, out);
-        int in_place = e->opsym[strlen(e->opsym) - 1] == '=';
-        if (in_place) {                    /* a op= b */
-            ptx_buf_printf(out, " %s ", e->opsym);
-            cg_opnd x = *r;
-            x.next = NULL;
-            if (e->kid[2])
-                text_of(m, k, e->kid[2], out, 0);
-            else
-                cg_print_opnd(m, k, &x, out);
-            return;
-        }
-        ptx_buf_puts(out, " = ");
-        for (int side = 1; side <= 2; side++) {
-            if (side == 2)
-                ptx_buf_printf(out, " %s ", e->opsym);
-            if (e->kid[side]) {
-                text_of(m, k, e->kid[side], out, 0);
-            } else {
-                cg_opnd x = side == 1 ? *l : *r;
-                x.next = NULL;
-                cg_print_opnd(m, k, &x, out);
-            }
-        }
+        text_operator(m, k, e, out);
         return;
     }
-    /* a copy of the instruction whose folded operands are Python text */
-    cg_stmt cp = *s;
-    cp.next = NULL;
-    cg_opnd *head = NULL, **tail = &head;
+    cg_stmt head = *s;                     /* ptx.inst.<path>()\n, by the */
+    head.next = NULL;                      /* printer of instructions */
+    head.u.inst.ops = head.u.inst.guard = NULL;
+    cg_print_stmts(m, k, &head, 0, out);
+    out->n -= 2;                           /* then the operands before ")" */
     unsigned i = 0;
     for (const cg_opnd *o = s->u.inst.ops; o; o = o->next, i++) {
-        cg_opnd *x = cg_alloc((cg_module *)m, sizeof *x);
-        *x = *o;
-        x->next = NULL;
-        if (i < MAXOPS && e->kid[i]) {
-            ptx_buf t = { 0 };
-            text_of(m, k, e->kid[i], &t, 0);
-            memset(x, 0, sizeof *x);
-            x->kind = CG_O_PY;
-            x->sym = CG_NOSYM;
-            x->index = -1;
-            x->text = sg_lit((cg_module *)m, t.p, t.n);
-            ptx_buf_free(&t);
-        }
-        *tail = x;
-        tail = &x->next;
+        if (i)
+            ptx_buf_put(out, ", ", 2);
+        text_opnd(m, k, e, i, o, out);
     }
-    cp.u.inst.ops = head;
-    sg_print_inline(m, k, &cp, out);
+    if (s->u.inst.guard) {
+        ptx_buf_puts(out, s->u.inst.ops ? ", pred=" : "pred=");
+        cg_print_opnd(m, k, s->u.inst.guard, out);
+    }
+    ptx_buf_putc(out, ')');
 }
 
 void sg_print_expr(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int depth,
