@@ -32,6 +32,7 @@ static const struct { const char *ptx, *py; } names[] = {
 
 typedef struct seen {
     uint32_t first;      /* position of the first statement naming it */
+    uint32_t last;       /* ... and of the last */
     uint32_t writers;    /* statements that have it first among operands */
     uint8_t carried;     /* raw text names it */
 } seen;
@@ -45,6 +46,7 @@ typedef struct specials {
     uint32_t pos;        /* statements walked */
     const uint32_t *to;  /* per register slot: its alias, or CG_NOSYM */
     uint32_t made;       /* aliases made so far */
+    uint32_t until;      /* the last position naming one of their registers */
     sg_opnd_fn str;      /* the caller's, for every CG_O_STR operand of */
     void *strctx;        /* an instruction (sg_name_specials) */
 } specials;
@@ -66,6 +68,7 @@ static void note(specials *c, cg_symid s, int32_t idx, int writer, int carried)
         return;
     if (c->v[i].first == NEVER)
         c->v[i].first = c->pos;
+    c->v[i].last = c->pos;
     c->v[i].writers += (uint32_t)writer;
     c->v[i].carried |= (uint8_t)carried;
 }
@@ -177,7 +180,8 @@ static cg_symid aliased(void *ctx, cg_symid sym, int32_t index)
    registers' slots map to the alias symbols in `to`), and every operand
    naming such a register names its alias.  That is one walk: nothing
    names a register before the mov that gets it an alias (c->v[i].first),
-   so the operands to retarget all come after the alias is made. */
+   so the operands to retarget all come after the alias is made, and none
+   after the last statement naming one (c->until). */
 static void make_aliases(specials *c, cg_stmt **link, uint32_t *to)
 {
     for (; *link; link = &(*link)->next) {
@@ -190,11 +194,13 @@ static void make_aliases(specials *c, cg_stmt **link, uint32_t *to)
             if (i != NEVER && c->v[i].first == c->pos && c->v[i].writers == 1 &&
                 !c->v[i].carried && (to[i] = make_alias(c, link, py)) != CG_NOSYM) {
                 c->made++;
+                if (c->v[i].last > c->until)
+                    c->until = c->v[i].last;
                 if (*link != s)
                     link = &(*link)->next;   /* past the alias, to the mov */
             }
         }
-        if (c->made)
+        if (c->made && c->pos <= c->until)
             sg_retarget_one(s, aliased, c);
         if (body)
             make_aliases(c, body, to);
