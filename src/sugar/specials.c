@@ -91,9 +91,12 @@ static void note_opnds(specials *c, cg_opnd *o, int first, int strs)
         else if (o->kind == CG_O_STR && strs && c->str)
             c->str(c->strctx, o);
         note_text(c, &o->text);
-        note_opnds(c, o->a, 0, strs);
-        note_opnds(c, o->b, 0, strs);
-        note_opnds(c, o->elems, first && o->kind == CG_O_VEC, strs);
+        if (o->a)   /* (most operands are leaves: no call for them) */
+            note_opnds(c, o->a, 0, strs);
+        if (o->b)
+            note_opnds(c, o->b, 0, strs);
+        if (o->elems)
+            note_opnds(c, o->elems, first && o->kind == CG_O_VEC, strs);
     }
 }
 
