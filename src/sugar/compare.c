@@ -95,9 +95,12 @@ static void name_opnds(pool *c, const cg_opnd *o, const cg_stmt *s, int dst, uin
             if (top < c->first_top[o->index])
                 c->first_top[o->index] = top;
         }
-        name_opnds(c, o->a, s, 0, pos, top);
-        name_opnds(c, o->b, s, 0, pos, top);
-        name_opnds(c, o->elems, s, 0, pos, top);
+        if (o->a)   /* (most operands are leaves: no call for them) */
+            name_opnds(c, o->a, s, 0, pos, top);
+        if (o->b)
+            name_opnds(c, o->b, s, 0, pos, top);
+        if (o->elems)
+            name_opnds(c, o->elems, s, 0, pos, top);
     }
 }
 

@@ -144,9 +144,12 @@ static void count_opnd(ctx *c, const cg_opnd *o)
                 bump(c->uses, sl);
                 bump(c->uses, sl);   /* raw text: never a temp */
             }
-        count_opnd(c, o->a);
-        count_opnd(c, o->b);
-        count_opnd(c, o->elems);
+        if (o->a)   /* (most operands are leaves: no call for them) */
+            count_opnd(c, o->a);
+        if (o->b)
+            count_opnd(c, o->b);
+        if (o->elems)
+            count_opnd(c, o->elems);
     }
 }
 

@@ -37,9 +37,12 @@ static void count_opnds(ifs *c, const cg_opnd *o)
         for (uint32_t i = 0; i < o->text.n; i++)
             if (o->text.v[i].sym != CG_NOSYM)
                 c->refs[o->text.v[i].sym] += 2;   /* carried text: never ours */
-        count_opnds(c, o->a);
-        count_opnds(c, o->b);
-        count_opnds(c, o->elems);
+        if (o->a)   /* (most operands are leaves: no call for them) */
+            count_opnds(c, o->a);
+        if (o->b)
+            count_opnds(c, o->b);
+        if (o->elems)
+            count_opnds(c, o->elems);
     }
 }
 

@@ -124,9 +124,12 @@ static void retarget_opnds(cg_opnd *o, sg_retarget_fn map, void *ctx)
             o->sym = to;
             o->index = -1;
         }
-        retarget_opnds(o->a, map, ctx);
-        retarget_opnds(o->b, map, ctx);
-        retarget_opnds(o->elems, map, ctx);
+        if (o->a)   /* (most operands are leaves: no call for them) */
+            retarget_opnds(o->a, map, ctx);
+        if (o->b)
+            retarget_opnds(o->b, map, ctx);
+        if (o->elems)
+            retarget_opnds(o->elems, map, ctx);
     }
 }
 
