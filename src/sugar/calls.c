@@ -325,32 +325,32 @@ static void put_value(ptx_buf *out, const slot *sl, const char *v)
 static void print_default(const cg_module *m, const cg_kernel *k, const cg_inst *in,
                           const wrapper *w, const char **vals, ptx_buf *out)
 {
-    const char *sep = "";
+    int any = 0;   /* (a separator of constant length: no strlen per item) */
     for (unsigned i = 0; w->mods[i]; i++) {
         const slot *sl = slot_named(w->mods[i]);
         if (sl && !sl->keyword) {
-            ptx_buf_puts(out, sep);
+            if (any++)
+                ptx_buf_put(out, ", ", 2);
             put_value(out, sl, vals[i]);
-            sep = ", ";
         }
     }
     for (const cg_opnd *o = in->ops; o; o = o->next) {
         cg_opnd one = *o;
         one.next = NULL;
-        ptx_buf_puts(out, sep);
+        if (any++)
+            ptx_buf_put(out, ", ", 2);
         cg_print_opnd(m, k, &one, out);
-        sep = ", ";
     }
     for (unsigned i = 0; w->mods[i]; i++) {
         const slot *sl = slot_named(w->mods[i]);
         const char *v = sl && vals[i] ? vals[i] : sl ? sl->absent : NULL;
         if (!sl || !sl->keyword || !v || (sl->dflt && !strcmp(v, sl->dflt)))
             continue;
-        ptx_buf_puts(out, sep);
+        if (any++)
+            ptx_buf_put(out, ", ", 2);
         ptx_buf_puts(out, sl->keyword);
         ptx_buf_putc(out, '=');
         put_value(out, sl, v);
-        sep = ", ";
     }
 }
 

@@ -159,10 +159,13 @@ cg_stmt **sg_list_array(sg_scratch *sc, cg_stmt *head, unsigned *n)
     unsigned c = 0;
     for (cg_stmt *s = head; s; s = s->next)
         c++;
-    cg_stmt **a = sg_scratch_get(sc, (c + 1) * sizeof *a);
+    sc->n = 0;   /* every slot is written below: no clearing */
+    ptx_buf_reserve(sc, (c + 1) * sizeof(cg_stmt *));
+    cg_stmt **a = (cg_stmt **)sc->p;
     c = 0;
     for (cg_stmt *s = head; s; s = s->next)
         a[c++] = s;
+    a[c] = NULL;
     *n = c;
     return a;
 }
