@@ -231,6 +231,9 @@ typedef struct cg_inst {
                               sets path = NULL and the printer mangles
                               op/mods itself */
     uint32_t pathlen;
+    uint32_t form;         /* with `wrapper`: what the wrapper prints from
+                              the modifiers, m->forms[form] (sugar "calls";
+                              in the padding too) */
 } cg_inst;
 
 typedef struct cg_var {
@@ -365,6 +368,11 @@ struct cg_module {
     struct cg_map *ptxwords, *rawwords;
     struct cg_map *ptxnext;  /* base spelling -> the first suffix not known
                                 to be taken (sugar/free.c) */
+    /* sugar "calls" (src/sugar/calls.c): what a typed wrapper prints from
+       an opcode word's modifiers, worked out by the pass once per word,
+       so that printing a million calls does not match them again */
+    struct sg_form *forms;
+    uint32_t nforms, capforms;
 };
 
 /* ------------------------------------------------------------------ */

@@ -19,9 +19,11 @@
  *
  * The pass runs last, so the instructions it rewrites are those no other
  * idiom took (a wrapper returns None, so expression chains keep ptx.inst).
- * It only marks them (cg_inst.wrapper: the row): the instruction printer
- * hands a marked one to sg_print_call, so a module of a million
- * instructions gets no million new nodes.
+ * It only marks them (cg_inst.wrapper: the row; cg_inst.form: what the row
+ * prints from the modifiers, made once per opcode word): the instruction
+ * printer hands a marked one to sg_print_call, so a module of a million
+ * instructions gets no million new nodes, and printing matches no
+ * modifiers again.
  */
 #include <stdio.h>
 #include <string.h>
@@ -321,19 +323,63 @@ static void put_value(ptx_buf *out, const slot *sl, const char *v)
     }
 }
 
-/* The positional slots, the operands, the keyword slots. */
-static void print_default(const cg_module *m, const cg_kernel *k, const cg_inst *in,
-                          const wrapper *w, const char **vals, ptx_buf *out)
+/* What a wrapper prints from an opcode word's modifiers: the pattern's
+   values, and for a row without a template the positional values and the
+   keyword items (each joined by ", "), which stand before and after the
+   operands.  The pass makes one per word and row (m->forms). */
+typedef struct sg_form {
+    const char *vals[MAXWORDS];
+    const char *head, *tail;
+    uint32_t nhead, ntail;
+} sg_form;
+
+/* The positional slots (keyword 0) or the keyword slots (1) of w. */
+static void put_slots(const wrapper *w, const char **vals, int keyword, ptx_buf *out)
 {
-    int any = 0;   /* (a separator of constant length: no strlen per item) */
     for (unsigned i = 0; w->mods[i]; i++) {
         const slot *sl = slot_named(w->mods[i]);
-        if (sl && !sl->keyword) {
-            if (any++)
-                ptx_buf_put(out, ", ", 2);
-            put_value(out, sl, vals[i]);
+        const char *v = sl && vals[i] ? vals[i] : sl ? sl->absent : NULL;
+        if (!sl || !sl->keyword != !keyword)
+            continue;
+        if (keyword && (!v || (sl->dflt && !strcmp(v, sl->dflt))))
+            continue;
+        if (out->n)
+            ptx_buf_put(out, ", ", 2);
+        if (keyword) {
+            ptx_buf_puts(out, sl->keyword);
+            ptx_buf_putc(out, '=');
         }
+        put_value(out, sl, keyword ? v : vals[i]);
     }
+}
+
+/* The form of row w for modifiers that gave `vals`: its index. */
+static uint32_t make_form(cg_module *m, const wrapper *w, const char **vals)
+{
+    m->forms = cg_grow(m, m->forms, m->nforms, &m->capforms, sizeof *m->forms);
+    sg_form *f = &m->forms[m->nforms];
+    memset(f, 0, sizeof *f);
+    memcpy(f->vals, vals, sizeof f->vals);
+    if (!w->args) {
+        ptx_buf b = { 0 };
+        put_slots(w, vals, 0, &b);
+        f->head = cg_strndup(m, b.p ? b.p : "", b.n);
+        f->nhead = (uint32_t)b.n;
+        b.n = 0;
+        put_slots(w, vals, 1, &b);
+        f->tail = cg_strndup(m, b.p ? b.p : "", b.n);
+        f->ntail = (uint32_t)b.n;
+        ptx_buf_free(&b);
+    }
+    return m->nforms++;
+}
+
+/* The positional slots, the operands, the keyword slots. */
+static void print_default(const cg_module *m, const cg_kernel *k, const cg_inst *in,
+                          const sg_form *f, ptx_buf *out)
+{
+    int any = f->nhead > 0;
+    ptx_buf_put(out, f->head, f->nhead);
     for (const cg_opnd *o = in->ops; o; o = o->next) {
         cg_opnd one = *o;
         one.next = NULL;
@@ -341,23 +387,17 @@ static void print_default(const cg_module *m, const cg_kernel *k, const cg_inst 
             ptx_buf_put(out, ", ", 2);
         cg_print_opnd(m, k, &one, out);
     }
-    for (unsigned i = 0; w->mods[i]; i++) {
-        const slot *sl = slot_named(w->mods[i]);
-        const char *v = sl && vals[i] ? vals[i] : sl ? sl->absent : NULL;
-        if (!sl || !sl->keyword || !v || (sl->dflt && !strcmp(v, sl->dflt)))
-            continue;
-        if (any++)
+    if (f->ntail) {
+        if (any)
             ptx_buf_put(out, ", ", 2);
-        ptx_buf_puts(out, sl->keyword);
-        ptx_buf_putc(out, '=');
-        put_value(out, sl, v);
+        ptx_buf_put(out, f->tail, f->ntail);
     }
 }
 
 /* One template item (`[kw=]src[?default]`, at most `n` bytes) into out;
    0 if it is left out. */
 static int print_item(const cg_module *m, const cg_kernel *k, const cg_inst *in,
-                      const wrapper *w, const char **vals, const char *it, size_t n,
+                      const wrapper *w, const char *const *vals, const char *it, size_t n,
                       ptx_buf *out)
 {
     const char *eq = memchr(it, '=', n), *src = eq ? eq + 1 : it;
@@ -406,7 +446,7 @@ static int print_item(const cg_module *m, const cg_kernel *k, const cg_inst *in,
 
 /* The items of w->args, joined by ", ". */
 static void print_template(const cg_module *m, const cg_kernel *k, const cg_inst *in,
-                           const wrapper *w, const char **vals, ptx_buf *out)
+                           const wrapper *w, const char *const *vals, ptx_buf *out)
 {
     const char *p = w->args;
     int any = 0;
@@ -428,17 +468,16 @@ void sg_print_call(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                    int depth, ptx_buf *out)
 {
     const cg_inst *in = &s->u.inst;
-    const char *vals[MAXWORDS];
     const wrapper *w = &wrappers[in->wrapper - 1];
-    match_mods(w, in, vals);
+    const sg_form *f = &m->forms[in->form];
     sg_indent(out, depth);
     ptx_buf_puts(out, w->call);
     ptx_buf_putc(out, '(');
     size_t start = out->n;
     if (w->args)
-        print_template(m, k, in, w, vals, out);
+        print_template(m, k, in, w, f->vals, out);
     else
-        print_default(m, k, in, w, vals, out);
+        print_default(m, k, in, f, out);
     if (in->guard) {
         if (out->n > start)
             ptx_buf_puts(out, ", ");
@@ -463,6 +502,7 @@ typedef struct word_fit {
     char key[2 * sizeof(void *) + sizeof(uint32_t)];   /* op, mods, nmods */
     uint64_t rows;
     uint32_t types[NWRAPPERS];   /* m->types_used bits of each row */
+    uint32_t form[NWRAPPERS];    /* each row's form (m->forms) */
 } word_fit;
 
 typedef struct wrapping {
@@ -486,10 +526,11 @@ static const word_fit *fit_of(wrapping *c, const cg_inst *in)
     memcpy(f->key, key, sizeof key);
     for (unsigned i = 0; i < NWRAPPERS; i++) {
         const wrapper *w = &wrappers[i];
-        const char *vals[MAXWORDS];
+        const char *vals[MAXWORDS] = { 0 };
         if (w->op[0] != in->op[0] || strcmp(w->op, in->op) || !match_mods(w, in, vals))
             continue;
         f->rows |= 1ull << i;
+        f->form[i] = make_form(c->m, w, vals);
         for (unsigned j = 0; w->mods[j]; j++)      /* the types it names */
             if (vals[j] && slot_named(w->mods[j]) && slot_named(w->mods[j])->type)
                 f->types[i] |= 1u << cg_type_index(vals[j], strlen(vals[j]));
@@ -518,6 +559,7 @@ static uint32_t wrap_list(wrapping *c, cg_stmt *s)
             if (operands_fit(c->k, &wrappers[i], &s->u.inst)) {
                 c->m->types_used |= f->types[i];
                 s->u.inst.wrapper = (uint8_t)(i + 1);
+                s->u.inst.form = f->form[i];
                 made++;
                 break;
             }
