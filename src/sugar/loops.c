@@ -31,7 +31,7 @@ typedef struct loops {
     uint32_t lists;      /* lists seen (the stamp of the current one) */
 } loops;
 
-cg_symid sg_back_edge(const cg_stmt *s)
+cg_symid sg_bra_back_edge(const cg_stmt *s)
 {
     if (!sg_inst_is(s, "bra"))
         return CG_NOSYM;

@@ -46,8 +46,14 @@
 SG_PASSES(SG_DECLARE)
 #undef SG_DECLARE
 /* The label s jumps back to, as ptx.loop would raise it, or CG_NOSYM
-   (loops.c). */
-cg_symid sg_back_edge(const cg_stmt *s);
+   (loops.c).  Asked of every statement by three passes: the test that
+   rejects nearly all of them is inline. */
+cg_symid sg_bra_back_edge(const cg_stmt *s);
+static inline cg_symid sg_back_edge(const cg_stmt *s)
+{
+    return s && s->kind == CG_S_INST && s->u.inst.op[0] == 'b' ? sg_bra_back_edge(s)
+                                                                : CG_NOSYM;
+}
 /* compare.c: if the top-level statements a[0..n) hold a predicate pool
    that "compare" could rewrite (but for where declarations stand), the
    top-level statement where its last predicate is taken, and the pool;
