@@ -511,9 +511,15 @@ typedef struct wrapping {
     cg_map words;                /* word_fit.key -> index into fits */
     word_fit **fits;
     uint32_t nfits, capfits;
+    struct fit_memo {            /* the map's answers, direct-mapped: most */
+        const char *op;          /* instructions spell one of a few words */
+        const char **mods;
+        uint32_t nmods;
+        const word_fit *fit;
+    } memo[256];
 } wrapping;
 
-static const word_fit *fit_of(wrapping *c, const cg_inst *in)
+static const word_fit *fit_in_map(wrapping *c, const cg_inst *in)
 {
     char key[sizeof ((word_fit *)0)->key];
     memcpy(key, &in->op, sizeof in->op);
@@ -540,6 +546,19 @@ static const word_fit *fit_of(wrapping *c, const cg_inst *in)
     slot->k = f->key;
     slot->val = (int32_t)c->nfits++;
     return f;
+}
+
+static const word_fit *fit_of(wrapping *c, const cg_inst *in)
+{
+    uintptr_t h = (uintptr_t)in->op * 31 + (uintptr_t)in->mods + in->nmods;
+    struct fit_memo *w = &c->memo[(h ^ h >> 8 ^ h >> 16) % 256];
+    if (!w->fit || w->op != in->op || w->mods != in->mods || w->nmods != in->nmods) {
+        w->op = in->op;
+        w->mods = in->mods;
+        w->nmods = in->nmods;
+        w->fit = fit_in_map(c, in);
+    }
+    return w->fit;
 }
 
 static uint32_t wrap_list(wrapping *c, cg_stmt *s)
