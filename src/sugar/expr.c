@@ -268,7 +268,7 @@ static const overload_row overloads[] = {
 static int row_applies(const overload_row *w, int form, const cg_inst *in,
                        const char *lt, int lb, int r_int, int rb)
 {
-    if (w->form != form || strcmp(w->op, in->op) || w->width != lb)
+    if (w->form != form || w->op[0] != in->op[0] || strcmp(w->op, in->op) || w->width != lb)
         return 0;
     if (in->nmods != (w->mod1 ? 2u : 1u) || strcmp(in->mods[0], w->mod0) ||
         (w->mod1 && strcmp(in->mods[1], w->mod1)))
@@ -457,12 +457,13 @@ void sg_print_expr(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int
 
 static uint32_t fold_list(ctx *c, cg_stmt **head)
 {
-    uint32_t made = 0;
+    uint32_t made = 0, inner;
     for (cg_stmt *s = *head; s; s = s->next) {
         cg_stmt **body = cg_body(s);
         if (body)
             made += fold_list(c, body);
     }
+    inner = made;
     unsigned n;
     cg_stmt **a = sg_list_array(&c->list, *head, &n);
     if (!n)
@@ -486,6 +487,8 @@ static uint32_t fold_list(ctx *c, cg_stmt **head)
         made++;
         b = start;   /* loop decrements */
     }
+    if (made == inner)
+        return made;   /* nothing folded here: no relinking */
     cg_stmt **link = head;
     for (unsigned i = 0; i < n;) {
         if (repl[i]) {
