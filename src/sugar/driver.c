@@ -41,37 +41,12 @@ enum { SG_PASSES(INDEX) SG_NROWS };
 static const uint32_t barriers = 0 SG_BARRIERS(BARRIER);
 #undef BARRIER
 
-/* Fetches the memory that walks over list s touch, ahead of the walk.
-   cg_build allocates a kernel's statements in list order from one bump
-   allocator, each followed by its operands, so what a walk reaches next
-   lies just above where it is: fetching AHEAD bytes past the current
-   statement turns this walk into a stream, and the rows' walks then find
-   the kernel cached (else the first row's walk pays one memory latency
-   per statement: most of its time).  *hi: where fetching stopped. */
-enum { LINE = 64, AHEAD = 4096 };
-
-static void warm(cg_stmt *s, uintptr_t *hi)
-{
-    for (; s; s = s->next) {
-        uintptr_t at = (uintptr_t)s;
-        if (*hi < at || *hi > at + AHEAD)
-            *hi = at;   /* another chunk of the arena */
-        for (; *hi < at + AHEAD; *hi += LINE)
-            __builtin_prefetch((const void *)*hi);
-        cg_stmt **body = cg_body(s);
-        if (body)
-            warm(*body, hi);
-    }
-}
-
 /* Rows first..last of the selected ones, kernel by kernel. */
 static void run_rows(cg_module *m, const cg_options *o, unsigned first, unsigned last)
 {
     for (uint32_t ki = 0; ki < m->nkernels; ki++) {
         if (m->kernels[ki].unsupported)
             continue;
-        uintptr_t hi = 0;
-        warm(m->kernels[ki].body, &hi);
         for (unsigned i = first; i <= last; i++) {
             if (!(o->sugar >> i & 1))
                 continue;

@@ -12,7 +12,7 @@
 
 cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s)
 {
-    cg_stmt *c = cg_alloc(m, sizeof *c);
+    cg_stmt *c = cg_stmt_new(m, (cg_stmt_kind)s->kind, s->first);
     *c = *s;
     c->next = NULL;
     return c;
