@@ -387,6 +387,7 @@ int cg_build(const ptx_module *pm, const cg_options *o, cg_module **out,
     }
     cg_module *m = calloc(1, sizeof *m);
     m->arena = ptx_arena_new();
+    m->stmts = ptx_arena_new();
     m->src = pm;
     m->opt = o;
     m->srcname = o->srcname ? o->srcname : pm->filename;
@@ -419,5 +420,6 @@ void cg_module_free(cg_module *m)
     if (!m)
         return;
     ptx_arena_free(m->arena);
+    ptx_arena_free(m->stmts);
     free(m);
 }

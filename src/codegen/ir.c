@@ -27,7 +27,7 @@ void *cg_grow(cg_module *m, void *v, uint32_t n, uint32_t *cap, size_t size)
 
 cg_stmt *cg_stmt_new(cg_module *m, cg_stmt_kind kind, ptx_tok first)
 {
-    cg_stmt *s = cg_alloc(m, sizeof *s);
+    cg_stmt *s = ptx_arena_alloc(m->stmts, sizeof *s);
     s->kind = (uint8_t)kind;
     s->first = first;
     if (kind >= CG_S_LOOP)

@@ -32,7 +32,8 @@
  *     statements own a nested list, and cg_splice() replaces a run of a
  *     list by one node; passes use these two and no rules of their own.
  *
- * All nodes and strings live in the module's arena (cg_alloc / cg_strdup);
+ * All nodes and strings live in the module's arenas (cg_alloc / cg_strdup;
+ * statements in one of their own, cg_stmt_new);
  * cg_module_free releases everything at once.  Strings are NUL-terminated
  * copies, so a pass may point them at new text freely.
  */
@@ -246,6 +247,9 @@ typedef struct cg_inst {
                               sets path = NULL and the printer mangles
                               op/mods itself */
     uint32_t pathlen;
+    uint32_t form;         /* with `wrapper`: what the wrapper prints from
+                              the modifiers, m->forms[form] (sugar "calls";
+                              in the padding too) */
 } cg_inst;
 
 typedef struct cg_var {
@@ -356,6 +360,11 @@ struct cg_module {
     const ptx_module *src;
     const cg_options *opt;
     ptx_arena *arena;
+    ptx_arena *stmts;        /* the statements alone (cg_stmt_new): a walk
+                                over a list reads consecutive memory, not
+                                one statement among its operands and
+                                strings (the sugar passes walk every list
+                                of a kernel a dozen times) */
     const char *arch;        /* @kernel(arch=...) */
     const char *vmajor, *vminor; /* version=(M, m) */
     int version_ints;        /* print them as ints, else strings */
@@ -383,6 +392,11 @@ struct cg_module {
     struct cg_map *ptxwords, *rawwords;
     struct cg_map *ptxnext;  /* base spelling -> the first suffix not known
                                 to be taken (sugar/free.c) */
+    /* sugar "calls" (src/sugar/calls.c): what a typed wrapper prints from
+       an opcode word's modifiers, worked out by the pass once per word,
+       so that printing a million calls does not match them again */
+    struct sg_form *forms;
+    uint32_t nforms, capforms;
 };
 
 /* ------------------------------------------------------------------ */

@@ -19,9 +19,11 @@
  *
  * The pass runs last, so the instructions it rewrites are those no other
  * idiom took (a wrapper returns None, so expression chains keep ptx.inst).
- * It only marks them (cg_inst.wrapper: the row): the instruction printer
- * hands a marked one to sg_print_call, so a module of a million
- * instructions gets no million new nodes.
+ * It only marks them (cg_inst.wrapper: the row; cg_inst.form: what the row
+ * prints from the modifiers, made once per opcode word): the instruction
+ * printer hands a marked one to sg_print_call, so a module of a million
+ * instructions gets no million new nodes, and printing matches no
+ * modifiers again.
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,18 +31,49 @@
 #include "sugar/sugar.h"
 
 /* A slot of a modifier pattern: takes one modifier from its domain.  A
-   name ending in '?' may be absent.  Patterns name a slot by the very
-   array below (a literal modifier is any other string), so telling them
-   apart is a pointer comparison. */
-static const char S_T[] = "T", S_CMP[] = "cmp", S_MODE[] = "mode", S_MODE_OPT[] = "mode?",
-                  S_RND[] = "rnd?", S_FTZ[] = "ftz?", S_SAT[] = "sat?", S_SPACE[] = "space?",
-                  S_CACHE[] = "cache?", S_SHAPE[] = "shape", S_ALAYOUT[] = "a_layout",
-                  S_BLAYOUT[] = "b_layout", S_WSHAPE[] = "wgmma shape", S_WT[] = "wgmma T",
-                  S_LMSHAPE[] = "ldmatrix shape?", S_MCOUNT[] = "matrices",
-                  S_TRANS[] = "trans?", S_STSHAPE[] = "stmatrix shape", S_CTAG[] = "cta_group",
-                  S_TSPACE[] = "commit space", S_TSHAPE[] = "tcgen05 shape",
-                  S_TCOUNT[] = "tcgen05 count", S_TDT[] = "tcgen05 dtype", S_PACK[] = "pack?",
-                  S_UNPACK[] = "unpack?";
+   name ending in '?' may be absent.  Patterns name a slot by its very row
+   of slot_names (a literal modifier is any other string), so telling them
+   apart, and finding the slot (slot_named), is pointer arithmetic: every
+   instruction printed through a wrapper matches its pattern again. */
+#define SLOT_NAMES(X) \
+    X(T, "T") X(CMP, "cmp") X(MODE, "mode") X(MODE_OPT, "mode?") X(RND, "rnd?") \
+    X(FTZ, "ftz?") X(SAT, "sat?") X(SPACE, "space?") X(CACHE, "cache?") X(SHAPE, "shape") \
+    X(ALAYOUT, "a_layout") X(BLAYOUT, "b_layout") X(WSHAPE, "wgmma shape") \
+    X(WT, "wgmma T") X(LMSHAPE, "ldmatrix shape?") X(MCOUNT, "matrices") \
+    X(TRANS, "trans?") X(STSHAPE, "stmatrix shape") X(CTAG, "cta_group") \
+    X(TSPACE, "commit space") X(TSHAPE, "tcgen05 shape") X(TCOUNT, "tcgen05 count") \
+    X(TDT, "tcgen05 dtype") X(PACK, "pack?") X(UNPACK, "unpack?")
+#define ROW(id, text) SL_##id,
+enum { SLOT_NAMES(ROW) NSLOTS, NAMELEN = 16 };
+#undef ROW
+#define ROW(id, text) [SL_##id] = text,
+static const char slot_names[NSLOTS][NAMELEN] = { SLOT_NAMES(ROW) };
+#undef ROW
+#define S_T slot_names[SL_T]
+#define S_CMP slot_names[SL_CMP]
+#define S_MODE slot_names[SL_MODE]
+#define S_MODE_OPT slot_names[SL_MODE_OPT]
+#define S_RND slot_names[SL_RND]
+#define S_FTZ slot_names[SL_FTZ]
+#define S_SAT slot_names[SL_SAT]
+#define S_SPACE slot_names[SL_SPACE]
+#define S_CACHE slot_names[SL_CACHE]
+#define S_SHAPE slot_names[SL_SHAPE]
+#define S_ALAYOUT slot_names[SL_ALAYOUT]
+#define S_BLAYOUT slot_names[SL_BLAYOUT]
+#define S_WSHAPE slot_names[SL_WSHAPE]
+#define S_WT slot_names[SL_WT]
+#define S_LMSHAPE slot_names[SL_LMSHAPE]
+#define S_MCOUNT slot_names[SL_MCOUNT]
+#define S_TRANS slot_names[SL_TRANS]
+#define S_STSHAPE slot_names[SL_STSHAPE]
+#define S_CTAG slot_names[SL_CTAG]
+#define S_TSPACE slot_names[SL_TSPACE]
+#define S_TSHAPE slot_names[SL_TSHAPE]
+#define S_TCOUNT slot_names[SL_TCOUNT]
+#define S_TDT slot_names[SL_TDT]
+#define S_PACK slot_names[SL_PACK]
+#define S_UNPACK slot_names[SL_UNPACK]
 
 typedef struct slot {
     const char *name;
@@ -54,37 +87,38 @@ typedef struct slot {
     uint8_t bare;         /* printed as is (an int), not as a str */
 } slot;
 
-static const slot slots[] = {
-    { S_T, NULL, NULL, NULL, NULL, 0, 1, NULL, 0 },
-    { S_CMP, " lt le gt ge eq ne ", NULL, NULL, NULL, 0, 0, NULL, 0 },
-    { S_MODE, " lo hi wide ", "mode", "lo", NULL, 0, 0, NULL, 0 },
-    { S_MODE_OPT, " lo hi wide ", "mode", NULL, NULL, 0, 0, NULL, 0 },
-    { S_RND, " rn rz rm rp rni rzi rmi rpi ", "rounding", NULL, NULL, 0, 0, NULL, 0 },
-    { S_FTZ, " ftz ", "ftz", NULL, NULL, 1, 0, NULL, 0 },
-    { S_SAT, " sat ", "sat", NULL, NULL, 1, 0, NULL, 0 },
-    { S_SPACE, " global shared local param const ", "space", "global", "generic", 0, 0, NULL, 0 },
-    { S_CACHE, " ca cg cs lu cv nc ", "cache", NULL, NULL, 0, 0, NULL, 0 },
-    { S_SHAPE, "", NULL, NULL, NULL, 0, 0, NULL, 0 },        /* mMnNkK, printed (M, N, K) */
-    { S_ALAYOUT, " row col ", NULL, "row", NULL, 0, 0, NULL, 0 },
-    { S_BLAYOUT, " row col ", NULL, "col", NULL, 0, 0, NULL, 0 },
+static const slot slots[NSLOTS] = {
+    [SL_T] = { S_T, NULL, NULL, NULL, NULL, 0, 1 },
+    [SL_CMP] = { S_CMP, " lt le gt ge eq ne ", NULL, NULL, NULL, 0, 0 },
+    [SL_MODE] = { S_MODE, " lo hi wide ", "mode", "lo", NULL, 0, 0 },
+    [SL_MODE_OPT] = { S_MODE_OPT, " lo hi wide ", "mode", NULL, NULL, 0, 0 },
+    [SL_RND] = { S_RND, " rn rz rm rp rni rzi rmi rpi ", "rounding", NULL, NULL, 0, 0 },
+    [SL_FTZ] = { S_FTZ, " ftz ", "ftz", NULL, NULL, 1, 0 },
+    [SL_SAT] = { S_SAT, " sat ", "sat", NULL, NULL, 1, 0 },
+    [SL_SPACE] = { S_SPACE, " global shared local param const ", "space", "global", "generic", 0, 0 },
+    [SL_CACHE] = { S_CACHE, " ca cg cs lu cv nc ", "cache", NULL, NULL, 0, 0 },
+    [SL_SHAPE] = { S_SHAPE, "", NULL, NULL, NULL, 0, 0 },        /* mMnNkK, printed (M, N, K) */
+    [SL_ALAYOUT] = { S_ALAYOUT, " row col ", NULL, "row", NULL, 0, 0 },
+    [SL_BLAYOUT] = { S_BLAYOUT, " row col ", NULL, "col", NULL, 0, 0 },
     /* pyptx's spec (spec/ptx.py) takes these for wgmma.mma_async */
-    { S_WSHAPE, "", NULL, NULL, NULL, 0, 0, NULL, 0 },       /* m64nNk8/16/32, N = 8 ... 256 by 8 */
-    { S_WT, " u8 s8 s32 f16 bf16 tf32 f32 e4m3 e5m2 ", NULL, NULL, NULL, 0, 1, NULL, 0 },
-    { S_LMSHAPE, " m8n8 ", NULL, NULL, NULL, 0, 0, NULL, 0 },   /* what pyptx's spec takes */
-    { S_MCOUNT, " x1 x2 x4 ", NULL, NULL, NULL, 0, 0, NULL, 0 },
-    { S_TRANS, " trans ", NULL, NULL, NULL, 1, 0, NULL, 0 },
-    { S_STSHAPE, " m8n8 ", NULL, "m8n8", NULL, 0, 0, NULL, 0 },
+    [SL_WSHAPE] = { S_WSHAPE, "", NULL, NULL, NULL, 0, 0 },       /* m64nNk8/16/32, N = 8 ... 256 by 8 */
+    [SL_WT] = { S_WT, " u8 s8 s32 f16 bf16 tf32 f32 e4m3 e5m2 ", NULL, NULL, NULL, 0, 1 },
+    [SL_LMSHAPE] = { S_LMSHAPE, " m8n8 ", NULL, NULL, NULL, 0, 0 },   /* what pyptx's spec takes */
+    [SL_MCOUNT] = { S_MCOUNT, " x1 x2 x4 ", NULL, NULL, NULL, 0, 0 },
+    [SL_TRANS] = { S_TRANS, " trans ", NULL, NULL, NULL, 1, 0 },
+    [SL_STSHAPE] = { S_STSHAPE, " m8n8 ", NULL, "m8n8", NULL, 0, 0 },
     /* ptx.tcgen05's keywords (ptx.py _Tcgen05) */
-    { S_CTAG, " cta_group::1 cta_group::2 ", "cta_group", "cta_group::1", NULL, 0, 0,
-      "cta_group::", 1 },
-    { S_TSPACE, " shared::cluster shared::cta ", "space", "shared::cluster", NULL, 0, 0,
-      "shared::", 0 },
-    { S_TSHAPE, " 16x64b 16x128b 16x256b 32x32b 16x32bx2 ", "shape", "16x128b", NULL, 0, 0,
-      NULL, 0 },
-    { S_TCOUNT, " x1 x2 x4 x8 x16 x32 x64 x128 ", "count", "x1", NULL, 0, 0, "x", 1 },
-    { S_TDT, " b32 ", "dtype", "b32", NULL, 0, 0, NULL, 0 },
-    { S_PACK, " pack::16b ", "pack", NULL, NULL, 1, 0, NULL, 0 },
-    { S_UNPACK, " unpack::16b ", "unpack", NULL, NULL, 1, 0, NULL, 0 },
+    [SL_CTAG] = { S_CTAG, " cta_group::1 cta_group::2 ", "cta_group", "cta_group::1", NULL, 0,
+                  0, "cta_group::", 1 },
+    [SL_TSPACE] = { S_TSPACE, " shared::cluster shared::cta ", "space", "shared::cluster", NULL,
+                    0, 0, "shared::", 0 },
+    [SL_TSHAPE] = { S_TSHAPE, " 16x64b 16x128b 16x256b 32x32b 16x32bx2 ", "shape", "16x128b",
+                    NULL, 0, 0, NULL, 0 },
+    [SL_TCOUNT] = { S_TCOUNT, " x1 x2 x4 x8 x16 x32 x64 x128 ", "count", "x1", NULL, 0, 0, "x",
+                    1 },
+    [SL_TDT] = { S_TDT, " b32 ", "dtype", "b32", NULL, 0, 0, NULL, 0 },
+    [SL_PACK] = { S_PACK, " pack::16b ", "pack", NULL, NULL, 1, 0, NULL, 0 },
+    [SL_UNPACK] = { S_UNPACK, " unpack::16b ", "unpack", NULL, NULL, 1, 0, NULL, 0 },
 };
 
 enum { TY_ANY, TY_BITS };        /* what T may be */
@@ -237,10 +271,8 @@ _Static_assert(sizeof wrappers / sizeof *wrappers < 255, "a row fits cg_inst.wra
 
 static const slot *slot_named(const char *w)
 {
-    for (unsigned i = 0; i < sizeof slots / sizeof *slots; i++)
-        if (slots[i].name == w)
-            return &slots[i];
-    return NULL;
+    uintptr_t d = (uintptr_t)w - (uintptr_t)slot_names;
+    return d < sizeof slot_names && d % NAMELEN == 0 ? &slots[d / NAMELEN] : NULL;
 }
 
 static int in_domain(const char *domain, const char *mod)
@@ -366,25 +398,18 @@ static int operands_fit(const cg_kernel *k, const wrapper *w, const cg_inst *in)
     return 1;
 }
 
-/* The wrapper that emits instruction `in`, with its pattern's values
-   (the first row that fits). */
-static const wrapper *find_wrapper(const cg_kernel *k, const cg_inst *in,
-                                   const char **vals)
-{
-    for (unsigned i = 0; i < sizeof wrappers / sizeof *wrappers; i++) {
-        const wrapper *w = &wrappers[i];
-        if (w->op[0] == in->op[0] && !strcmp(w->op, in->op) &&
-            operands_fit(k, w, in) && match_mods(w, in, vals))
-            return w;
-    }
-    return NULL;
-}
-
+/* (A scan of the table: asked only of instructions that take a computed
+   address, before the pass runs.) */
 int sg_wrapper_takes_address(const cg_kernel *k, const cg_inst *in, unsigned i)
 {
-    const char *vals[MAXWORDS];
-    const wrapper *w = find_wrapper(k, in, vals);
-    return w && w->opnds && i < strlen(w->opnds) && w->opnds[i] == 'M';
+    for (unsigned r = 0; r < sizeof wrappers / sizeof *wrappers; r++) {
+        const wrapper *w = &wrappers[r];
+        const char *vals[MAXWORDS] = { 0 };
+        if (w->op[0] == in->op[0] && !strcmp(w->op, in->op) && operands_fit(k, w, in) &&
+            match_mods(w, in, vals))
+            return w->opnds && i < strlen(w->opnds) && w->opnds[i] == 'M';
+    }
+    return 0;
 }
 
 /* ---- printing --------------------------------------------------------- */
@@ -411,6 +436,57 @@ static void put_value(ptx_buf *out, const slot *sl, const char *v)
     }
 }
 
+/* What a wrapper prints from an opcode word's modifiers: the pattern's
+   values, and for a row without a template the positional values and the
+   keyword items (each joined by ", "), which stand before and after the
+   operands.  The pass makes one per word and row (m->forms). */
+typedef struct sg_form {
+    const char *vals[MAXWORDS];
+    const char *head, *tail;
+    uint32_t nhead, ntail;
+} sg_form;
+
+/* The positional slots (keyword 0) or the keyword slots (1) of w. */
+static void put_slots(const wrapper *w, const char **vals, int keyword, ptx_buf *out)
+{
+    for (unsigned i = 0; w->mods[i]; i++) {
+        const slot *sl = slot_named(w->mods[i]);
+        const char *v = sl && vals[i] ? vals[i] : sl ? sl->absent : NULL;
+        if (!sl || !sl->keyword != !keyword)
+            continue;
+        if (keyword && (!v || (sl->dflt && !strcmp(v, sl->dflt))))
+            continue;
+        if (out->n)
+            ptx_buf_put(out, ", ", 2);
+        if (keyword) {
+            ptx_buf_puts(out, sl->keyword);
+            ptx_buf_putc(out, '=');
+        }
+        put_value(out, sl, keyword ? v : vals[i]);
+    }
+}
+
+/* The form of row w for modifiers that gave `vals`: its index. */
+static uint32_t make_form(cg_module *m, const wrapper *w, const char **vals)
+{
+    m->forms = cg_grow(m, m->forms, m->nforms, &m->capforms, sizeof *m->forms);
+    sg_form *f = &m->forms[m->nforms];
+    memset(f, 0, sizeof *f);
+    memcpy(f->vals, vals, sizeof f->vals);
+    if (!w->args) {
+        ptx_buf b = { 0 };
+        put_slots(w, vals, 0, &b);
+        f->head = cg_strndup(m, b.p ? b.p : "", b.n);
+        f->nhead = (uint32_t)b.n;
+        b.n = 0;
+        put_slots(w, vals, 1, &b);
+        f->tail = cg_strndup(m, b.p ? b.p : "", b.n);
+        f->ntail = (uint32_t)b.n;
+        ptx_buf_free(&b);
+    }
+    return m->nforms++;
+}
+
 /* Operand i of an instruction w emits. */
 static void print_operand(const cg_module *m, const cg_kernel *k, const wrapper *w, unsigned i,
                           const cg_opnd *o, ptx_buf *out)
@@ -425,40 +501,27 @@ static void print_operand(const cg_module *m, const cg_kernel *k, const wrapper 
 
 /* The positional slots, the operands, the keyword slots. */
 static void print_default(const cg_module *m, const cg_kernel *k, const cg_inst *in,
-                          const wrapper *w, const char **vals, ptx_buf *out)
+                          const wrapper *w, const sg_form *f, ptx_buf *out)
 {
-    const char *sep = "";
-    for (unsigned i = 0; w->mods[i]; i++) {
-        const slot *sl = slot_named(w->mods[i]);
-        if (sl && !sl->keyword) {
-            ptx_buf_puts(out, sep);
-            put_value(out, sl, vals[i]);
-            sep = ", ";
-        }
-    }
+    int any = f->nhead > 0;
     unsigned at = 0;
+    ptx_buf_put(out, f->head, f->nhead);
     for (const cg_opnd *o = in->ops; o; o = o->next, at++) {
-        ptx_buf_puts(out, sep);
+        if (any++)
+            ptx_buf_put(out, ", ", 2);
         print_operand(m, k, w, at, o, out);
-        sep = ", ";
     }
-    for (unsigned i = 0; w->mods[i]; i++) {
-        const slot *sl = slot_named(w->mods[i]);
-        const char *v = sl && vals[i] ? vals[i] : sl ? sl->absent : NULL;
-        if (!sl || !sl->keyword || !v || (sl->dflt && !strcmp(v, sl->dflt)))
-            continue;
-        ptx_buf_puts(out, sep);
-        ptx_buf_puts(out, sl->keyword);
-        ptx_buf_putc(out, '=');
-        put_value(out, sl, v);
-        sep = ", ";
+    if (f->ntail) {
+        if (any)
+            ptx_buf_put(out, ", ", 2);
+        ptx_buf_put(out, f->tail, f->ntail);
     }
 }
 
 /* One template item (`[kw=]src[?default]`, at most `n` bytes) into out;
    0 if it is left out. */
 static int print_item(const cg_module *m, const cg_kernel *k, const cg_inst *in,
-                      const wrapper *w, const char **vals, const char *it, size_t n,
+                      const wrapper *w, const char *const *vals, const char *it, size_t n,
                       ptx_buf *out)
 {
     const char *eq = memchr(it, '=', n), *src = eq ? eq + 1 : it;
@@ -518,7 +581,7 @@ static int print_item(const cg_module *m, const cg_kernel *k, const cg_inst *in,
 
 /* The items of w->args, joined by ", ". */
 static void print_template(const cg_module *m, const cg_kernel *k, const cg_inst *in,
-                           const wrapper *w, const char **vals, ptx_buf *out)
+                           const wrapper *w, const char *const *vals, ptx_buf *out)
 {
     const char *p = w->args;
     int any = 0;
@@ -540,17 +603,16 @@ void sg_print_call(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                    int depth, ptx_buf *out)
 {
     const cg_inst *in = &s->u.inst;
-    const char *vals[MAXWORDS];
     const wrapper *w = &wrappers[in->wrapper - 1];
-    match_mods(w, in, vals);
+    const sg_form *f = &m->forms[in->form];
     sg_indent(out, depth);
     ptx_buf_puts(out, w->call);
     ptx_buf_putc(out, '(');
     size_t start = out->n;
     if (w->args)
-        print_template(m, k, in, w, vals, out);
+        print_template(m, k, in, w, f->vals, out);
     else
-        print_default(m, k, in, w, vals, out);
+        print_default(m, k, in, w, f, out);
     if (in->guard) {
         if (out->n > start)
             ptx_buf_puts(out, ", ");
@@ -563,29 +625,107 @@ void sg_print_call(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 
 /* ---- the pass ---------------------------------------------------------- */
 
-static uint32_t wrap_list(cg_module *m, const cg_kernel *k, cg_stmt *s)
+/* What one opcode word fits: the rows whose opcode and modifier pattern
+   take it (bit i: wrappers[i]) and the pyptx types each of them names.
+   An instruction's row is the first of those its operands fit, so the
+   modifiers are matched once per word (ir.h: instructions that spell a
+   word share its op and mods arrays), not once per instruction. */
+#define NWRAPPERS (sizeof wrappers / sizeof *wrappers)
+#define NROWWORDS ((NWRAPPERS + 63) / 64)
+
+typedef struct word_fit {
+    char key[2 * sizeof(void *) + sizeof(uint32_t)];   /* op, mods, nmods */
+    uint64_t rows[NROWWORDS];
+    uint32_t types[NWRAPPERS];   /* m->types_used bits of each row */
+    uint32_t form[NWRAPPERS];    /* each row's form (m->forms) */
+} word_fit;
+
+typedef struct wrapping {
+    cg_module *m;
+    const cg_kernel *k;
+    cg_map words;                /* word_fit.key -> index into fits */
+    word_fit **fits;
+    uint32_t nfits, capfits;
+    struct fit_memo {            /* the map's answers, direct-mapped: most */
+        const char *op;          /* instructions spell one of a few words */
+        const char **mods;
+        uint32_t nmods;
+        const word_fit *fit;
+    } memo[256];
+} wrapping;
+
+static const word_fit *fit_in_map(wrapping *c, const cg_inst *in)
+{
+    char key[sizeof ((word_fit *)0)->key];
+    memcpy(key, &in->op, sizeof in->op);
+    memcpy(key + sizeof in->op, &in->mods, sizeof in->mods);
+    memcpy(key + 2 * sizeof(void *), &in->nmods, sizeof in->nmods);
+    cg_mslot *slot = cg_map_put(c->m, &c->words, key, sizeof key);
+    if (slot->val >= 0)
+        return c->fits[slot->val];
+    word_fit *f = cg_alloc(c->m, sizeof *f);
+    memcpy(f->key, key, sizeof key);
+    for (unsigned i = 0; i < NWRAPPERS; i++) {
+        const wrapper *w = &wrappers[i];
+        const char *vals[MAXWORDS] = { 0 };
+        if (w->op[0] != in->op[0] || strcmp(w->op, in->op) || !match_mods(w, in, vals))
+            continue;
+        f->rows[i / 64] |= 1ull << (i % 64);
+        f->form[i] = make_form(c->m, w, vals);
+        for (unsigned j = 0; w->mods[j]; j++)      /* the types it names */
+            if (vals[j] && slot_named(w->mods[j]) && slot_named(w->mods[j])->type)
+                f->types[i] |= 1u << cg_type_index(vals[j], strlen(vals[j]));
+    }
+    c->fits = cg_grow(c->m, c->fits, c->nfits, &c->capfits, sizeof *c->fits);
+    c->fits[c->nfits] = f;
+    slot->k = f->key;
+    slot->val = (int32_t)c->nfits++;
+    return f;
+}
+
+static const word_fit *fit_of(wrapping *c, const cg_inst *in)
+{
+    uintptr_t h = (uintptr_t)in->op * 31 + (uintptr_t)in->mods + in->nmods;
+    struct fit_memo *w = &c->memo[(h ^ h >> 8 ^ h >> 16) % 256];
+    if (!w->fit || w->op != in->op || w->mods != in->mods || w->nmods != in->nmods) {
+        w->op = in->op;
+        w->mods = in->mods;
+        w->nmods = in->nmods;
+        w->fit = fit_in_map(c, in);
+    }
+    return w->fit;
+}
+
+static uint32_t wrap_list(wrapping *c, cg_stmt *s)
 {
     uint32_t made = 0;
     for (; s; s = s->next) {
         cg_stmt **body = cg_body(s);
-        const char *vals[MAXWORDS];
-        const wrapper *w;
         if (body) {
-            made += wrap_list(m, k, *body);
+            made += wrap_list(c, *body);
             continue;
         }
-        if (s->kind != CG_S_INST || !(w = find_wrapper(k, &s->u.inst, vals)))
+        if (s->kind != CG_S_INST)
             continue;
-        for (unsigned i = 0; w->mods[i]; i++)      /* the types it names */
-            if (vals[i] && slot_named(w->mods[i]) && slot_named(w->mods[i])->type)
-                m->types_used |= 1u << cg_type_index(vals[i], strlen(vals[i]));
-        s->u.inst.wrapper = (uint8_t)(w - wrappers + 1);
-        made++;
+        const word_fit *f = fit_of(c, &s->u.inst);
+        int found = 0;
+        for (unsigned w = 0; w < NROWWORDS && !found; w++)
+            for (uint64_t rows = f->rows[w]; rows && !found; rows &= rows - 1) {
+                unsigned i = 64 * w + (unsigned)__builtin_ctzll(rows);
+                if (operands_fit(c->k, &wrappers[i], &s->u.inst)) {
+                    c->m->types_used |= f->types[i];
+                    s->u.inst.wrapper = (uint8_t)(i + 1);
+                    s->u.inst.form = f->form[i];
+                    made++;
+                    found = 1;
+                }
+            }
     }
     return made;
 }
 
 uint32_t sugar_calls(cg_module *m, cg_kernel *k)
 {
-    return wrap_list(m, k, k->body);
+    wrapping c = { .m = m, .k = k };
+    return wrap_list(&c, k->body);
 }

@@ -95,9 +95,12 @@ static void name_opnds(pool *c, const cg_opnd *o, const cg_stmt *s, int dst, uin
             if (top < c->first_top[o->index])
                 c->first_top[o->index] = top;
         }
-        name_opnds(c, o->a, s, 0, pos, top);
-        name_opnds(c, o->b, s, 0, pos, top);
-        name_opnds(c, o->elems, s, 0, pos, top);
+        if (o->a)   /* (most operands are leaves: no call for them) */
+            name_opnds(c, o->a, s, 0, pos, top);
+        if (o->b)
+            name_opnds(c, o->b, s, 0, pos, top);
+        if (o->elems)
+            name_opnds(c, o->elems, s, 0, pos, top);
     }
 }
 
@@ -262,8 +265,36 @@ static void rewrite(pool *c, cg_stmt **a, unsigned decl)
     *link = NULL;
 }
 
+/* Does an operand below o, or a statement from s on (what walk looks
+   at), name predicate 0 of the pool?  in_order fails unless every
+   predicate is named, and nvcc numbers them from %p1: this look, which
+   stops at the first use, spares most kernels the analysis. */
+static int opnds_p0(const pool *c, const cg_opnd *o)
+{
+    for (; o; o = o->next)
+        if ((o->kind == CG_O_SYM && o->sym == c->p && o->index == 0) ||
+            (o->a && opnds_p0(c, o->a)) || (o->b && opnds_p0(c, o->b)) ||
+            (o->elems && opnds_p0(c, o->elems)))
+            return 1;
+    return 0;
+}
+
+static int names_p0(const pool *c, cg_stmt *s)
+{
+    for (; s; s = s->next) {
+        cg_stmt **body = cg_body(s);
+        if (s->kind == CG_S_INST ? opnds_p0(c, s->u.inst.ops) || opnds_p0(c, s->u.inst.guard)
+            : s->kind >= CG_S_LOOP && (opnds_p0(c, s->u.sugar.args) ||
+                                       names_p0(c, s->u.sugar.orig)))
+            return 1;
+        if (body && names_p0(c, *body))
+            return 1;
+    }
+    return 0;
+}
+
 /* Finds the pool among the top-level statements a[0..n) and who writes
-   and names its predicates; 0 if there is none. */
+   and names its predicates; 0 if there is none (or it cannot qualify). */
 static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned *decl)
 {
     for (unsigned i = 0; i < n && c->p == CG_NOSYM; i++) {
@@ -275,7 +306,7 @@ static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned *decl)
             *decl = i;
         }
     }
-    if (c->p == CG_NOSYM)
+    if (c->p == CG_NOSYM || !names_p0(c, c->k->body))
         return 0;
     cg_module *m = c->m;
     c->writer = cg_alloc(m, c->n * sizeof *c->writer);

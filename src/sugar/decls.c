@@ -94,9 +94,12 @@ static void use_opnds(decls *c, const cg_opnd *o)
         if (o->kind == CG_O_SYM)
             use(c, o->sym);
         use_text(c, &o->text);
-        use_opnds(c, o->a);
-        use_opnds(c, o->b);
-        use_opnds(c, o->elems);
+        if (o->a)   /* (most operands are leaves: no call for them) */
+            use_opnds(c, o->a);
+        if (o->b)
+            use_opnds(c, o->b);
+        if (o->elems)
+            use_opnds(c, o->elems);
     }
 }
 

@@ -48,6 +48,12 @@ typedef struct ctx {
     sg_scratch counts;      /* uses, defs */
     enode pool[MAXCHAIN];   /* the tree being tried (most are dropped) */
     unsigned npool;
+    struct word_memo {      /* arith_word by opcode word (ir.h: instructions */
+        const char *op;     /* that spell one share its op and mods arrays), */
+        const char **mods;  /* direct-mapped: most statements are asked */
+        uint32_t nmods;     /* about, and most opcodes are not arithmetic */
+        int is;
+    } memo[256];
 } ctx;
 
 static int int_type(const char *t)
@@ -64,15 +70,14 @@ static int kind_bits(const char *t)
     return !strcmp(t + 1, "32") ? 32 : !strcmp(t + 1, "64") ? 64 : 16;
 }
 
-static int arith_inst(const cg_stmt *s)
+/* An integer operation pyptx's operators or a chain may stand for, by its
+   opcode and modifiers alone. */
+static int arith_word(const char *op, const char **mods, uint32_t nmods)
 {
     static const char *const ops[] = { "add", "sub", "mul", "mad", "shl", "shr", "and",
                                        "or", "xor", "not", "neg", "cvt", "min", "max",
                                        "bfe", "bfi", "rem", "div", "abs", "popc", "clz",
                                        "brev" };
-    if (!s || s->kind != CG_S_INST || s->u.inst.guard)
-        return 0;
-    const char *op = s->u.inst.op;
     if (!strchr("asmnxocbrdp", op[0]))   /* the first letters above */
         return 0;
     int ok = 0;
@@ -81,8 +86,8 @@ static int arith_inst(const cg_stmt *s)
     if (!ok)
         return 0;
     unsigned ntypes = 0;
-    for (uint32_t i = 0; i < s->u.inst.nmods; i++) {
-        const char *md = s->u.inst.mods[i];
+    for (uint32_t i = 0; i < nmods; i++) {
+        const char *md = mods[i];
         if (md[0] == 'f' || !strncmp(md, "bf", 2) || !strcmp(md, "pred") ||
             !strncmp(md, "rn", 2) || !strncmp(md, "rz", 2) || !strncmp(md, "rm", 2) ||
             !strncmp(md, "rp", 2) || !strcmp(md, "sat") || !strcmp(md, "cc"))
@@ -90,10 +95,24 @@ static int arith_inst(const cg_stmt *s)
         if (int_type(md))
             ntypes++;
     }
-    if (!ntypes)
+    return ntypes > 0;
+}
+
+static int arith_inst(ctx *c, const cg_stmt *s)
+{
+    if (!s || s->kind != CG_S_INST || s->u.inst.guard)
         return 0;
-    const cg_opnd *d = s->u.inst.ops;
-    return d && d->kind == CG_O_SYM && sg_nops(d) <= MAXOPS;
+    const cg_inst *in = &s->u.inst;
+    uintptr_t h = (uintptr_t)in->op * 31 + (uintptr_t)in->mods + in->nmods;
+    struct word_memo *w = &c->memo[(h ^ h >> 8 ^ h >> 16) % 256];
+    if (w->op != in->op || w->mods != in->mods || w->nmods != in->nmods) {
+        w->op = in->op;
+        w->mods = in->mods;
+        w->nmods = in->nmods;
+        w->is = arith_word(in->op, in->mods, in->nmods);
+    }
+    const cg_opnd *d = in->ops;
+    return w->is && d && d->kind == CG_O_SYM && sg_nops(d) <= MAXOPS;
 }
 
 /* ---- use/def counts -------------------------------------------------- */
@@ -125,9 +144,12 @@ static void count_opnd(ctx *c, const cg_opnd *o)
                 bump(c->uses, sl);
                 bump(c->uses, sl);   /* raw text: never a temp */
             }
-        count_opnd(c, o->a);
-        count_opnd(c, o->b);
-        count_opnd(c, o->elems);
+        if (o->a)   /* (most operands are leaves: no call for them) */
+            count_opnd(c, o->a);
+        if (o->b)
+            count_opnd(c, o->b);
+        if (o->elems)
+            count_opnd(c, o->elems);
     }
 }
 
@@ -246,7 +268,7 @@ static const overload_row overloads[] = {
 static int row_applies(const overload_row *w, int form, const cg_inst *in,
                        const char *lt, int lb, int r_int, int rb)
 {
-    if (w->form != form || strcmp(w->op, in->op) || w->width != lb)
+    if (w->form != form || w->op[0] != in->op[0] || strcmp(w->op, in->op) || w->width != lb)
         return 0;
     if (in->nmods != (w->mod1 ? 2u : 1u) || strcmp(in->mods[0], w->mod0) ||
         (w->mod1 && strcmp(in->mods[1], w->mod1)))
@@ -349,7 +371,7 @@ static enode *fold(ctx *c, cg_stmt **a, unsigned lo, unsigned b, unsigned *start
         if (pos == lo || e->size >= budget || !single_temp(c, o))
             continue;
         cg_stmt *d = a[pos - 1];
-        if (!arith_inst(d))
+        if (!arith_inst(c, d))
             continue;
         const cg_opnd *dd = d->u.inst.ops;
         if (dd->sym != o->sym || dd->index != o->index)
@@ -378,63 +400,67 @@ static enode *keep(cg_module *m, const enode *e)
 /* ---- printing -------------------------------------------------------- */
 
 static void text_of(const cg_module *m, const cg_kernel *k, const enode *e, ptx_buf *out,
+                    int top);
+
+/* Operand o of e's instruction, position i: a folded child's text, or the
+   operand itself. */
+static void text_opnd(const cg_module *m, const cg_kernel *k, const enode *e, unsigned i,
+                      const cg_opnd *o, ptx_buf *out)
+{
+    if (i < MAXOPS && e->kid[i]) {
+        text_of(m, k, e->kid[i], out, 0);
+        return;
+    }
+    cg_opnd x = *o;
+    x.next = NULL;
+    cg_print_opnd(m, k, &x, out);
+}
+
+/* The top of a chain as a pyptx operator: `d = a OP b` or `d OP= b`. */
+static void text_operator(const cg_module *m, const cg_kernel *k, const enode *e, ptx_buf *out)
+{
+    const cg_opnd *d = e->inst->u.inst.ops, *l = d->next, *r = l->next;
+    cg_opnd dd = *d;
+    dd.next = NULL;
+    cg_print_opnd(m, k, &dd, out);
+    if (e->opsym[strlen(e->opsym) - 1] != '=') {   /* not in place */
+        ptx_buf_puts(out, " = ");
+        text_opnd(m, k, e, 1, l, out);
+    }
+    ptx_buf_putc(out, ' ');
+    ptx_buf_puts(out, e->opsym);
+    ptx_buf_putc(out, ' ');
+    text_opnd(m, k, e, 2, r, out);
+}
+
+/* The instruction's call as print_inst writes it, each folded operand's
+   position holding its child's call (ptx.inst.<op> returns the
+   destination): written straight into `out`, since every expression of
+   a big module is printed. */
+static void text_of(const cg_module *m, const cg_kernel *k, const enode *e, ptx_buf *out,
                     int top)
 {
     const cg_stmt *s = e->inst;
     if (top && e->opsym) {
-        const cg_opnd *d = s->u.inst.ops, *l = d->next, *r = l->next;
-        cg_opnd dd = *d;
-        dd.next = NULL;
-        cg_print_opnd(m, k, &dd, out);
-        int in_place = e->opsym[strlen(e->opsym) - 1] == '=';
-        if (in_place) {                    /* a op= b */
-            ptx_buf_printf(out, " %s ", e->opsym);
-            cg_opnd x = *r;
-            x.next = NULL;
-            if (e->kid[2])
-                text_of(m, k, e->kid[2], out, 0);
-            else
-                cg_print_opnd(m, k, &x, out);
-            return;
-        }
-        ptx_buf_puts(out, " = ");
-        for (int side = 1; side <= 2; side++) {
-            if (side == 2)
-                ptx_buf_printf(out, " %s ", e->opsym);
-            if (e->kid[side]) {
-                text_of(m, k, e->kid[side], out, 0);
-            } else {
-                cg_opnd x = side == 1 ? *l : *r;
-                x.next = NULL;
-                cg_print_opnd(m, k, &x, out);
-            }
-        }
+        text_operator(m, k, e, out);
         return;
     }
-    /* a copy of the instruction whose folded operands are Python text */
-    cg_stmt cp = *s;
-    cp.next = NULL;
-    cg_opnd *head = NULL, **tail = &head;
+    cg_stmt head = *s;                     /* ptx.inst.<path>()\n, by the */
+    head.next = NULL;                      /* printer of instructions */
+    head.u.inst.ops = head.u.inst.guard = NULL;
+    cg_print_stmts(m, k, &head, 0, out);
+    out->n -= 2;                           /* then the operands before ")" */
     unsigned i = 0;
     for (const cg_opnd *o = s->u.inst.ops; o; o = o->next, i++) {
-        cg_opnd *x = cg_alloc((cg_module *)m, sizeof *x);
-        *x = *o;
-        x->next = NULL;
-        if (i < MAXOPS && e->kid[i]) {
-            ptx_buf t = { 0 };
-            text_of(m, k, e->kid[i], &t, 0);
-            memset(x, 0, sizeof *x);
-            x->kind = CG_O_PY;
-            x->sym = CG_NOSYM;
-            x->index = -1;
-            x->text = sg_lit((cg_module *)m, t.p, t.n);
-            ptx_buf_free(&t);
-        }
-        *tail = x;
-        tail = &x->next;
+        if (i)
+            ptx_buf_put(out, ", ", 2);
+        text_opnd(m, k, e, i, o, out);
     }
-    cp.u.inst.ops = head;
-    sg_print_inline(m, k, &cp, out);
+    if (s->u.inst.guard) {
+        ptx_buf_puts(out, s->u.inst.ops ? ", pred=" : "pred=");
+        cg_print_opnd(m, k, s->u.inst.guard, out);
+    }
+    ptx_buf_putc(out, ')');
 }
 
 void sg_print_expr(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int depth,
@@ -452,12 +478,13 @@ void sg_print_expr(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int
 
 static uint32_t fold_list(ctx *c, cg_stmt **head)
 {
-    uint32_t made = 0;
+    uint32_t made = 0, inner;
     for (cg_stmt *s = *head; s; s = s->next) {
         cg_stmt **body = cg_body(s);
         if (body)
             made += fold_list(c, body);
     }
+    inner = made;
     unsigned n;
     cg_stmt **a = sg_list_array(&c->list, *head, &n);
     if (!n)
@@ -466,7 +493,7 @@ static uint32_t fold_list(ctx *c, cg_stmt **head)
     cg_stmt **repl = sg_scratch_get(&c->folds, n * (sizeof *repl + sizeof(unsigned)));
     unsigned *end = (unsigned *)(repl + n);   /* repl[i]: node starting at i */
     for (unsigned b = n; b-- > 0;) {
-        if (!arith_inst(a[b]))
+        if (!arith_inst(c, a[b]))
             continue;
         unsigned start;
         c->npool = 0;
@@ -481,6 +508,8 @@ static uint32_t fold_list(ctx *c, cg_stmt **head)
         made++;
         b = start;   /* loop decrements */
     }
+    if (made == inner)
+        return made;   /* nothing folded here: no relinking */
     cg_stmt **link = head;
     for (unsigned i = 0; i < n;) {
         if (repl[i]) {

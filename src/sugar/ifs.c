@@ -152,11 +152,28 @@ void sg_print_with(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out);
 }
 
+/* Does some list hold the `bra END` that every shape raise_if takes ends
+   its then-branch with (unguarded, no modifier: nvcc writes bra.uni)?
+   If not, nothing is raised and the count over every operand is saved. */
+static int plain_bra(const cg_stmt *s)
+{
+    for (; s; s = s->next) {
+        if (sg_inst_is(s, "bra") && !s->u.inst.guard && !s->u.inst.nmods)
+            return 1;
+        cg_stmt **body = cg_body((cg_stmt *)s);
+        if (body && plain_bra(*body))
+            return 1;
+    }
+    return 0;
+}
+
 uint32_t sugar_ifs(cg_module *m, cg_kernel *k)
 {
     ifs c = { .m = m, .k = k };
     sg_scratch sc = { 0 };
     uint32_t made = 0;
+    if (!plain_bra(k->body))
+        return 0;
     c.refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *c.refs);
     sg_count_refs(k->body, c.refs);
     if (!sg_pyptx_label_pinned(m, k, c.refs))

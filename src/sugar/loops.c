@@ -31,7 +31,7 @@ typedef struct loops {
     uint32_t lists;      /* lists seen (the stamp of the current one) */
 } loops;
 
-cg_symid sg_back_edge(const cg_stmt *s)
+cg_symid sg_bra_back_edge(const cg_stmt *s)
 {
     if (!sg_inst_is(s, "bra"))
         return CG_NOSYM;
@@ -87,21 +87,25 @@ static int raise_at(loops *c, cg_stmt **link, uint32_t list)
 
 static uint32_t raise_list(loops *c, cg_stmt **head)
 {
-    uint32_t list = ++c->lists, made = 0;
+    uint32_t list = ++c->lists, made = 0, edges = 0, bodies = 0;
     for (cg_stmt *s = *head; s; s = s->next) {
         cg_symid t = sg_back_edge(s);
         if (t != CG_NOSYM) {
             c->stamp[t] = list;
             c->last[t] = s;
+            edges++;
         }
+        bodies += cg_body(s) != NULL;
     }
-    for (cg_stmt **link = head; *link; link = &(*link)->next) {
+    /* most lists (nvcc's `{ cvt ... }` scopes) have neither a back edge
+       to raise nor a list inside: one walk is all they need */
+    for (cg_stmt **link = head; edges && *link; link = &(*link)->next) {
         if ((*link)->kind == CG_S_LABEL && raise_at(c, link, list))
             made++;
         else
             pass_by(c, *link, list);
     }
-    for (cg_stmt *s = *head; s; s = s->next) {
+    for (cg_stmt *s = *head; s && (made || bodies); s = s->next) {
         cg_stmt **body = cg_body(s);
         if (body)
             made += raise_list(c, body);

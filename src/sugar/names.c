@@ -75,6 +75,8 @@ static int short_name(const char *mangled, char *out, size_t cap)
 
 /* The aliases of one kernel: PTX name -> Python name, in first-use order. */
 typedef struct alias_set {
+    cg_module *m;
+    cg_kernel *k;
     cg_map map;              /* PTX name -> index into v */
     const char **ptx, **py;
     unsigned n, cap;
@@ -104,40 +106,21 @@ static const char *alias_for(cg_module *m, cg_kernel *k, alias_set *as,
     return as->py[as->n++];
 }
 
-static uint32_t alias_opnd(cg_module *m, cg_kernel *k, alias_set *as, cg_opnd *o)
+/* One string operand of an instruction (sg_name_specials hands them all
+   over, in order, from the walk it makes anyway): a mangled module
+   symbol becomes its Python alias. */
+static void alias_opnd(void *ctx, cg_opnd *o)
 {
-    uint32_t n = 0;
-    for (; o; o = o->next) {
-        if (o->kind == CG_O_STR) {
-            char buf[1024];
-            if (sg_text_lit(&o->text, buf, sizeof buf) && !strncmp(buf, "_Z", 2) &&
-                cg_is_identifier(buf, strlen(buf))) {
-                const char *py = alias_for(m, k, as, buf);
-                if (py) {
-                    o->kind = CG_O_PY;
-                    o->text = sg_lit(m, py, strlen(py));
-                    n++;
-                }
-            }
+    alias_set *as = ctx;
+    char buf[1024];
+    if (sg_text_lit(&o->text, buf, sizeof buf) && !strncmp(buf, "_Z", 2) &&
+        cg_is_identifier(buf, strlen(buf))) {
+        const char *py = alias_for(as->m, as->k, as, buf);
+        if (py) {
+            o->kind = CG_O_PY;
+            o->text = sg_lit(as->m, py, strlen(py));
         }
-        n += alias_opnd(m, k, as, o->a);
-        n += alias_opnd(m, k, as, o->b);
-        n += alias_opnd(m, k, as, o->elems);
     }
-    return n;
-}
-
-static uint32_t alias_stmts(cg_module *m, cg_kernel *k, alias_set *as, cg_stmt *s)
-{
-    uint32_t n = 0;
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
-        if (s->kind == CG_S_INST)
-            n += alias_opnd(m, k, as, s->u.inst.ops);
-        else if (body)
-            n += alias_stmts(m, k, as, *body);
-    }
-    return n;
 }
 
 static void python_string(ptx_buf *b, const char *s)
@@ -200,33 +183,31 @@ static uint32_t name_params(cg_module *m, cg_kernel *k)
     return done;
 }
 
-/* Python aliases for the module-level mangled symbols the body uses, in
-   one statement at its top; how many. */
-static uint32_t name_aliases(cg_module *m, cg_kernel *k)
+/* The Python aliases of the module-level mangled symbols the body uses
+   (as), in one statement at its top; how many. */
+static uint32_t name_aliases(cg_module *m, cg_kernel *k, const alias_set *as)
 {
-    alias_set as = { 0 };
-    alias_stmts(m, k, &as, k->body);
-    if (!as.n)
+    if (!as->n)
         return 0;
     /* a, b = "_Z1a", "_Z1b" on one line while it stays short, else one
        line each */
     ptx_buf b = { 0 }, names = { 0 }, vals = { 0 };
-    for (unsigned i = 0; i < as.n; i++) {
+    for (unsigned i = 0; i < as->n; i++) {
         ptx_buf_puts(&names, i ? ", " : "");
-        ptx_buf_puts(&names, as.py[i]);
+        ptx_buf_puts(&names, as->py[i]);
         ptx_buf_puts(&vals, i ? ", " : "");
-        python_string(&vals, as.ptx[i]);
+        python_string(&vals, as->ptx[i]);
     }
-    if (as.n > 1 && names.n + vals.n + 3 <= 88) {
+    if (as->n > 1 && names.n + vals.n + 3 <= 88) {
         ptx_buf_put(&b, names.p, names.n);
         ptx_buf_puts(&b, " = ");
         ptx_buf_put(&b, vals.p, vals.n);
     } else {
-        for (unsigned i = 0; i < as.n; i++) {
+        for (unsigned i = 0; i < as->n; i++) {
             if (i)
                 ptx_buf_putc(&b, '\n');
-            ptx_buf_printf(&b, "%s = ", as.py[i]);
-            python_string(&b, as.ptx[i]);
+            ptx_buf_printf(&b, "%s = ", as->py[i]);
+            python_string(&b, as->ptx[i]);
         }
     }
     ptx_buf_free(&names);
@@ -236,11 +217,19 @@ static uint32_t name_aliases(cg_module *m, cg_kernel *k)
     ptx_buf_free(&b);
     py->next = k->body;
     k->body = py;
-    return as.n;
+    return as->n;
 }
 
+/* Kernel, parameters, module symbols, special registers: in this order,
+   as each takes Python names.  The module symbols are found by the walk
+   of sg_name_specials, before the specials take names; their statement
+   goes at the top afterwards (the walks never saw it, so their positions
+   agree). */
 uint32_t sugar_names(cg_module *m, cg_kernel *k)
 {
-    return name_kernel(m, k) + name_params(m, k) + name_aliases(m, k) +
-           sg_name_specials(m, k);
+    alias_set as = { .m = m, .k = k };
+    uint32_t n = name_kernel(m, k);
+    n += name_params(m, k);
+    n += sg_name_specials(m, k, alias_opnd, &as);
+    return n + name_aliases(m, k, &as);
 }

@@ -52,6 +52,7 @@ typedef struct roller {
     sg_scratch list, items, leaves, sketches;   /* the current list's */
     const char *outer[8];   /* the variables of the loops around the list */
     unsigned nouter;
+    ptx_buf text;       /* an operand's Python text being written */
 } roller;
 
 /* Registers of an array vary by index, integers by value; the rest of a
@@ -97,8 +98,10 @@ static void leaf_value(leaf *l)
 }
 
 /* What two statements of one shape share: the opcode word and operand
-   count of each instruction (0: never rolled). */
-static uint64_t sketch(const cg_stmt *s)
+   count of each instruction, hashed to 32 bits, which vector code
+   compares (0: never rolled).  Equal shapes have equal sketches; the
+   converse need not hold. */
+static uint32_t sketch(const cg_stmt *s)
 {
     if (!rollable(s))
         return 0;
@@ -108,22 +111,48 @@ static uint64_t sketch(const cg_stmt *s)
     const cg_stmt *t = s->kind == CG_S_SCOPE ? s->u.body : s;
     for (; t; t = s->kind == CG_S_SCOPE ? t->next : NULL)
         h = (h ^ ((uintptr_t)t->u.inst.path + sg_nops(t->u.inst.ops))) * 0x100000001b3ull;
-    return h | 1;
+    return (uint32_t)(h ^ h >> 32) | 1;
 }
 
-/* A statement is keyed only if one within MAXG of it has its sketch: a
-   run pairs each statement with one g <= MAXG away of the same shape, so
-   the others cannot be in one (and keying every statement of a big
-   module is most of this pass's work). */
-static int may_roll(const uint64_t *sk, unsigned n, unsigned i)
+/* pair[p]: a[p] == b[p], not 0 (a loop the compiler vectorizes). */
+static void pairs(const uint32_t *restrict a, const uint32_t *restrict b,
+                  uint8_t *restrict pair, unsigned n)
 {
-    if (!sk[i])
-        return 0;
-    unsigned lo = i > MAXG ? i - MAXG : 0, hi = i + MAXG < n ? i + MAXG : n - 1;
-    for (unsigned j = lo; j <= hi; j++)
-        if (j != i && sk[j] == sk[i])
-            return 1;
-    return 0;
+    for (unsigned p = 0; p < n; p++)
+        pair[p] = a[p] == b[p] && a[p];
+}
+
+/* Marks (cand[i] = 1) the statements that some roll could take, the only
+   ones worth keying (keying every statement of a big module was most of
+   this pass's work).  A roll of c copies of g statements that saves the
+   2 lines best_run asks for pairs every statement of its first c - 1
+   copies with the one g further on, same shape and so same sketch:
+   positions p .. p + L - 1 with sk[p] == sk[p + g], L = (c - 1) * g >= g
+   and c * g - (g + 1) >= 2, i.e. L >= 3.  So only the statements of such
+   runs of pairs (and the g after them) are marked; the others keep shape
+   0, which best_run would reject anyway: no roll it could choose is lost. */
+static void mark_candidates(const uint32_t *sk, unsigned n, uint8_t *cand, uint8_t *pair)
+{
+    for (unsigned g = 1; g <= MAXG && g < n; g++) {
+        unsigned min = g > 3 ? g : 3, run = 0, p, np = n - g;
+        /* which statements pair with the one g further, then the runs of
+           pairs, skipping 8 bytes of no pair at a time (most of them) */
+        pairs(sk, sk + g, pair, np);
+        memset(pair + np, 0, 8);
+        for (p = 0; p < np; p++) {
+            uint64_t eight;
+            memcpy(&eight, pair + p, 8);
+            if (!eight && !run) {
+                p += 7;
+                continue;
+            }
+            if (!pair[p] && run >= min)
+                memset(cand + p - run, 1, run + g);
+            run = pair[p] ? run + 1 : 0;
+        }
+        if (run >= min)
+            memset(cand + np - run, 1, run + g);
+    }
 }
 
 /* Keys statement s into *it; its leaves are appended to r->leaves (the
@@ -213,20 +242,35 @@ static run best_run(const item *it, unsigned n, unsigned s)
 
 /* ---- building the loop ------------------------------------------------ */
 
+/* v in decimal (|v| <= 2^53: leaf_value keeps larger constants literal).
+   A rolled loop writes one such number per varying leaf: no printf. */
+static void put_decimal(ptx_buf *b, long long v)
+{
+    char tmp[24], *e = tmp + sizeof tmp, *w = e;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--w = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0)
+        *--w = '-';
+    ptx_buf_put(b, w, (size_t)(e - w));
+}
+
 static void affine(ptx_buf *b, const char *var, long long base, long long stride)
 {
     if (base)
-        ptx_buf_printf(b, "%lld", base);
+        put_decimal(b, base);
     if (stride) {
         long long as = stride < 0 ? -stride : stride;
         if (base)
             ptx_buf_puts(b, stride < 0 ? " - " : " + ");
         else if (stride < 0)
             ptx_buf_puts(b, "-");
-        if (as == 1)
-            ptx_buf_puts(b, var);
-        else
-            ptx_buf_printf(b, "%lld*%s", as, var);
+        if (as != 1) {
+            put_decimal(b, as);
+            ptx_buf_putc(b, '*');
+        }
+        ptx_buf_puts(b, var);
     } else if (!base) {
         ptx_buf_puts(b, "0");
     }
@@ -250,15 +294,17 @@ static cg_opnd *subst_one(tmpl *t, cg_opnd *o)
         t->q++;
         if (!a->ok || !b->ok || a->v == b->v)
             return sg_copy_opnd(t->r->m, o);
-        ptx_buf buf = { 0 };
+        ptx_buf *buf = &t->r->text;
+        buf->n = 0;
+        if (o->kind == CG_O_SYM) {
+            ptx_buf_puts(buf, t->r->k->syms[o->sym].py);
+            ptx_buf_putc(buf, '[');
+        }
+        affine(buf, t->var, a->v, b->v - a->v);
         if (o->kind == CG_O_SYM)
-            ptx_buf_printf(&buf, "%s[", t->r->k->syms[o->sym].py);
-        affine(&buf, t->var, a->v, b->v - a->v);
-        if (o->kind == CG_O_SYM)
-            ptx_buf_putc(&buf, ']');
+            ptx_buf_putc(buf, ']');
         cg_opnd *c = cg_opnd_new(t->r->m, CG_O_PY);
-        c->text = sg_lit(t->r->m, buf.p, buf.n);
-        ptx_buf_free(&buf);
+        c->text = sg_lit(t->r->m, buf->p, buf->n);
         return c;
     }
     cg_opnd *c = cg_alloc(t->r->m, sizeof *c);
@@ -399,11 +445,13 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
     item *it = sg_scratch_get(&r->items, n * sizeof *it);
     r->leaves.n = 0;
     ptx_buf_reserve(&r->leaves, sizeof(leaf));   /* never a NULL base below */
-    uint64_t *sk = sg_scratch_get(&r->sketches, n * sizeof *sk);
+    uint32_t *sk = sg_scratch_get(&r->sketches, n * (sizeof *sk + 2) + 8);
+    uint8_t *cand = (uint8_t *)(sk + n), *pair = cand + n;
     for (unsigned i = 0; i < n; i++)
         sk[i] = sketch(a[i]);
+    mark_candidates(sk, n, cand, pair);
     for (unsigned i = 0; i < n; i++)
-        if (may_roll(sk, n, i))
+        if (cand[i])
             make_item(r, a[i], &it[i]);
     for (unsigned i = 0; i < n; i++)
         it[i].leaves = (leaf *)(r->leaves.p + (uintptr_t)it[i].leaves);
@@ -457,6 +505,7 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
     ptx_buf_free(&r.items);
     ptx_buf_free(&r.leaves);
     ptx_buf_free(&r.sketches);
+    ptx_buf_free(&r.text);
     if (n)   /* the variables the loops use (outer loops may use others) */
         for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars; i++)
             if (loop_vars[i] == r.var || var_inside(k->body, ~0u, loop_vars[i]))

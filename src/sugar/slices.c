@@ -124,8 +124,11 @@ static uint32_t walk_opnds(cg_module *m, const cg_kernel *k, cg_opnd *o)
             n++;
             continue;
         }
-        n += walk_opnds(m, k, o->a) + walk_opnds(m, k, o->b);
-        if (o->kind != CG_O_VEC)
+        if (o->a)   /* (most operands are leaves: no call for them) */
+            n += walk_opnds(m, k, o->a);
+        if (o->b)
+            n += walk_opnds(m, k, o->b);
+        if (o->elems && o->kind != CG_O_VEC)
             n += walk_opnds(m, k, o->elems);
     }
     return n;

@@ -32,6 +32,7 @@ static const struct { const char *ptx, *py; } names[] = {
 
 typedef struct seen {
     uint32_t first;      /* position of the first statement naming it */
+    uint32_t last;       /* ... and of the last */
     uint32_t writers;    /* statements that have it first among operands */
     uint8_t carried;     /* raw text names it */
 } seen;
@@ -43,6 +44,11 @@ typedef struct specials {
     uint32_t nbase;      /* symbols that have one (not the aliases made) */
     seen *v;             /* per register slot */
     uint32_t pos;        /* statements walked */
+    const uint32_t *to;  /* per register slot: its alias, or CG_NOSYM */
+    uint32_t made;       /* aliases made so far */
+    uint32_t until;      /* the last position naming one of their registers */
+    sg_opnd_fn str;      /* the caller's, for every CG_O_STR operand of */
+    void *strctx;        /* an instruction (sg_name_specials) */
 } specials;
 
 static uint32_t slot(const specials *c, cg_symid s, int32_t idx)
@@ -62,6 +68,7 @@ static void note(specials *c, cg_symid s, int32_t idx, int writer, int carried)
         return;
     if (c->v[i].first == NEVER)
         c->v[i].first = c->pos;
+    c->v[i].last = c->pos;
     c->v[i].writers += (uint32_t)writer;
     c->v[i].carried |= (uint8_t)carried;
 }
@@ -74,16 +81,22 @@ static void note_text(specials *c, const cg_text *t)
 }
 
 /* Every register an operand list names; the first operand (and the
-   elements of a vector there) as a possible destination. */
-static void note_opnds(specials *c, const cg_opnd *o, int first)
+   elements of a vector there) as a possible destination.  `strs`: an
+   instruction's operands, whose strings go to c->str. */
+static void note_opnds(specials *c, cg_opnd *o, int first, int strs)
 {
     for (; o; o = o->next, first = 0) {
         if (o->kind == CG_O_SYM)
             note(c, o->sym, o->index, first, 0);
+        else if (o->kind == CG_O_STR && strs && c->str)
+            c->str(c->strctx, o);
         note_text(c, &o->text);
-        note_opnds(c, o->a, 0);
-        note_opnds(c, o->b, 0);
-        note_opnds(c, o->elems, first && o->kind == CG_O_VEC);
+        if (o->a)   /* (most operands are leaves: no call for them) */
+            note_opnds(c, o->a, 0, strs);
+        if (o->b)
+            note_opnds(c, o->b, 0, strs);
+        if (o->elems)
+            note_opnds(c, o->elems, first && o->kind == CG_O_VEC, strs);
     }
 }
 
@@ -93,18 +106,18 @@ static void walk(specials *c, cg_stmt *s)
         cg_stmt **body = cg_body(s);
         c->pos++;
         if (s->kind == CG_S_INST) {
-            note_opnds(c, s->u.inst.ops, 1);
+            note_opnds(c, s->u.inst.ops, 1, 1);
             if (s->u.inst.guard) {
                 cg_opnd g = *s->u.inst.guard;
                 g.next = NULL;
-                note_opnds(c, &g, 0);
+                note_opnds(c, &g, 0, 0);
             }
         } else if (s->kind == CG_S_RAW) {
             note_text(c, &s->u.raw.text);
         } else if (s->kind >= CG_S_LOOP) {   /* nodes of earlier passes */
             if (s->u.sugar.orig)
                 walk(c, s->u.sugar.orig);
-            note_opnds(c, s->u.sugar.args, 0);
+            note_opnds(c, s->u.sugar.args, 0, 0);
         }
         if (body)
             walk(c, *body);
@@ -159,11 +172,21 @@ static cg_symid make_alias(specials *c, cg_stmt **link, const char *base)
     return s;
 }
 
-/* Aliases for the movs of special registers that qualify; their
-   registers' slots map to the alias symbols in `to`.  How many. */
-static uint32_t make_aliases(specials *c, cg_stmt **link, uint32_t *to)
+static cg_symid aliased(void *ctx, cg_symid sym, int32_t index)
 {
-    uint32_t made = 0;
+    const specials *c = ctx;
+    uint32_t i = slot(c, sym, index);
+    return i == NEVER ? CG_NOSYM : c->to[i];
+}
+
+/* Aliases for the movs of special registers that qualify (their
+   registers' slots map to the alias symbols in `to`), and every operand
+   naming such a register names its alias.  That is one walk: nothing
+   names a register before the mov that gets it an alias (c->v[i].first),
+   so the operands to retarget all come after the alias is made, and none
+   after the last statement naming one (c->until). */
+static void make_aliases(specials *c, cg_stmt **link, uint32_t *to)
+{
     for (; *link; link = &(*link)->next) {
         cg_stmt *s = *link, **body = cg_body(s);
         const char *py;
@@ -173,32 +196,23 @@ static uint32_t make_aliases(specials *c, cg_stmt **link, uint32_t *to)
             uint32_t i = slot(c, d->sym, d->index);
             if (i != NEVER && c->v[i].first == c->pos && c->v[i].writers == 1 &&
                 !c->v[i].carried && (to[i] = make_alias(c, link, py)) != CG_NOSYM) {
-                made++;
+                c->made++;
+                if (c->v[i].last > c->until)
+                    c->until = c->v[i].last;
                 if (*link != s)
                     link = &(*link)->next;   /* past the alias, to the mov */
             }
         }
+        if (c->made && c->pos <= c->until)
+            sg_retarget_one(s, aliased, c);
         if (body)
-            made += make_aliases(c, body, to);
+            make_aliases(c, body, to);
     }
-    return made;
 }
 
-typedef struct retarget {
-    specials *c;
-    const uint32_t *to;      /* per register slot: its alias, or CG_NOSYM */
-} retarget;
-
-static cg_symid aliased(void *ctx, cg_symid sym, int32_t index)
+uint32_t sg_name_specials(cg_module *m, cg_kernel *k, sg_opnd_fn str, void *ctx)
 {
-    const retarget *r = ctx;
-    uint32_t i = slot(r->c, sym, index);
-    return i == NEVER ? CG_NOSYM : r->to[i];
-}
-
-uint32_t sg_name_specials(cg_module *m, cg_kernel *k)
-{
-    specials c = { .m = m, .k = k };
+    specials c = { .m = m, .k = k, .str = str, .strctx = ctx };
     uint64_t total = 0;
     uint32_t nsyms = k->nsyms;
     c.base = cg_alloc(m, (nsyms + 1) * sizeof *c.base);
@@ -208,8 +222,11 @@ uint32_t sg_name_specials(cg_module *m, cg_kernel *k)
         total += k->syms[i].kind == CG_SYM_REGARRAY ? k->syms[i].count
                  : k->syms[i].kind == CG_SYM_REG;
     }
-    if (total > SG_MAX_TRACKED_REGS)
+    if (total > SG_MAX_TRACKED_REGS) {
+        c.nbase = 0;   /* no register tracked: the walk only hands strings over */
+        walk(&c, k->body);
         return 0;
+    }
     uint32_t nregs = (uint32_t)total;
     sg_scratch scratch = { 0 };
     c.v = sg_scratch_get(&scratch, (nregs + 1) * (sizeof *c.v + sizeof(uint32_t)));
@@ -220,13 +237,10 @@ uint32_t sg_name_specials(cg_module *m, cg_kernel *k)
     }
     walk(&c, k->body);
     c.pos = 0;
-    uint32_t made = make_aliases(&c, &k->body, to);
-    if (made) {
-        retarget rt = { &c, to };
-        sg_retarget(k->body, aliased, &rt);
-    }
+    c.to = to;
+    make_aliases(&c, &k->body, to);
     ptx_buf_free(&scratch);
-    return made;
+    return c.made;
 }
 
 void sg_print_alias(const cg_module *m, const cg_kernel *k, const cg_stmt *s,

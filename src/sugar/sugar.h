@@ -40,12 +40,24 @@
     X(repeat, "repeated blocks rolled into for i in range(N)") \
     X(calls, "instructions a typed wrapper emits as that wrapper: ptx.add(s32, ...)")
 
+/* Rows that run on every kernel before the next row starts on any (the
+   driver otherwise runs all rows kernel by kernel): "names" gives the
+   kernels their Python function names, which every Python name a later
+   row picks, in any kernel, must avoid (sg_py_name_free). */
+#define SG_BARRIERS(X) X(names)
+
 #define SG_DECLARE(name, help) uint32_t sugar_##name(cg_module *m, cg_kernel *k);
 SG_PASSES(SG_DECLARE)
 #undef SG_DECLARE
 /* The label s jumps back to, as ptx.loop would raise it, or CG_NOSYM
-   (loops.c). */
-cg_symid sg_back_edge(const cg_stmt *s);
+   (loops.c).  Asked of every statement by three passes: the test that
+   rejects nearly all of them is inline. */
+cg_symid sg_bra_back_edge(const cg_stmt *s);
+static inline cg_symid sg_back_edge(const cg_stmt *s)
+{
+    return s && s->kind == CG_S_INST && s->u.inst.op[0] == 'b' ? sg_bra_back_edge(s)
+                                                                : CG_NOSYM;
+}
 /* compare.c: if the top-level statements a[0..n) hold a predicate pool
    that "compare" could rewrite (but for where declarations stand), the
    top-level statement where its last predicate is taken, and the pool;
@@ -62,8 +74,12 @@ int sg_alloc_from(const cg_stmt *s, cg_symid *x, const cg_opnd **src);
 int sg_alloc_load(const cg_stmt *s, cg_symid *x, const cg_opnd **addr);
 /* Part of "decls" (smem.c): shared declarations -> smem.alloc/mbarrier. */
 uint32_t sg_smem_decls(cg_module *m, cg_kernel *k);
-/* Part of "names" (specials.c): registers that hold %tid.x ... -> tid. */
-uint32_t sg_name_specials(cg_module *m, cg_kernel *k);
+/* Part of "names" (specials.c): registers that hold %tid.x ... -> tid.
+   The walk that finds them also hands `str` (with ctx; may be NULL)
+   every CG_O_STR operand of every instruction, in order: names.c finds
+   the module symbols a body names in the same walk. */
+typedef void (*sg_opnd_fn)(void *ctx, cg_opnd *o);
+uint32_t sg_name_specials(cg_module *m, cg_kernel *k, sg_opnd_fn str, void *ctx);
 
 /* Passes that keep per-register tables skip kernels declaring more
    registers than this (no real kernel comes near it). */
@@ -177,6 +193,9 @@ void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx);
    guards, labels, what sugar nodes hold (their `orig` too); a symbol in
    carried text counts twice, so that it never looks private. */
 void sg_count_refs(const cg_stmt *s, uint32_t *refs);
+/* The same for statement s alone, not the list it owns (cg_body), for a
+   pass that retargets as it walks. */
+void sg_retarget_one(cg_stmt *s, sg_retarget_fn map, void *ctx);
 /* The statements of list `head`, in order, in s (*n set). */
 cg_stmt **sg_list_array(sg_scratch *s, cg_stmt *head, unsigned *n);
 /* An operand where pyptx itself makes the address (_make_address: the

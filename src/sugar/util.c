@@ -12,7 +12,7 @@
 
 cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s)
 {
-    cg_stmt *c = cg_alloc(m, sizeof *c);
+    cg_stmt *c = cg_stmt_new(m, (cg_stmt_kind)s->kind, s->first);
     *c = *s;
     c->next = NULL;
     return c;
@@ -124,9 +124,23 @@ static void retarget_opnds(cg_opnd *o, sg_retarget_fn map, void *ctx)
             o->sym = to;
             o->index = -1;
         }
-        retarget_opnds(o->a, map, ctx);
-        retarget_opnds(o->b, map, ctx);
-        retarget_opnds(o->elems, map, ctx);
+        if (o->a)   /* (most operands are leaves: no call for them) */
+            retarget_opnds(o->a, map, ctx);
+        if (o->b)
+            retarget_opnds(o->b, map, ctx);
+        if (o->elems)
+            retarget_opnds(o->elems, map, ctx);
+    }
+}
+
+void sg_retarget_one(cg_stmt *s, sg_retarget_fn map, void *ctx)
+{
+    if (s->kind == CG_S_INST) {
+        retarget_opnds(s->u.inst.ops, map, ctx);
+        retarget_opnds(s->u.inst.guard, map, ctx);
+    } else if (s->kind >= CG_S_LOOP && s->kind != CG_S_ALIAS) {
+        retarget_opnds(s->u.sugar.args, map, ctx);
+        sg_retarget(s->u.sugar.orig, map, ctx);
     }
 }
 
@@ -134,13 +148,7 @@ void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx)
 {
     for (; s; s = s->next) {
         cg_stmt **body = cg_body(s);
-        if (s->kind == CG_S_INST) {
-            retarget_opnds(s->u.inst.ops, map, ctx);
-            retarget_opnds(s->u.inst.guard, map, ctx);
-        } else if (s->kind >= CG_S_LOOP && s->kind != CG_S_ALIAS) {
-            retarget_opnds(s->u.sugar.args, map, ctx);
-            sg_retarget(s->u.sugar.orig, map, ctx);
-        }
+        sg_retarget_one(s, map, ctx);
         if (body)
             sg_retarget(*body, map, ctx);
     }
@@ -151,10 +159,13 @@ cg_stmt **sg_list_array(sg_scratch *sc, cg_stmt *head, unsigned *n)
     unsigned c = 0;
     for (cg_stmt *s = head; s; s = s->next)
         c++;
-    cg_stmt **a = sg_scratch_get(sc, (c + 1) * sizeof *a);
+    sc->n = 0;   /* every slot is written below: no clearing */
+    ptx_buf_reserve(sc, (c + 1) * sizeof(cg_stmt *));
+    cg_stmt **a = (cg_stmt **)sc->p;
     c = 0;
     for (cg_stmt *s = head; s; s = s->next)
         a[c++] = s;
+    a[c] = NULL;
     *n = c;
     return a;
 }
@@ -179,8 +190,11 @@ void sg_print_inline(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 
 void sg_indent(ptx_buf *out, int depth)
 {
-    for (int i = 0; i < depth; i++)
-        ptx_buf_puts(out, "    ");
+    if (depth <= 0)
+        return;
+    size_t n = (size_t)depth * 4;   /* once per printed line: one reservation */
+    memset(ptx_buf_room(out, n), ' ', n);
+    out->n += n;
 }
 
 /* CG_S_PY: u.sugar.name holds one or more lines of Python (joined by
@@ -216,9 +230,12 @@ static void count_opnds(const cg_opnd *o, uint32_t *refs)
         for (uint32_t i = 0; i < o->text.n; i++)
             if (o->text.v[i].sym != CG_NOSYM)
                 refs[o->text.v[i].sym] += 2;   /* carried text: never ours */
-        count_opnds(o->a, refs);
-        count_opnds(o->b, refs);
-        count_opnds(o->elems, refs);
+        if (o->a)   /* (most operands are leaves: no call for them) */
+            count_opnds(o->a, refs);
+        if (o->b)
+            count_opnds(o->b, refs);
+        if (o->elems)
+            count_opnds(o->elems, refs);
     }
 }
 
