@@ -92,6 +92,17 @@ int sg_key_sugar(const cg_stmt *s)
             s->kind == CG_S_PY) && s->u.sugar.name != NULL;
 }
 
+/* A call or loop that prints from its name, count, arguments and body
+   alone ("repeat" rolls them); other sugar nodes match only themselves. */
+static void put_sugar(sg_key *key, const cg_stmt *s)
+{
+    ptx_buf_printf(&key->b, "%s#%u(", s->u.sugar.name, s->u.sugar.count);
+    put_opnds(key, s->u.sugar.args);
+    ptx_buf_putc(&key->b, ')');
+    for (const cg_stmt *t = s->u.sugar.body; t; t = t->next)
+        sg_key_stmt(key, t);
+}
+
 void sg_key_stmt(sg_key *key, const cg_stmt *s)
 {
     ptx_buf *b = &key->b;
@@ -145,15 +156,8 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s)
         ptx_buf_putc(b, '}');
         break;
     case CG_S_FOR: case CG_S_WAIT: case CG_S_ALLOC: case CG_S_PY:
-        /* calls and loops that print from their name, count, arguments and
-           body alone ("repeat" rolls them); the others only match
-           themselves */
         if (sg_key_sugar(s)) {
-            ptx_buf_printf(b, "%s#%u(", s->u.sugar.name, s->u.sugar.count);
-            put_opnds(key, s->u.sugar.args);
-            ptx_buf_putc(b, ')');
-            for (const cg_stmt *t = s->u.sugar.body; t; t = t->next)
-                sg_key_stmt(key, t);
+            put_sugar(key, s);
             break;
         }
         /* fall through */
