@@ -38,7 +38,8 @@
     X(slices, "long register lists as comprehensions over the array") \
     X(expr, "integer temporaries folded into one expression (ptx.expr())") \
     X(repeat, "repeated blocks rolled into for i in range(N)") \
-    X(calls, "instructions a typed wrapper emits as that wrapper: ptx.add(s32, ...)")
+    X(calls, "instructions a typed wrapper emits as that wrapper: ptx.add(s32, ...)") \
+    X(group, "declarations in a row that allocate alike -> one line: a, b = reg.scalar(f32), ...")
 
 /* Rows that run on every kernel before the next row starts on any (the
    driver otherwise runs all rows kernel by kernel): "names" gives the

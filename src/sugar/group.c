@@ -1,0 +1,94 @@
+/*
+ * sugar/group.c - pass "group": declarations in a row that allocate alike
+ * become one line.
+ *
+ *     f37 = reg.scalar(f32)                 f37, f38 = reg.scalar(f32), reg.scalar(f32)
+ *     f38 = reg.scalar(f32)          ->     f33, f34, f35 = [reg.scalar(f32, init=0.0) for _ in range(3)]
+ *
+ * Python evaluates the right side left to right before it binds the
+ * names, so the registers are taken in the same order (pyptx's counters
+ * and declaration list see the same calls).  Only declarations whose
+ * right side is a reg.scalar call and the same text, printed by their own
+ * printer, and only as the last pass, since the other passes match the
+ * declarations one by one.
+ */
+#include <string.h>
+#include "codegen/build.h"
+#include "sugar/sugar.h"
+
+#define MAXGROUP 8
+
+/* The printed right side of s (`x = reg.scalar(...)`) into b: its
+   length, or 0. */
+static size_t rhs_of(const cg_module *m, const cg_kernel *k, const cg_stmt *s, ptx_buf *b)
+{
+    const cg_sym *y = s->kind == CG_S_REG ? &k->syms[s->u.reg] : NULL;
+    if (!((y && y->kind == CG_SYM_REG && y->implicit) || s->kind == CG_S_ALLOC))
+        return 0;
+    b->n = 0;
+    sg_print_inline(m, k, s, b);
+    const char *eq = memchr(b->p, '=', b->n);
+    if (!eq || eq + 2 > b->p + b->n || memchr(b->p, '\n', b->n) ||
+        strncmp(eq + 2, "reg.scalar(", 11) || eq[-1] != ' ' || eq[1] != ' ')
+        return 0;
+    size_t lhs = (size_t)(eq - 1 - b->p);
+    return memchr(b->p, ',', lhs) ? 0 : b->n;   /* one name on the left */
+}
+
+static uint32_t group_list(cg_module *m, cg_kernel *k, cg_stmt **link, ptx_buf *a, ptx_buf *b)
+{
+    uint32_t made = 0;
+    for (; *link; link = &(*link)->next) {
+        cg_stmt *s = *link, **body = cg_body(s), *t = s;
+        if (body) {
+            made += group_list(m, k, body, a, b);
+            continue;
+        }
+        if (!rhs_of(m, k, s, a))
+            continue;
+        const char *eq = memchr(a->p, '=', a->n);
+        size_t rhs = (size_t)(eq + 2 - a->p), nr = a->n - rhs;
+        unsigned n = 1;
+        while (n < MAXGROUP && t->next && rhs_of(m, k, t->next, b)) {
+            const char *e2 = memchr(b->p, '=', b->n);
+            if ((size_t)(b->p + b->n - (e2 + 2)) != nr || memcmp(e2 + 2, a->p + rhs, nr))
+                break;
+            t = t->next;
+            n++;
+        }
+        if (n < 2)
+            continue;
+        ptx_buf out = { 0 };
+        const cg_stmt *u = s;
+        for (unsigned i = 0; i < n; i++, u = u->next) {   /* the names */
+            rhs_of(m, k, u, b);
+            ptx_buf_put(&out, b->p, (size_t)((char *)memchr(b->p, '=', b->n) - 1 - b->p));
+            ptx_buf_puts(&out, i + 1 < n ? ", " : " = ");
+        }
+        if (n == 2) {
+            ptx_buf_put(&out, a->p + rhs, nr);
+            ptx_buf_puts(&out, ", ");
+            ptx_buf_put(&out, a->p + rhs, nr);
+        } else {
+            ptx_buf_putc(&out, '[');
+            ptx_buf_put(&out, a->p + rhs, nr);
+            ptx_buf_printf(&out, " for _ in range(%u)]", n);
+        }
+        cg_stmt *node = cg_stmt_new(m, CG_S_PY, s->first);
+        node->u.sugar.name = cg_strndup(m, out.p, out.n);
+        node->u.sugar.label = CG_NOSYM;
+        node->u.sugar.orig = cg_splice(link, t, node);
+        ptx_buf_free(&out);
+        made++;
+    }
+    return made;
+}
+
+uint32_t sugar_group(cg_module *m, cg_kernel *k)
+{
+    ptx_buf a = { 0 }, b = { 0 };
+    uint32_t made = group_list(m, k, &k->body, &a, &b);
+    ptx_buf_free(&a);
+    ptx_buf_free(&b);
+    return made;
+}
