@@ -38,23 +38,12 @@ typedef struct descs {
     ptx_buf text;
 } descs;
 
-static int fresh_u64(const descs *c, const cg_stmt *s)
-{
-    const cg_sym *y = s && s->kind == CG_S_REG ? &c->k->syms[s->u.reg] : NULL;
-    return y && y->kind == CG_SYM_REG && y->implicit && !strcmp(y->type, "u64");
-}
-
 /* s is `op.m0 x, ...` with operand kinds in `kinds` (R: register
    x (a[0]) or the given one, I: int, N: a name), unguarded. */
 static int inst(const cg_stmt *s, const char *op, const char *m0, unsigned nops)
 {
     return sg_inst_is(s, op) && !s->u.inst.guard && s->u.inst.nmods == 1 &&
            !strcmp(s->u.inst.mods[0], m0) && sg_nops(s->u.inst.ops) == nops;
-}
-
-static int reg_is(const cg_opnd *o, cg_symid r)
-{
-    return o->kind == CG_O_SYM && o->sym == r && o->index < 0;
 }
 
 static uint64_t int_of(const cg_opnd *o, int *ok)
@@ -85,19 +74,19 @@ static void uses_dyn(cg_module *m)
 static cg_stmt *base(descs *c, cg_stmt *s, cg_opnd **bo, cg_symid *a)
 {
     const cg_kernel *k = c->k;
-    if (!fresh_u64(c, s) || !s->next)
+    if (!sg_fresh_decl(c->k, s, "u64") || !s->next)
         return NULL;
     cg_stmt *mv = s->next;
     const cg_opnd *src = mv->u.inst.ops ? mv->u.inst.ops->next : NULL;
     *a = s->u.reg;
     if (sg_inst_is(mv, "cvt") && !mv->u.inst.guard && mv->u.inst.nmods == 2 &&
         !strcmp(mv->u.inst.mods[0], "u64") && !strcmp(mv->u.inst.mods[1], "u32") &&
-        reg_is(mv->u.inst.ops, s->u.reg) && src->kind == CG_O_SYM && src->index < 0 &&
+        sg_reg_is(mv->u.inst.ops, s->u.reg) && src->kind == CG_O_SYM && src->index < 0 &&
         cg_sym_is_reg(&k->syms[src->sym]) && c->refs[s->u.reg] == 2) {
         *bo = sg_copy_opnd(c->m, src);              /* a 32-bit register */
         return mv->next;
     }
-    if (!inst(mv, "mov", "u64", 2) || !reg_is(mv->u.inst.ops, s->u.reg) ||
+    if (!inst(mv, "mov", "u64", 2) || !sg_reg_is(mv->u.inst.ops, s->u.reg) ||
         (src->kind != CG_O_STR && !(src->kind == CG_O_SYM && !cg_sym_is_reg(&k->syms[src->sym]))))
         return NULL;
     char name[128];
@@ -113,10 +102,10 @@ static cg_stmt *base(descs *c, cg_stmt *s, cg_opnd **bo, cg_symid *a)
     int ok;
     *bo = cg_opnd_new(c->m, CG_O_DYN);
     uses_dyn(c->m);
-    if (fresh_u64(c, o) && inst(o->next, "mov", "b64", 2) &&
-        reg_is(o->next->u.inst.ops, o->u.reg) && inst(add, "add", "s64", 3) &&
-        reg_is(add->u.inst.ops, s->u.reg) && reg_is(add->u.inst.ops->next, s->u.reg) &&
-        reg_is(add->u.inst.ops->next->next, o->u.reg) && c->refs[o->u.reg] == 2 &&
+    if (sg_fresh_decl(c->k, o, "u64") && inst(o->next, "mov", "b64", 2) &&
+        sg_reg_is(o->next->u.inst.ops, o->u.reg) && inst(add, "add", "s64", 3) &&
+        sg_reg_is(add->u.inst.ops, s->u.reg) && sg_reg_is(add->u.inst.ops->next, s->u.reg) &&
+        sg_reg_is(add->u.inst.ops->next->next, o->u.reg) && c->refs[o->u.reg] == 2 &&
         (off = int_of(o->next->u.inst.ops->next, &ok), ok && off > 0)) {
         (*bo)->a = int_opnd(c->m, off);
         return c->refs[s->u.reg] == 4 ? add->next : NULL;   /* mov, add (2), reader */
@@ -136,9 +125,9 @@ static cg_stmt *match(descs *c, cg_stmt *s, cg_symid *d, cg_opnd **desc)
         return NULL;
     int ok = 1;
     uint64_t shift = 0;
-    if (fresh_u64(c, t) && inst(t->next, "add", "s64", 3)) {      /* addr_byte_offset */
+    if (sg_fresh_decl(c->k, t, "u64") && inst(t->next, "add", "s64", 3)) {      /* addr_byte_offset */
         const cg_opnd *o = t->next->u.inst.ops;
-        if (!reg_is(o, t->u.reg) || !reg_is(o->next, a) || c->refs[t->u.reg] != 2)
+        if (!sg_reg_is(o, t->u.reg) || !sg_reg_is(o->next, a) || c->refs[t->u.reg] != 2)
             return NULL;
         shift = int_of(o->next->next, &ok);
         if (!ok || !shift)
@@ -148,16 +137,16 @@ static cg_stmt *match(descs *c, cg_stmt *s, cg_symid *d, cg_opnd **desc)
     }
     cg_stmt *shr = t ? t->next : NULL, *and = shr ? shr->next : NULL;
     cg_stmt *cr = and ? and->next : NULL, *cm = cr ? cr->next : NULL, *or = cm ? cm->next : NULL;
-    if (!fresh_u64(c, t) || !inst(shr, "shr", "u64", 3) || !inst(and, "and", "b64", 3) ||
-        !fresh_u64(c, cr) || !inst(cm, "mov", "b64", 2) || !inst(or, "or", "b64", 3))
+    if (!sg_fresh_decl(c->k, t, "u64") || !inst(shr, "shr", "u64", 3) || !inst(and, "and", "b64", 3) ||
+        !sg_fresh_decl(c->k, cr, "u64") || !inst(cm, "mov", "b64", 2) || !inst(or, "or", "b64", 3))
         return NULL;
     cg_symid dr = t->u.reg, cs = cr->u.reg;
     const cg_opnd *x = shr->u.inst.ops, *y = and->u.inst.ops, *z = or->u.inst.ops;
     uint64_t four = int_of(x->next->next, &ok), mask = ok ? int_of(y->next->next, &ok) : 0;
     uint64_t k = ok ? int_of(cm->u.inst.ops->next, &ok) : 0;
-    if (!ok || four != 4 || mask != 0x3FFF || !reg_is(x, dr) || !reg_is(x->next, a) ||
-        !reg_is(y, dr) || !reg_is(y->next, dr) || !reg_is(cm->u.inst.ops, cs) ||
-        !reg_is(z, dr) || !reg_is(z->next, dr) || !reg_is(z->next->next, cs) || c->refs[cs] != 2)
+    if (!ok || four != 4 || mask != 0x3FFF || !sg_reg_is(x, dr) || !sg_reg_is(x->next, a) ||
+        !sg_reg_is(y, dr) || !sg_reg_is(y->next, dr) || !sg_reg_is(cm->u.inst.ops, cs) ||
+        !sg_reg_is(z, dr) || !sg_reg_is(z->next, dr) || !sg_reg_is(z->next->next, cs) || c->refs[cs] != 2)
         return NULL;
     uint64_t lbo = (k >> 16 & 0x3FFF) << 4, sbo = (k >> 32 & 0x3FFF) << 4;
     uint64_t bof = k >> 49 & 7, sw = k >> 62;
@@ -191,12 +180,6 @@ static const char *const umma_layout[8] = {
     "NONE", "128B_BASE32B", "128B", NULL, "64B", NULL, "32B", NULL,
 };
 
-static int fresh(const descs *c, const cg_stmt *s, const char *type)
-{
-    const cg_sym *y = s && s->kind == CG_S_REG ? &c->k->syms[s->u.reg] : NULL;
-    return y && y->kind == CG_SYM_REG && y->implicit && !strcmp(y->type, type);
-}
-
 /* `d = a OP int` in fresh register d declared by r (a: *a, then d);
    the int; the statement after, or NULL. */
 static cg_stmt *step(const descs *c, cg_stmt *r, const char *op, const char *mod, cg_symid *a,
@@ -204,8 +187,8 @@ static cg_stmt *step(const descs *c, cg_stmt *r, const char *op, const char *mod
 {
     cg_stmt *s = r ? r->next : NULL;
     int ok;
-    if (!fresh(c, r, "u32") || !inst(s, op, mod, 3) || !reg_is(s->u.inst.ops, r->u.reg) ||
-        !reg_is(s->u.inst.ops->next, *a) || c->refs[*a] != (*a == r->u.reg ? 3u : 2u))
+    if (!sg_fresh_decl(c->k, r, "u32") || !inst(s, op, mod, 3) || !sg_reg_is(s->u.inst.ops, r->u.reg) ||
+        !sg_reg_is(s->u.inst.ops->next, *a) || c->refs[*a] != (*a == r->u.reg ? 3u : 2u))
         return NULL;
     *v = int_of(s->u.inst.ops->next->next, &ok);
     if (!ok)
@@ -249,7 +232,7 @@ static cg_stmt *masked(descs *c, cg_stmt *s, cg_symid *out)
     char base[160];
     cg_symid a = CG_NOSYM;
     cg_stmt *t = s;
-    if (fresh(c, s, "u32") && inst(s->next, "mov", "u32", 2) && reg_is(s->next->u.inst.ops, s->u.reg)) {
+    if (sg_fresh_decl(c->k, s, "u32") && inst(s->next, "mov", "u32", 2) && sg_reg_is(s->next->u.inst.ops, s->u.reg)) {
         const cg_opnd *src = s->next->u.inst.ops->next;
         char w[128];
         if (!(src->kind == CG_O_STR ? sg_text_lit(&src->text, w, sizeof w)
@@ -265,20 +248,20 @@ static cg_stmt *masked(descs *c, cg_stmt *s, cg_symid *out)
     uint64_t off = 0, mask = 0, four = 0;
     cg_stmt *n = t && t->next && sg_inst_is(t->next, "add") ? step(c, t, "add", "u32", &a, &off) : t;
     if (!n || !(n = step(c, n, "and", "b32", &a, &mask)) || !(n = step(c, n, "shr", "u32", &a, &four)) ||
-        four != 4 || !fresh(c, n, "u64"))
+        four != 4 || !sg_fresh_decl(c->k, n, "u64"))
         return NULL;
     cg_stmt *cv = n->next, *or = cv ? cv->next : NULL;
     cg_symid d = n->u.reg;
     int ok;
     if (!sg_inst_is(cv, "cvt") || cv->u.inst.guard || cv->u.inst.nmods != 2 ||
         strcmp(cv->u.inst.mods[0], "u64") || strcmp(cv->u.inst.mods[1], "u32") ||
-        !reg_is(cv->u.inst.ops, d) || !reg_is(cv->u.inst.ops->next, a) || c->refs[a] != 2 ||
-        !inst(or, "or", "b64", 3) || !reg_is(or->u.inst.ops, d) || !reg_is(or->u.inst.ops->next, d))
+        !sg_reg_is(cv->u.inst.ops, d) || !sg_reg_is(cv->u.inst.ops->next, a) || c->refs[a] != 2 ||
+        !inst(or, "or", "b64", 3) || !sg_reg_is(or->u.inst.ops, d) || !sg_reg_is(or->u.inst.ops->next, d))
         return NULL;
     uint64_t kc = int_of(or->u.inst.ops->next->next, &ok);
     cg_stmt *r2 = or->next, *mv = r2 ? r2->next : NULL, *last = or;
-    int tc = fresh(c, r2, "b64") && inst(mv, "mov", "b64", 2) && reg_is(mv->u.inst.ops, r2->u.reg) &&
-             reg_is(mv->u.inst.ops->next, d) && c->refs[d] == 4;
+    int tc = sg_fresh_decl(c->k, r2, "b64") && inst(mv, "mov", "b64", 2) && sg_reg_is(mv->u.inst.ops, r2->u.reg) &&
+             sg_reg_is(mv->u.inst.ops->next, d) && c->refs[d] == 4;
     if (!ok)
         return NULL;
     if (tc) {
@@ -309,14 +292,12 @@ static cg_stmt *masked(descs *c, cg_stmt *s, cg_symid *out)
    operand kept in `args` for an mma_async to take. */
 static cg_stmt *desc_node(descs *c, cg_stmt **link, cg_stmt *last, cg_symid d, cg_opnd *desc)
 {
-    cg_stmt *node = cg_stmt_new(c->m, CG_S_PY, (*link)->first);
     c->text.n = 0;
     ptx_buf_printf(&c->text, "%s = ", c->k->syms[d].py);
     cg_print_opnd(c->m, c->k, desc, &c->text);
-    node->u.sugar.name = cg_strndup(c->m, c->text.p, c->text.n);
+    cg_stmt *node = sg_py_splice(c->m, link, last, c->text.p, c->text.n);
     node->u.sugar.args = desc;
     node->u.sugar.label = d;
-    node->u.sugar.orig = cg_splice(link, last, node);
     return node;
 }
 
@@ -369,10 +350,7 @@ static uint32_t desc_list(descs *c, cg_stmt **head)
             desc_node(c, link, last, d, desc);
             made++;
         } else if ((last = masked(c, s, &d)) != NULL) {
-            cg_stmt *node = cg_stmt_new(c->m, CG_S_PY, s->first);
-            node->u.sugar.name = cg_strndup(c->m, c->text.p, c->text.n);
-            node->u.sugar.label = CG_NOSYM;
-            node->u.sugar.orig = cg_splice(link, last, node);
+            sg_py_splice(c->m, link, last, c->text.p, c->text.n);
             made++;
         } else if (sg_inst_is(s, "wgmma") && s->u.inst.nmods && sg_nops(s->u.inst.ops) >= 3 &&
                    !strcmp(s->u.inst.mods[0], "mma_async")) {

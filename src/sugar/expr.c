@@ -284,11 +284,6 @@ static int row_applies(const overload_row *w, int form, const cg_inst *in,
     }
 }
 
-static int same_reg(const cg_opnd *a, const cg_opnd *b)
-{
-    return a->kind == CG_O_SYM && b->kind == CG_O_SYM && a->sym == b->sym &&
-           a->index == b->index;
-}
 
 /* Python operator that emits exactly instruction s (`+` for r[k] = a + b,
    `+=` for a += b), or NULL. */
@@ -300,7 +295,7 @@ static const char *overload(const ctx *c, const enode *e)
     const cg_opnd *d = s->u.inst.ops, *l = d->next, *r = l->next;
     const cg_sym *dy = &c->k->syms[d->sym];
     /* in place: the destination is the left operand itself */
-    int form = !e->kid[1] && same_reg(d, l) && cg_sym_is_reg(dy) ? IN : OUT;
+    int form = !e->kid[1] && sg_same_reg(d, l) && cg_sym_is_reg(dy) ? IN : OUT;
     if (form == OUT && (c->no_overload || dy->kind != CG_SYM_REGARRAY || d->index < 0))
         return NULL;
     const char *lt = opnd_type(c, l, e->kid[1]);

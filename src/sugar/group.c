@@ -74,10 +74,7 @@ static uint32_t group_list(cg_module *m, cg_kernel *k, cg_stmt **link, ptx_buf *
             ptx_buf_put(&out, a->p + rhs, nr);
             ptx_buf_printf(&out, " for _ in range(%u)]", n);
         }
-        cg_stmt *node = cg_stmt_new(m, CG_S_PY, s->first);
-        node->u.sugar.name = cg_strndup(m, out.p, out.n);
-        node->u.sugar.label = CG_NOSYM;
-        node->u.sugar.orig = cg_splice(link, t, node);
+        sg_py_splice(m, link, t, out.p, out.n);
         ptx_buf_free(&out);
         made++;
     }

@@ -47,32 +47,20 @@ static sg_leaf exact(const sg_key *key, const cg_opnd *o)
     return SG_LEAF_EXACT;
 }
 
-static int int_is(const cg_opnd *o, unsigned v)
-{
-    char b[16], w[16];
-    snprintf(w, sizeof w, "%u", v);
-    return o && o->kind == CG_O_INT && sg_text_lit(&o->text, b, sizeof b) && !strcmp(b, w);
-}
-
-static int reg_is(const cg_opnd *o, cg_symid r)
-{
-    return o && o->kind == CG_O_SYM && o->sym == r && o->index < 0;
-}
-
 /* s is `p = lhs CMP v` (compare.c), setp's modifier `cmp`: p. */
 static cg_symid cmp_of(const cg_stmt *s, const char *cmp, cg_symid lhs, unsigned v)
 {
     if (!s || s->kind != CG_S_CMP)
         return CG_NOSYM;
     const cg_inst *in = &s->u.sugar.orig->u.inst;
-    return !strcmp(in->mods[0], cmp) && reg_is(in->ops->next, lhs) && int_is(in->ops->next->next, v)
+    return !strcmp(in->mods[0], cmp) && sg_reg_is(in->ops->next, lhs) && sg_int_is(in->ops->next->next, v)
            ? s->u.sugar.label : CG_NOSYM;
 }
 
 static int if_of(const cg_stmt *s, cg_symid p)
 {
     return s && s->kind == CG_S_WITH && !strcmp(s->u.sugar.name, "ptx.if_") &&
-           reg_is(s->u.sugar.args, p) && !(s->next && s->next->kind == CG_S_WITH &&
+           sg_reg_is(s->u.sugar.args, p) && !(s->next && s->next->kind == CG_S_WITH &&
                                            !strcmp(s->next->u.sugar.name, "ptx.else_"));
 }
 
@@ -117,9 +105,9 @@ static int main_loop(kloops *c, const cg_stmt *w, cg_symid rnd, kmatch *km)
     const cg_stmt *lp = cmp ? cmp->next : NULL;
     cg_symid left, keep;
     const cg_opnd *src;
-    if (!sg_alloc_from(from, &left, &src) || !reg_is(src, rnd) ||
+    if (!sg_alloc_from(from, &left, &src) || !sg_reg_is(src, rnd) ||
         (keep = cmp_of(cmp, "ne", left, 0)) == CG_NOSYM || !lp || lp->kind != CG_S_LOOP ||
-        lp->next || !reg_is(lp->u.sugar.args, keep))
+        lp->next || !sg_reg_is(lp->u.sugar.args, keep))
         return 0;
     unsigned len = list_len(lp->u.sugar.body), u = km->unroll;
     if (len < 2 || (len - 2) % u || (len - 2) / u == 0)
@@ -133,11 +121,11 @@ static int main_loop(kloops *c, const cg_stmt *w, cg_symid rnd, kmatch *km)
             return 0;
     const cg_stmt *sub = s, *setp = s->next;
     return sg_inst_is(sub, "sub") && sub->u.inst.nmods == 1 && !strcmp(sub->u.inst.mods[0], "s32") &&
-           reg_is(sub->u.inst.ops, left) && reg_is(sub->u.inst.ops->next, left) &&
-           int_is(sub->u.inst.ops->next->next, u) && sg_inst_is(setp, "setp") && !setp->next &&
+           sg_reg_is(sub->u.inst.ops, left) && sg_reg_is(sub->u.inst.ops->next, left) &&
+           sg_int_is(sub->u.inst.ops->next->next, u) && sg_inst_is(setp, "setp") && !setp->next &&
            setp->u.inst.nmods == 2 && !strcmp(setp->u.inst.mods[0], "ne") &&
-           reg_is(setp->u.inst.ops, keep) && reg_is(setp->u.inst.ops->next, left) &&
-           int_is(setp->u.inst.ops->next->next, 0);
+           sg_reg_is(setp->u.inst.ops, keep) && sg_reg_is(setp->u.inst.ops->next, left) &&
+           sg_int_is(setp->u.inst.ops->next->next, 0);
 }
 
 /* The tail ladder from s (`p = rem != i; if_(p): body, ...`). */
@@ -163,7 +151,7 @@ static int match(kloops *c, cg_stmt *s, kmatch *km)
     const cg_opnd *e, *f;
     if (!sg_alloc_oper(s, &rem, &e) || !sg_alloc_oper(s->next, &rnd, &f) ||
         e->text.n != 1 || e->text.v[0].p[0] != '&' || e->a->kind != CG_O_SYM ||
-        e->b->kind != CG_O_INT || f->text.v[0].p[0] != '-' || !reg_is(f->b, rem) ||
+        e->b->kind != CG_O_INT || f->text.v[0].p[0] != '-' || !sg_reg_is(f->b, rem) ||
         f->a->kind != CG_O_SYM || f->a->sym != e->a->sym)
         return 0;
     char b[16];
@@ -221,7 +209,6 @@ static void rewrite(kloops *c, cg_stmt **link, const kmatch *km)
     ptx_buf b = { 0 };
     const char *fn = sg_py_fresh(c->m, c->k, "body");
     cg_stmt *def = cg_stmt_new(c->m, CG_S_PY, (*link)->first);
-    cg_stmt *call = cg_stmt_new(c->m, CG_S_PY, (*link)->first);
     /* the function's statements: a copy of the first body */
     cg_stmt *head = NULL, **t = &head;
     const cg_stmt *s = km->body;
@@ -249,11 +236,8 @@ static void rewrite(kloops *c, cg_stmt **link, const kmatch *km)
         ptx_buf_putc(&b, '"');
     }
     ptx_buf_putc(&b, ')');
-    call->u.sugar.name = cg_strndup(c->m, b.p, b.n);
-    call->u.sugar.label = CG_NOSYM;
+    def->next = sg_py_splice(c->m, link, km->last, b.p, b.n);   /* orig: the copies */
     ptx_buf_free(&b);
-    call->u.sugar.orig = cg_splice(link, km->last, call);   /* the unrolled copies */
-    def->next = call;
     *link = def;
 }
 

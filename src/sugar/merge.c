@@ -63,9 +63,16 @@ static int inst_is(const cg_stmt *s, const char *op, const char *m0, const char 
     return 1;
 }
 
-static int is_reg(const cg_opnd *o, cg_symid s)
+/* A merge of one declaration of register r into a form reading src. */
+static alloc *one_reg(merger *c, uint8_t form, cg_symid r, const cg_opnd *src)
 {
-    return o && o->kind == CG_O_SYM && o->sym == s && o->index < 0;
+    alloc *a = cg_alloc(c->m, sizeof *a);
+    a->form = form;
+    a->n = 1;
+    a->regs = cg_alloc(c->m, sizeof *a->regs);
+    a->regs[0] = r;
+    a->src = src;
+    return a;
 }
 
 /* A float immediate (0f3F800000, 0d...) as the Python float whose
@@ -115,14 +122,10 @@ static alloc *merge_mov(merger *c, const cg_stmt *decl, const cg_stmt *mov)
 {
     const cg_sym *y = &c->k->syms[decl->u.reg];
     if (y->kind != CG_SYM_REG || !inst_is(mov, "mov", y->type, NULL, NULL) ||
-        sg_nops(mov->u.inst.ops) != 2 || !is_reg(mov->u.inst.ops, decl->u.reg))
+        sg_nops(mov->u.inst.ops) != 2 || !sg_reg_is(mov->u.inst.ops, decl->u.reg))
         return NULL;
     const cg_opnd *src = mov->u.inst.ops->next;
-    alloc *a = cg_alloc(c->m, sizeof *a);
-    a->n = 1;
-    a->regs = cg_alloc(c->m, sizeof *a->regs);
-    a->regs[0] = decl->u.reg;
-    a->src = src;
+    alloc *a = one_reg(c, INIT, decl->u.reg, src);
     char buf[64], lit[40];
     if (src->kind == CG_O_INT) {
         a->form = INIT;
@@ -147,8 +150,8 @@ static cg_symid global_ptr(const merger *c, const cg_stmt *decl)
     const cg_sym *y = &c->k->syms[x];
     if (!y->implicit || strcmp(y->type, "b64") || !inst_is(ld, "ld", "param", "u64", NULL) ||
         !inst_is(cv, "cvta", "to", "global", "u64") || sg_nops(ld->u.inst.ops) != 2 ||
-        sg_nops(cv->u.inst.ops) != 2 || !is_reg(ld->u.inst.ops, x) ||
-        !is_reg(cv->u.inst.ops, x) || !is_reg(cv->u.inst.ops->next, x))
+        sg_nops(cv->u.inst.ops) != 2 || !sg_reg_is(ld->u.inst.ops, x) ||
+        !sg_reg_is(cv->u.inst.ops, x) || !sg_reg_is(cv->u.inst.ops->next, x))
         return CG_NOSYM;
     const cg_opnd *ad = ld->u.inst.ops->next;
     if (ad->kind != CG_O_ADDR || ad->b || ad->a->kind != CG_O_SYM || ad->a->index >= 0 ||
@@ -200,19 +203,7 @@ static alloc *merge_ptrs(merger *c, cg_stmt *decl, cg_stmt **last)
    (twice: where it is written and where it is read). */
 static int fresh(const merger *c, const cg_stmt *s, const char *type)
 {
-    if (!s || s->kind != CG_S_REG)
-        return 0;
-    const cg_sym *y = &c->k->syms[s->u.reg];
-    return y->kind == CG_SYM_REG && y->implicit && !strcmp(y->type, type) &&
-           c->refs[s->u.reg] == 2;
-}
-
-static int int_is(const cg_opnd *o, long v)
-{
-    char buf[24];
-    return o && o->kind == CG_O_INT && sg_text_lit(&o->text, buf, sizeof buf) &&
-           strtol(buf, NULL, 10) == v && cg_is_decimal(buf + (buf[0] == '-'),
-                                                        strlen(buf + (buf[0] == '-')));
+    return sg_fresh_decl(c->k, s, type) && c->refs[s->u.reg] == 2;
 }
 
 static const char *const reduce_ops[][2] = { { "add", "sum" }, { "max", "max" }, { "min", "min" } };
@@ -226,19 +217,19 @@ static cg_stmt *warp_round(const merger *c, cg_stmt *s, const cg_opnd *val, int 
     cg_stmt *mv = s ? s->next : NULL, *dt = mv ? mv->next : NULL;
     cg_stmt *sh = dt ? dt->next : NULL, *t = sh ? sh->next : NULL;
     if (!fresh(c, s, "b32") || !inst_is(mv, "mov", "b32", NULL, NULL) ||
-        !is_reg(mv->u.inst.ops, s->u.reg) || !sg_opnd_equal(mv->u.inst.ops->next, val) ||
+        !sg_reg_is(mv->u.inst.ops, s->u.reg) || !sg_opnd_equal(mv->u.inst.ops->next, val) ||
         !fresh(c, dt, "b32") || !inst_is(sh, "shfl", "sync", "bfly", "b32") ||
         sg_nops(sh->u.inst.ops) != 5)
         return NULL;
     const cg_opnd *o = sh->u.inst.ops;
-    if (!is_reg(o, dt->u.reg) || !is_reg(o->next, s->u.reg) || !int_is(o->next->next, mask) ||
-        !int_is(o->next->next->next, 31) || !int_is(o->next->next->next->next, -1))
+    if (!sg_reg_is(o, dt->u.reg) || !sg_reg_is(o->next, s->u.reg) || !sg_int_is(o->next->next, mask) ||
+        !sg_int_is(o->next->next->next, 31) || !sg_int_is(o->next->next->next->next, -1))
         return NULL;
     cg_symid partner = dt->u.reg;
     if (fl) {                          /* mov.b32 into a fresh f32 */
         cg_stmt *fd = t, *fm = fd ? fd->next : NULL;
         if (!fresh(c, fd, "f32") || !inst_is(fm, "mov", "b32", NULL, NULL) ||
-            !is_reg(fm->u.inst.ops, fd->u.reg) || !is_reg(fm->u.inst.ops->next, dt->u.reg))
+            !sg_reg_is(fm->u.inst.ops, fd->u.reg) || !sg_reg_is(fm->u.inst.ops->next, dt->u.reg))
             return NULL;
         partner = fd->u.reg;
         t = fm->next;
@@ -249,7 +240,7 @@ static cg_stmt *warp_round(const merger *c, cg_stmt *s, const cg_opnd *val, int 
             continue;
         const cg_opnd *d = t->u.inst.ops;
         if (sg_opnd_equal(d, val) && sg_opnd_equal(d->next, val) &&
-            is_reg(d->next->next, partner)) {
+            sg_reg_is(d->next->next, partner)) {
             *op = reduce_ops[i][1];
             return t;
         }
@@ -288,12 +279,7 @@ static alloc *merge_warp(merger *c, cg_stmt *decl, cg_stmt **last)
     }
     if (!width)
         return NULL;
-    alloc *a = cg_alloc(c->m, sizeof *a);
-    a->form = WARP;
-    a->n = 1;
-    a->regs = cg_alloc(c->m, sizeof *a->regs);
-    a->regs[0] = decl->u.reg;
-    a->src = val;
+    alloc *a = one_reg(c, WARP, decl->u.reg, val);
     a->init = op;
     a->width = width;
     return a;
@@ -307,19 +293,13 @@ static alloc *merge_operator(merger *c, const cg_stmt *decl)
     const cg_sym *y = &c->k->syms[decl->u.reg];
     const char *op;
     if (!y->implicit || y->kind != CG_SYM_REG || !in || in->kind != CG_S_INST ||
-        !is_reg(in->u.inst.ops, decl->u.reg) || !(op = sg_fresh_operator(c->k, in)))
+        !sg_reg_is(in->u.inst.ops, decl->u.reg) || !(op = sg_fresh_operator(c->k, in)))
         return NULL;
-    alloc *a = cg_alloc(c->m, sizeof *a);
     cg_opnd *e = cg_opnd_new(c->m, CG_O_OPER);
     e->a = sg_copy_opnd(c->m, in->u.inst.ops->next);
     e->b = sg_copy_opnd(c->m, in->u.inst.ops->next->next);
     e->text = sg_lit(c->m, op, strlen(op));
-    a->form = OPER;
-    a->n = 1;
-    a->regs = cg_alloc(c->m, sizeof *a->regs);
-    a->regs[0] = decl->u.reg;
-    a->src = e;
-    return a;
+    return one_reg(c, OPER, decl->u.reg, e);
 }
 
 /* x = fresh T; ld.shared.T x, [a]: `x = smem.load(T, a)` (smem.py load:
@@ -331,16 +311,10 @@ static alloc *merge_load(merger *c, const cg_stmt *decl)
     if (!y->implicit || y->kind != CG_SYM_REG || !sg_inst_is(in, "ld") || in->u.inst.guard ||
         in->u.inst.nmods != 2 || strcmp(in->u.inst.mods[0], "shared") ||
         strcmp(in->u.inst.mods[1], y->type) || sg_nops(in->u.inst.ops) != 2 ||
-        !is_reg(in->u.inst.ops, decl->u.reg) || in->u.inst.ops->next->kind != CG_O_ADDR)
+        !sg_reg_is(in->u.inst.ops, decl->u.reg) || in->u.inst.ops->next->kind != CG_O_ADDR)
         return NULL;
-    alloc *a = cg_alloc(c->m, sizeof *a);
-    a->form = LOAD;
-    a->n = 1;
-    a->regs = cg_alloc(c->m, sizeof *a->regs);
-    a->regs[0] = decl->u.reg;
-    a->src = in->u.inst.ops->next;
     c->m->uses_smem = 1;
-    return a;
+    return one_reg(c, LOAD, decl->u.reg, in->u.inst.ops->next);
 }
 
 /* ---- mbarrier arrivals: the state register they allocate ---------------- */
@@ -354,7 +328,7 @@ static alloc *merge_arrive(merger *c, const cg_stmt *decl)
     const cg_stmt *in = decl->next;
     const cg_sym *y = &c->k->syms[decl->u.reg];
     if (!y->implicit || y->kind != CG_SYM_REG || strcmp(y->type, "b64") ||
-        !sg_inst_is(in, "mbarrier") || !is_reg(in->u.inst.ops, decl->u.reg))
+        !sg_inst_is(in, "mbarrier") || !sg_reg_is(in->u.inst.ops, decl->u.reg))
         return NULL;
     const cg_inst *i = &in->u.inst;
     const char *call;
@@ -370,12 +344,7 @@ static alloc *merge_arrive(merger *c, const cg_stmt *decl)
     uint8_t ak = i->ops->next->kind;
     if (ak != CG_O_ADDR && ak != CG_O_DYN && ak != CG_O_SLOT)
         return NULL;
-    alloc *a = cg_alloc(c->m, sizeof *a);
-    a->form = ARRIVE;
-    a->n = 1;
-    a->regs = cg_alloc(c->m, sizeof *a->regs);
-    a->regs[0] = decl->u.reg;
-    a->src = i->ops->next;
+    alloc *a = one_reg(c, ARRIVE, decl->u.reg, i->ops->next);
     a->init = call;
     a->guard = i->guard;
     a->width = c->refs[decl->u.reg] > 1;
@@ -573,17 +542,6 @@ static const cg_opnd *oper_src(const cg_stmt *s, const char *op)
            ? a->src : NULL;
 }
 
-static int num_is(const cg_opnd *o, uint32_t v)
-{
-    char b[16];
-    return o->kind == CG_O_INT && sg_text_lit(&o->text, b, sizeof b) && strtoul(b, NULL, 10) == v &&
-           b[0] != '-';
-}
-
-static int same_reg(const cg_opnd *a, const cg_opnd *b)
-{
-    return a->kind == CG_O_SYM && b->kind == CG_O_SYM && a->sym == b->sym && a->index == b->index;
-}
 
 /* The swizzle mode of the run at s, or NULL. */
 static const char *swizzle_at(const merger *c, const cg_stmt *s)
@@ -593,12 +551,12 @@ static const char *swizzle_at(const merger *c, const cg_stmt *s)
     const cg_opnd *xr = shr ? oper_src(shr->next, "^") : NULL;
     cg_symid b = and ? ((alloc *)s->u.sugar.data)->regs[0] : CG_NOSYM;
     if (!and || !xr || !inst_is(shr, "shr", "u32", NULL, NULL) || sg_nops(shr->u.inst.ops) != 3 ||
-        !is_reg(shr->u.inst.ops, b) || !is_reg(shr->u.inst.ops->next, b) ||
-        !num_is(shr->u.inst.ops->next->next, 3) || !same_reg(and->a, xr->a) ||
-        !is_reg(xr->b, b) || and->a->kind != CG_O_SYM || c->refs[b] != 4)
+        !sg_reg_is(shr->u.inst.ops, b) || !sg_reg_is(shr->u.inst.ops->next, b) ||
+        !sg_int_is(shr->u.inst.ops->next->next, 3) || !sg_same_reg(and->a, xr->a) ||
+        !sg_reg_is(xr->b, b) || and->a->kind != CG_O_SYM || c->refs[b] != 4)
         return NULL;
     for (unsigned i = 0; i < sizeof swizzles / sizeof *swizzles; i++)
-        if (num_is(and->b, swizzles[i].mask))
+        if (sg_int_is(and->b, swizzles[i].mask))
             return swizzles[i].mode;
     return NULL;
 }

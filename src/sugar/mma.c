@@ -29,32 +29,15 @@ typedef struct mmas {
     ptx_buf text;
 } mmas;
 
-static int fresh(const mmas *c, const cg_stmt *s, const char *type)
-{
-    const cg_sym *y = s && s->kind == CG_S_REG ? &c->k->syms[s->u.reg] : NULL;
-    return y && y->kind == CG_SYM_REG && y->implicit && !strcmp(y->type, type);
-}
-
-static int reg_is(const cg_opnd *o, cg_symid r)
-{
-    return o && o->kind == CG_O_SYM && o->sym == r && o->index < 0;
-}
-
-static int int_is(const cg_opnd *o, const char *v)
-{
-    char b[8];
-    return o && o->kind == CG_O_INT && sg_text_lit(&o->text, b, sizeof b) && !strcmp(b, v);
-}
-
 /* `mov.u32 r, v` with r declared by s (as REG + mov, or decls' merged
    node): the int's text, or NULL. */
 static const cg_opnd *set_u32(const mmas *c, const cg_stmt *s, cg_symid *r)
 {
     const cg_stmt *d = s && s->kind == CG_S_ALLOC ? s->u.sugar.orig : s;
     const cg_stmt *mv = d ? d->next : NULL;
-    if (!fresh(c, d, "u32") || !sg_inst_is(mv, "mov") || mv->u.inst.guard ||
+    if (!sg_fresh_decl(c->k, d, "u32") || !sg_inst_is(mv, "mov") || mv->u.inst.guard ||
         mv->u.inst.nmods != 1 || strcmp(mv->u.inst.mods[0], "u32") ||
-        !reg_is(mv->u.inst.ops, d->u.reg) || mv->u.inst.ops->next->kind != CG_O_INT ||
+        !sg_reg_is(mv->u.inst.ops, d->u.reg) || mv->u.inst.ops->next->kind != CG_O_INT ||
         (s->kind == CG_S_ALLOC && mv->next))
         return NULL;
     *r = d->u.reg;
@@ -75,22 +58,22 @@ static cg_stmt *after_set(cg_stmt *s)
 static cg_stmt *scale(mmas *c, cg_stmt *s, cg_symid *p)
 {
     cg_symid w = CG_NOSYM;
-    if (!fresh(c, s, "pred") || c->refs[s->u.reg] != 2 || !s->next)
+    if (!sg_fresh_decl(c->k, s, "pred") || c->refs[s->u.reg] != 2 || !s->next)
         return NULL;
     *p = s->u.reg;
     const cg_opnd *v = set_u32(c, s->next, &w);
     cg_stmt *setp = v ? after_set(s->next) : s->next;
     if (!sg_inst_is(setp, "setp") || setp->u.inst.guard || setp->u.inst.nmods != 2 ||
         strcmp(setp->u.inst.mods[0], "ne") || strcmp(setp->u.inst.mods[1], "b32") ||
-        sg_nops(setp->u.inst.ops) != 3 || !reg_is(setp->u.inst.ops, *p) ||
-        !int_is(setp->u.inst.ops->next->next, "0"))
+        sg_nops(setp->u.inst.ops) != 3 || !sg_reg_is(setp->u.inst.ops, *p) ||
+        !sg_int_is(setp->u.inst.ops->next->next, 0))
         return NULL;
     const cg_opnd *x = setp->u.inst.ops->next;
     ptx_buf_puts(&c->text, ", scale_d=");
     if (v) {
-        if (!reg_is(x, w) || c->refs[w] != 2 || !(int_is(v, "0") || int_is(v, "1")))
+        if (!sg_reg_is(x, w) || c->refs[w] != 2 || !(sg_int_is(v, 0) || sg_int_is(v, 1)))
             return NULL;
-        ptx_buf_puts(&c->text, int_is(v, "1") ? "True" : "False");
+        ptx_buf_puts(&c->text, sg_int_is(v, 1) ? "True" : "False");
     } else {
         const cg_sym *y = x->kind == CG_O_SYM ? &c->k->syms[x->sym] : NULL;
         if (!y || !cg_sym_is_reg(y) || (y->type && !strcmp(y->type, "pred")))
@@ -130,7 +113,7 @@ static cg_stmt *match(mmas *c, cg_stmt *s)
     const cg_opnd *zero = set_u32(c, t, &z);
     in = zero ? after_set(t) : t;
     const char *cg, *kind;
-    if (!in || !mma_mods(in, &cg, &kind) || (zero && !int_is(zero, "0")))
+    if (!in || !mma_mods(in, &cg, &kind) || (zero && !sg_int_is(zero, 0)))
         return NULL;
     const cg_opnd *o = in->u.inst.ops;
     unsigned n = sg_nops(o), words = !strcmp(cg, "2") ? 8 : 4;
@@ -140,12 +123,12 @@ static cg_stmt *match(mmas *c, cg_stmt *s)
     if (zero) {
         unsigned k = 0;
         for (const cg_opnd *e = mask->kind == CG_O_VEC ? mask->elems : NULL; e; e = e->next, k++)
-            if (!reg_is(e, z))
+            if (!sg_reg_is(e, z))
                 return NULL;
         if (k != words || c->refs[z] != words + 1)
             return NULL;
     }
-    if (!reg_is(zero ? mask->next : o->next->next->next->next, p))
+    if (!sg_reg_is(zero ? mask->next : o->next->next->next->next, p))
         return NULL;
     c->text.n = 0;
     ptx_buf_puts(&c->text, "ptx.tcgen05.mma(");
@@ -177,10 +160,7 @@ static uint32_t mma_list(mmas *c, cg_stmt **link)
         if (body) {
             made += mma_list(c, body);
         } else if ((last = match(c, s)) != NULL) {
-            cg_stmt *node = cg_stmt_new(c->m, CG_S_PY, s->first);
-            node->u.sugar.name = cg_strndup(c->m, c->text.p, c->text.n);
-            node->u.sugar.label = CG_NOSYM;
-            node->u.sugar.orig = cg_splice(link, last, node);
+            sg_py_splice(c->m, link, last, c->text.p, c->text.n);
             made++;
         }
     }

@@ -24,27 +24,10 @@
 #include "codegen/build.h"
 #include "sugar/sugar.h"
 
-static int reg_is(const cg_opnd *o, cg_symid r)
-{
-    return o && o->kind == CG_O_SYM && o->sym == r && o->index < 0;
-}
-
-static int int_is(const cg_opnd *o, const char *v)
-{
-    char buf[24];
-    return o && o->kind == CG_O_INT && sg_text_lit(&o->text, buf, sizeof buf) && !strcmp(buf, v);
-}
-
 static int u32_reg(const cg_kernel *k, const cg_opnd *o)
 {
     const cg_sym *y = o && o->kind == CG_O_SYM && o->index < 0 ? &k->syms[o->sym] : NULL;
     return y && y->kind == CG_SYM_REG && y->type && !strcmp(y->type, "u32");
-}
-
-static int fresh_u32(const cg_kernel *k, const cg_stmt *s)
-{
-    const cg_sym *y = s && s->kind == CG_S_REG ? &k->syms[s->u.reg] : NULL;
-    return y && y->kind == CG_SYM_REG && y->implicit && !strcmp(y->type, "u32");
 }
 
 /* `op.mod` with n operands, unguarded. */
@@ -73,16 +56,16 @@ static cg_stmt *advance(const cg_kernel *k, const uint32_t *refs, cg_stmt *s,
     cg_stmt *rs = x ? x->next : NULL, *ss = rs ? rs->next : NULL, *add = ss ? ss->next : NULL;
     const cg_opnd *a = ops(sf, "selp", "u32", 4), *b = ops(x, "xor", "b32", 3);
     const cg_opnd *d = ops(ss, "selp", "u32", 4), *e = ops(add, "add", "s32", 3);
-    if (!u32_reg(k, c) || c->next->kind != CG_O_INT || !fresh_u32(k, rf) || !fresh_u32(k, rs) ||
+    if (!u32_reg(k, c) || c->next->kind != CG_O_INT || !sg_fresh_decl(k, rf, "u32") || !sg_fresh_decl(k, rs, "u32") ||
         !a || !b || !d || !e)
         return NULL;
     cg_symid f = rf->u.reg;
-    if (!reg_is(a, f) || !int_is(a->next, "1") || !int_is(a->next->next, "0") ||
-        !reg_is(a->next->next->next, w) || !u32_reg(k, b) || !reg_is(b->next, b->sym) ||
-        !reg_is(b->next->next, f) || b->sym == c->sym || !reg_is(d, rs->u.reg) ||
-        !int_is(d->next, "0") || !reg_is(d->next->next, c->sym) ||
-        !reg_is(d->next->next->next, w) || !reg_is(e, c->sym) || !reg_is(e->next, rs->u.reg) ||
-        !int_is(e->next->next, "1") || refs[w] != 4 || refs[f] != 2)
+    if (!sg_reg_is(a, f) || !sg_int_is(a->next, 1) || !sg_int_is(a->next->next, 0) ||
+        !sg_reg_is(a->next->next->next, w) || !u32_reg(k, b) || !sg_reg_is(b->next, b->sym) ||
+        !sg_reg_is(b->next->next, f) || b->sym == c->sym || !sg_reg_is(d, rs->u.reg) ||
+        !sg_int_is(d->next, 0) || !sg_reg_is(d->next->next, c->sym) ||
+        !sg_reg_is(d->next->next->next, w) || !sg_reg_is(e, c->sym) || !sg_reg_is(e->next, rs->u.reg) ||
+        !sg_int_is(e->next->next, 1) || refs[w] != 4 || refs[f] != 2)
         return NULL;
     *cur = c;
     *n = c->next;
@@ -111,10 +94,7 @@ static uint32_t pipe_list(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_s
                            k->syms[ph->sym].py);
         if (len <= 0 || (size_t)len >= sizeof t)
             continue;
-        cg_stmt *node = cg_stmt_new(m, CG_S_PY, s->first);
-        node->u.sugar.name = cg_strndup(m, t, (size_t)len);
-        node->u.sugar.label = CG_NOSYM;
-        node->u.sugar.orig = cg_splice(link, last, node);
+        sg_py_splice(m, link, last, t, (size_t)len);
         made++;
     }
     return made;

@@ -43,11 +43,6 @@ static int inst_mods(const cg_stmt *s, const char *op, const char *m0, const cha
            (!m1 || !strcmp(s->u.inst.mods[1], m1));
 }
 
-static int is_sym(const cg_opnd *o, cg_symid s)
-{
-    return o && o->kind == CG_O_SYM && o->sym == s && o->index < 0;
-}
-
 /* `%ri<next>` declared and set to start by s (REG + mov, or decls'
    merged node holding them); the mov, or NULL. */
 static const cg_stmt *head(ranges *c, const cg_stmt *s, cg_symid *ri)
@@ -55,7 +50,7 @@ static const cg_stmt *head(ranges *c, const cg_stmt *s, cg_symid *ri)
     const cg_stmt *decl = s->kind == CG_S_ALLOC ? s->u.sugar.orig : s;
     const cg_stmt *mov = decl ? decl->next : NULL;
     if (!decl || decl->kind != CG_S_REG || !inst_mods(mov, "mov", "s32", NULL) ||
-        mov->u.inst.guard || sg_nops(mov->u.inst.ops) != 2 || !is_sym(mov->u.inst.ops, decl->u.reg))
+        mov->u.inst.guard || sg_nops(mov->u.inst.ops) != 2 || !sg_reg_is(mov->u.inst.ops, decl->u.reg))
         return NULL;
     const cg_sym *y = &c->k->syms[decl->u.reg];
     const cg_opnd *start = mov->u.inst.ops->next;
@@ -93,19 +88,19 @@ static int fold(ranges *c, cg_stmt **link)
     const cg_stmt *setp = cmp->u.sugar.orig;
     const cg_opnd *d = setp->u.inst.ops, *stop = d->next->next;
     cg_symid p = cmp->u.sugar.label;
-    if (!inst_mods(setp, "setp", "ge", "s32") || !is_sym(d->next, ri) || stop->kind != CG_O_INT ||
-        !inst_mods(exit, "bra", NULL, NULL) || !is_sym(exit->u.inst.guard, p) ||
+    if (!inst_mods(setp, "setp", "ge", "s32") || !sg_reg_is(d->next, ri) || stop->kind != CG_O_INT ||
+        !inst_mods(exit, "bra", NULL, NULL) || !sg_reg_is(exit->u.inst.guard, p) ||
         c->refs[p] != 3 || exit->u.inst.ops->kind != CG_O_SYM)
         return 0;
     cg_symid lend = exit->u.inst.ops->sym;
     for (back = exit->next; back; last = add, add = back, back = back->next)   /* back edge */
         if (inst_mods(back, "bra", NULL, NULL) && !back->u.inst.guard &&
-            is_sym(back->u.inst.ops, top->u.label))
+            sg_reg_is(back->u.inst.ops, top->u.label))
             break;
     end = back ? back->next : NULL;
     if (!end || !private_label(c, end) || end->u.label != lend || add == exit ||
         !inst_mods(add, "add", "s32", NULL) || add->u.inst.guard ||
-        !is_sym(add->u.inst.ops, ri) || !is_sym(add->u.inst.ops->next, ri) ||
+        !sg_reg_is(add->u.inst.ops, ri) || !sg_reg_is(add->u.inst.ops->next, ri) ||
         add->u.inst.ops->next->next->kind != CG_O_INT)
         return 0;
     const cg_opnd *step = add->u.inst.ops->next->next;

@@ -220,6 +220,27 @@ const char *sg_fresh_operator(const cg_kernel *k, const cg_stmt *s);
    is an address pyptx makes itself (an allocation there emits nothing
    when Python evaluates the argument, only inside the wrapper). */
 int sg_wrapper_takes_address(const cg_kernel *k, const cg_inst *in, unsigned i);
+/* o names register r as a whole (not an element of an array). */
+static inline int sg_reg_is(const cg_opnd *o, cg_symid r)
+{
+    return o && o->kind == CG_O_SYM && o->sym == r && o->index < 0;
+}
+/* a and b name the same register (or array element). */
+static inline int sg_same_reg(const cg_opnd *a, const cg_opnd *b)
+{
+    return a->kind == CG_O_SYM && b->kind == CG_O_SYM && a->sym == b->sym &&
+           a->index == b->index;
+}
+/* s declares a scalar register of type `type` that pyptx would allocate
+   itself right there (decls.c marks them implicit): what a DSL helper's
+   fresh register looks like. */
+int sg_fresh_decl(const cg_kernel *k, const cg_stmt *s, const char *type);
+/* o is the decimal int v. */
+int sg_int_is(const cg_opnd *o, long long v);
+/* A CG_S_PY node of `text` (copied) in place of the run from *link to
+   last, which it keeps in orig. */
+cg_stmt *sg_py_splice(cg_module *m, cg_stmt **link, cg_stmt *last, const char *text,
+                      size_t n);
 /* Python indentation. */
 void sg_indent(ptx_buf *out, int depth);
 

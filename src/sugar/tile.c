@@ -45,17 +45,6 @@ typedef struct tiles {
     unsigned n, cap;
 } tiles;
 
-static int fresh(const tiles *c, const cg_stmt *s, const char *type)
-{
-    const cg_sym *y = s && s->kind == CG_S_REG ? &c->k->syms[s->u.reg] : NULL;
-    return y && y->kind == CG_SYM_REG && y->implicit && !strcmp(y->type, type);
-}
-
-static int reg_is(const cg_opnd *o, cg_symid r)
-{
-    return o && o->kind == CG_O_SYM && o->sym == r && o->index < 0;
-}
-
 static const cg_opnd *ops(const cg_stmt *s, const char *op, const char *m0, const char *m1,
                           unsigned n)
 {
@@ -105,16 +94,16 @@ static int access_at(const tiles *c, cg_stmt **link, access *a)
     cg_stmt *use = ad ? ad->next : NULL;
     const cg_opnd *m, *p, *q, *x, *e;
     cg_symid off;
-    if (!fresh(c, s0, "u32") || !fresh(c, s1, "u32") || !(m = ops(mul, "mul", "lo", "u32", 3)) ||
+    if (!sg_fresh_decl(c->k, s0, "u32") || !sg_fresh_decl(c->k, s1, "u32") || !(m = ops(mul, "mul", "lo", "u32", 3)) ||
         !(p = ops(add, "add", "u32", NULL, 3)) || !sg_alloc_oper(sh, &off, &e) ||
-        !fresh(c, ra, "u32") || !(q = ops(mv, "mov", "b32", NULL, 2)) ||
+        !sg_fresh_decl(c->k, ra, "u32") || !(q = ops(mv, "mov", "b32", NULL, 2)) ||
         !(x = ops(ad, "add", "u32", NULL, 3)) || !use)
         return 0;
     cg_symid idx = s0->u.reg, t = s1->u.reg, r = ra->u.reg;
-    if (!reg_is(m, t) || m->next->kind != CG_O_SYM || !(a->cols = num(m->next->next)) ||
-        !reg_is(p, idx) || !reg_is(p->next, t) || e->text.v[0].p[0] != '<' ||
-        !reg_is(e->a, idx) || !reg_is(q, r) || !reg_is(x, r) || !reg_is(x->next, r) ||
-        !reg_is(x->next->next, off) || c->refs[idx] != 2 || c->refs[t] != 2 ||
+    if (!sg_reg_is(m, t) || m->next->kind != CG_O_SYM || !(a->cols = num(m->next->next)) ||
+        !sg_reg_is(p, idx) || !sg_reg_is(p->next, t) || e->text.v[0].p[0] != '<' ||
+        !sg_reg_is(e->a, idx) || !sg_reg_is(q, r) || !sg_reg_is(x, r) || !sg_reg_is(x->next, r) ||
+        !sg_reg_is(x->next->next, off) || c->refs[idx] != 2 || c->refs[t] != 2 ||
         c->refs[off] != 2 || (a->var = var_of(c, q->next)) == CG_NOSYM)
         return 0;
     a->row = m->next;
@@ -125,21 +114,21 @@ static int access_at(const tiles *c, cg_stmt **link, access *a)
     a->res = CG_NOSYM;
     if (sg_inst_is(use, "st") && use->u.inst.nmods == 2 && !use->u.inst.guard &&
         !strcmp(use->u.inst.mods[0], "shared") && (u = use->u.inst.ops) && sg_nops(u) == 2 &&
-        u->kind == CG_O_ADDR && !u->b && reg_is(u->a, r)) {
+        u->kind == CG_O_ADDR && !u->b && sg_reg_is(u->a, r)) {
         a->type = use->u.inst.mods[1];
         a->val = u->next;
         a->last = use;
     } else if (use->kind == CG_S_REG && use->next && sg_inst_is(use->next, "ld") &&
                !use->next->u.inst.guard && use->next->u.inst.nmods == 2 &&
                !strcmp(use->next->u.inst.mods[0], "shared") &&
-               fresh(c, use, use->next->u.inst.mods[1]) && (u = use->next->u.inst.ops) &&
-               sg_nops(u) == 2 && reg_is(u, use->u.reg) && u->next->kind == CG_O_ADDR &&
-               !u->next->b && reg_is(u->next->a, r)) {
+               sg_fresh_decl(c->k, use, use->next->u.inst.mods[1]) && (u = use->next->u.inst.ops) &&
+               sg_nops(u) == 2 && sg_reg_is(u, use->u.reg) && u->next->kind == CG_O_ADDR &&
+               !u->next->b && sg_reg_is(u->next->a, r)) {
         a->type = use->next->u.inst.mods[1];
         a->res = use->u.reg;
         a->val = NULL;
         a->last = use->next;
-    } else if (sg_alloc_load(use, &res, &u) && !u->b && reg_is(u->a, r)) {
+    } else if (sg_alloc_load(use, &res, &u) && !u->b && sg_reg_is(u->a, r)) {
         a->type = c->k->syms[res].type;            /* merge.c made it smem.load */
         a->res = res;
         a->val = NULL;
@@ -227,10 +216,7 @@ static void rewrite(tiles *c, const access *a)
         ptx_buf_puts(&b, " = ");
         print_opnd(c, a->val, &b);
     }
-    cg_stmt *node = cg_stmt_new(c->m, CG_S_PY, (*a->link)->first);
-    node->u.sugar.name = cg_strndup(c->m, b.p, b.n);
-    node->u.sugar.label = CG_NOSYM;
-    node->u.sugar.orig = cg_splice(a->link, a->last, node);
+    sg_py_splice(c->m, a->link, a->last, b.p, b.n);
     ptx_buf_free(&b);
 }
 

@@ -3,6 +3,7 @@
  * comparing IR, lists as arrays, inline printing, and the printer of
  * CG_S_PY nodes (Python lines a pass adds: helper definitions, aliases).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
@@ -284,4 +285,27 @@ void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
         return;
     }
     cg_print_opnd(m, k, &one, out);
+}
+
+int sg_fresh_decl(const cg_kernel *k, const cg_stmt *s, const char *type)
+{
+    const cg_sym *y = s && s->kind == CG_S_REG ? &k->syms[s->u.reg] : NULL;
+    return y && y->kind == CG_SYM_REG && y->implicit && y->type && !strcmp(y->type, type);
+}
+
+int sg_int_is(const cg_opnd *o, long long v)
+{
+    char buf[24], want[24];
+    snprintf(want, sizeof want, "%lld", v);   /* ints are spelled so (ir.h) */
+    return o && o->kind == CG_O_INT && sg_text_lit(&o->text, buf, sizeof buf) &&
+           !strcmp(buf, want);
+}
+
+cg_stmt *sg_py_splice(cg_module *m, cg_stmt **link, cg_stmt *last, const char *text, size_t n)
+{
+    cg_stmt *node = cg_stmt_new(m, CG_S_PY, (*link)->first);
+    node->u.sugar.name = cg_strndup(m, text, n);
+    node->u.sugar.label = CG_NOSYM;
+    node->u.sugar.orig = cg_splice(link, last, node);
+    return node;
 }
