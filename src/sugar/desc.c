@@ -366,6 +366,8 @@ static uint32_t desc_list(descs *c, cg_stmt **head)
 
 uint32_t sg_wgmma_descriptors(cg_module *m, cg_kernel *k)
 {
+    if (!sg_any_fresh_reg(k))
+        return 0;
     sg_scratch sc = { 0 };
     descs c = { .m = m, .k = k };
     uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);

@@ -260,6 +260,8 @@ static uint32_t kloop_list(kloops *c, cg_stmt **link)
 
 uint32_t sugar_kloop(cg_module *m, cg_kernel *k)
 {
+    if (!sg_any_fresh_reg(k))
+        return 0;
     sg_scratch sc = { 0 };
     kloops c = { .m = m, .k = k, .key = { .k = k, .leaf = exact, .m = m } };
     uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);

@@ -169,6 +169,8 @@ static uint32_t mma_list(mmas *c, cg_stmt **link)
 
 uint32_t sugar_mma(cg_module *m, cg_kernel *k)
 {
+    if (!sg_any_fresh_reg(k))
+        return 0;
     sg_scratch sc = { 0 };
     mmas c = { .m = m, .k = k };
     uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);

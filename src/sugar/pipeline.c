@@ -102,6 +102,8 @@ static uint32_t pipe_list(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_s
 
 uint32_t sugar_pipeline(cg_module *m, cg_kernel *k)
 {
+    if (!sg_any_fresh_reg(k))
+        return 0;
     sg_scratch sc = { 0 };
     uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
     sg_count_refs(k->body, refs);

@@ -132,8 +132,19 @@ static uint32_t fold_list(ranges *c, cg_stmt **head_link)
     return made;
 }
 
+/* A register spelled like range_'s counters (%ri<N>): else nothing to do. */
+static int has_counter(const cg_kernel *k)
+{
+    for (uint32_t i = 0; i < k->nsyms; i++)
+        if (k->syms[i].kind == CG_SYM_REG && !strncmp(k->syms[i].ptx, "%ri", 3))
+            return 1;
+    return 0;
+}
+
 uint32_t sugar_range(cg_module *m, cg_kernel *k)
 {
+    if (!has_counter(k))
+        return 0;
     sg_scratch sc = { 0 };
     ranges c = { .m = m, .k = k };
     uint32_t made = 0;

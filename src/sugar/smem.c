@@ -282,6 +282,8 @@ static uint32_t dyn_list(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_st
 
 uint32_t sg_dyn_operands(cg_module *m, cg_kernel *k)
 {
+    if (!sg_any_fresh_reg(k))
+        return 0;
     sg_scratch sc = { 0 };
     uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
     sg_count_refs(k->body, refs);

@@ -235,6 +235,10 @@ static inline int sg_same_reg(const cg_opnd *a, const cg_opnd *b)
    itself right there (decls.c marks them implicit): what a DSL helper's
    fresh register looks like. */
 int sg_fresh_decl(const cg_kernel *k, const cg_stmt *s, const char *type);
+/* k has such a register at all: the recognizers of DSL helpers, which
+   all take fresh registers, skip their walks where none is (compiler
+   output: nvcc declares arrays). */
+int sg_any_fresh_reg(const cg_kernel *k);
 /* o is the decimal int v. */
 int sg_int_is(const cg_opnd *o, long long v);
 /* A CG_S_PY node of `text` (copied) in place of the run from *link to

@@ -309,3 +309,11 @@ cg_stmt *sg_py_splice(cg_module *m, cg_stmt **link, cg_stmt *last, const char *t
     node->u.sugar.orig = cg_splice(link, last, node);
     return node;
 }
+
+int sg_any_fresh_reg(const cg_kernel *k)
+{
+    for (uint32_t i = 0; i < k->nsyms; i++)
+        if (k->syms[i].kind == CG_SYM_REG && k->syms[i].implicit)
+            return 1;
+    return 0;
+}

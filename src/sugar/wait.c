@@ -422,6 +422,8 @@ static uint32_t fold_own(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_st
 
 static uint32_t fold_own_waits(cg_module *m, cg_kernel *k)
 {
+    if (!sg_any_fresh_reg(k))                 /* its predicate is the pool's */
+        return 0;
     sg_scratch sc = { 0 };
     uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs), made = 0;
     sg_count_refs(k->body, refs);
