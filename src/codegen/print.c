@@ -260,7 +260,10 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
         break;
     case CG_O_ADDR:
         ptx_buf_puts(out, "ptx.addr(");
-        cg_print_opnd(m, k, o->a, out);
+        if (o->a->kind == CG_O_OPER)      /* a nested result: ptx.addr(a + b) */
+            cg_print_oper(m, k, o->a, out);
+        else
+            cg_print_opnd(m, k, o->a, out);
         if (o->b) {
             ptx_buf_put(out, ", ", 2);
             cg_print_opnd(m, k, o->b, out);

@@ -86,7 +86,9 @@ typedef struct layout {
 
 static const layout tall = { "(\n    ", ",\n    ", ",\n)", "[\n        ",
                              ",\n        ", ",\n    ]" };
-static const layout flat = { "(", ", ", ")", "[", ", ", "]" };
+/* BREAK marks where a filled line may break (no PTX name holds it) */
+#define BREAK "\001"
+static const layout flat = { "(", "," BREAK, ")", "[", "," BREAK, "]" };
 
 static void param_item(const cg_kernel *k, const cg_param *p, ptx_buf *out)
 {
@@ -154,23 +156,36 @@ static void kernel_args_as(const cg_module *m, const cg_kernel *k,
     ptx_buf_puts(out, l->close);
 }
 
-/* Sugar output is for reading: the arguments go on one line when that line
-   stays short; plain output keeps one per line, as DESIGN.md describes. */
+/* Sugar output is for reading: the arguments fill lines of at most
+   MAX_FLAT columns (one line when they fit), breaking after a comma, the
+   next line indented by four; plain output keeps one per line, as
+   DESIGN.md describes. */
 static void kernel_args(const cg_module *m, const cg_kernel *k,
                         const char *entry, ptx_buf *out)
 {
     enum { MAX_FLAT = 150 }; /* about what the reference transpiler writes */
-    if (m->opt && m->opt->sugar) {
-        ptx_buf one = { 0 };
-        kernel_args_as(m, k, &flat, entry, &one);
-        int fits = one.n <= MAX_FLAT && !memchr(one.p, '\n', one.n);
-        if (fits)
-            ptx_buf_put(out, one.p, one.n);
-        ptx_buf_free(&one);
-        if (fits)
-            return;
+    if (!m->opt || !m->opt->sugar) {
+        kernel_args_as(m, k, &tall, entry, out);
+        return;
     }
-    kernel_args_as(m, k, &tall, entry, out);
+    ptx_buf one = { 0 };
+    kernel_args_as(m, k, &flat, entry, &one);
+    size_t col = 8;          /* "@kernel" / "@_named" */
+    for (size_t i = 0; i < one.n;) {
+        const char *e = memchr(one.p + i, '\001', one.n - i);
+        size_t n = e ? (size_t)(e - one.p) - i : one.n - i;
+        if (i && col + 1 + n > MAX_FLAT) {
+            ptx_buf_puts(out, "\n    ");
+            col = 4;
+        } else if (i) {
+            ptx_buf_putc(out, ' ');
+            col++;
+        }
+        ptx_buf_put(out, one.p + i, n);
+        col += n;
+        i += n + (e != NULL);
+    }
+    ptx_buf_free(&one);
 }
 
 static void note(const char *text, ptx_buf *out)

@@ -184,6 +184,8 @@ static const wrapper wrappers[] = {
     { "ptx.selp", "selp", P(S_T), 4, 4, TY_ANY, "...P", NULL, "pred" },
     { "ptx.cvt", "cvt", P(S_RND, S_FTZ, S_SAT, S_T, S_T), 2, 2, TY_ANY, NULL, NULL, "pred" },
     { "ptx.ld", "ld", P(S_SPACE, S_CACHE, S_T), 2, 2, TY_ANY, ".M", NULL, "pred" },
+    /* smem.py store: st.shared.T [addr], reg (no pred=); before ptx.st */
+    { "smem.store", "st", P("shared", S_T), 2, 2, TY_ANY, "AR", "m1, o0, o1", NULL },
     { "ptx.st", "st", P(S_SPACE, S_T), 2, 2, TY_ANY, "M.", NULL, "pred" },
     { "ptx.bar.sync", "bar", P("sync"), 1, 2, TY_ANY, NULL, NULL, "pred" },
     { "ptx.fence.proxy_async", "fence", P("proxy", "async"), 0, 0, TY_ANY, NULL, NULL, "pred" },
@@ -398,18 +400,33 @@ static int operands_fit(const cg_kernel *k, const wrapper *w, const cg_inst *in)
     return 1;
 }
 
-/* (A scan of the table: asked only of instructions that take a computed
-   address, before the pass runs.) */
-int sg_wrapper_takes_address(const cg_kernel *k, const cg_inst *in, unsigned i)
+/* (Scans of the table: asked of few instructions, before the pass runs.) */
+static const wrapper *row_for(const cg_kernel *k, const cg_inst *in)
 {
     for (unsigned r = 0; r < sizeof wrappers / sizeof *wrappers; r++) {
         const wrapper *w = &wrappers[r];
         const char *vals[MAXWORDS] = { 0 };
         if (w->op[0] == in->op[0] && !strcmp(w->op, in->op) && operands_fit(k, w, in) &&
             match_mods(w, in, vals))
-            return w->opnds && i < strlen(w->opnds) && w->opnds[i] == 'M';
+            return w;
     }
-    return 0;
+    return NULL;
+}
+
+int sg_wrapper_takes_address(const cg_kernel *k, const cg_inst *in, unsigned i)
+{
+    const wrapper *w = row_for(k, in);
+    return w && w->opnds && i < strlen(w->opnds) && w->opnds[i] == 'M';
+}
+
+int sg_has_wrapper(const cg_kernel *k, const cg_inst *in)
+{
+    return row_for(k, in) != NULL;
+}
+
+const char *sg_wrapper_call(const cg_inst *in)
+{
+    return in->wrapper ? wrappers[in->wrapper - 1].call : NULL;
 }
 
 /* ---- printing --------------------------------------------------------- */
@@ -715,6 +732,7 @@ static uint32_t wrap_list(wrapping *c, cg_stmt *s)
                 if (operands_fit(c->k, &wrappers[i], &s->u.inst)) {
                     c->m->types_used |= f->types[i];
                     s->u.inst.wrapper = (uint8_t)(i + 1);
+                    c->m->uses_smem |= wrappers[i].call[0] == 's';   /* smem.* */
                     s->u.inst.form = f->form[i];
                     made++;
                     found = 1;

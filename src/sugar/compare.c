@@ -203,6 +203,18 @@ void sg_print_cmp(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     ptx_buf_putc(out, '\n');
 }
 
+cg_opnd *sg_cmp_oper(cg_module *m, const cg_kernel *k, const cg_stmt *s)
+{
+    const cg_stmt *setp = s->u.sugar.orig;
+    const cg_opnd *l = setp->u.inst.ops->next;
+    const char *op = comparison(k, setp);
+    cg_opnd *e = cg_opnd_new(m, CG_O_OPER);
+    e->a = sg_copy_opnd(m, l);
+    e->b = sg_copy_opnd(m, l->next);
+    e->text = sg_lit(m, op, strlen(op));
+    return e;
+}
+
 typedef struct retarget {
     const pool *c;
     const cg_symid *to;      /* per predicate: its symbol pI */

@@ -471,6 +471,19 @@ void sg_print_expr(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int
 
 /* ---- the pass ------------------------------------------------------------ */
 
+/* A chain of two written with an operator, `x += ptx.inst.mul.wide.u32(t,
+   a, 4)` in ptx.expr(), reads better as the two statements pyptx's
+   documentation writes, `ptx.mul(u32, t, a, 4, mode="wide")` and `x += t`,
+   where the inner instruction has a typed wrapper: one line more, and the
+   DSL's own helper. */
+static int typed_kid(const ctx *c, const enode *e)
+{
+    for (unsigned i = 0; i < MAXOPS; i++)
+        if (e->kid[i])
+            return sg_has_wrapper(c->k, &e->kid[i]->inst->u.inst);
+    return 0;
+}
+
 static uint32_t fold_list(ctx *c, cg_stmt **head)
 {
     uint32_t made = 0, inner;
@@ -494,6 +507,11 @@ static uint32_t fold_list(ctx *c, cg_stmt **head)
         c->npool = 0;
         enode *e = fold(c, a, 0, b, &start, MAXCHAIN);
         e->opsym = overload(c, e);
+        if (e->size == 2 && e->opsym && typed_kid(c, e)) {   /* the wrapper, then `x += t` */
+            c->npool = 0;
+            e = fold(c, a, 0, b, &start, 1);
+            e->opsym = overload(c, e);
+        }
         if (e->size < 2 && !e->opsym)
             continue;
         cg_stmt *node = cg_stmt_new(c->m, CG_S_EXPR, a[start]->first);

@@ -146,7 +146,9 @@ void sg_print_with(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 {
     sg_indent(out, depth);
     ptx_buf_printf(out, "with %s(", s->u.sugar.name);
-    if (s->u.sugar.args)
+    if (s->u.sugar.args && s->u.sugar.args->kind == CG_O_OPER)   /* preds.c: if_(a < b) */
+        cg_print_oper(m, k, s->u.sugar.args, out);
+    else if (s->u.sugar.args)
         cg_print_opnd(m, k, s->u.sugar.args, out);
     ptx_buf_puts(out, "):\n");
     cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out);

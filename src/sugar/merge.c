@@ -160,13 +160,18 @@ static cg_symid global_ptr(const merger *c, const cg_stmt *decl)
     return ad->a->sym;
 }
 
-/* The pointer registers get their parameter's name: x_ptr for X. */
+/* The pointer registers get their parameter's name: x_ptr for X, and
+   param3_ptr for kern_param_3 (the kernel's name is the function's). */
 static void name_pointer(merger *c, cg_symid reg, cg_symid param)
 {
     char base[64];
     size_t i = 0;
-    for (const char *p = c->k->syms[param].ptx; *p && i + 5 < sizeof base; p++)
-        base[i++] = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+    const char *name = c->k->syms[param].ptx, *pp = strstr(name, "_param_");
+    if (pp && pp != name && cg_is_decimal(pp + 7, strlen(pp + 7)) && strlen(pp + 7) < 50)
+        i = (size_t)snprintf(base, sizeof base, "param%s", pp + 7);
+    else
+        for (const char *p = name; *p && i + 5 < sizeof base; p++)
+            base[i++] = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
     memcpy(base + i, "_ptr", 5);
     const char *py = cg_is_identifier(base, strlen(base)) ? sg_py_fresh(c->m, c->k, base) : NULL;
     if (py)
@@ -507,19 +512,22 @@ static cg_opnd *sole_use(const merger *c, cg_stmt *t, cg_symid x)
             for (cg_opnd *e = o->kind == CG_O_TMA ? o->elems : NULL; e && n < MAXUSE; e = e->next)
                 v[n++] = e;                  /* a coordinate: coords=(0, r, (c >> 6)) */
         }
-    } else if (oper_result(t) != CG_NOSYM) {
+    } else if (oper_result(t) != CG_NOSYM &&
+               ((alloc *)t->u.sugar.data)->src->kind == CG_O_OPER) {
         const cg_opnd *e = ((alloc *)t->u.sugar.data)->src;
         v[n++] = e->a;
-        v[n++] = e->b;
+        if (e->b)           /* not unary */
+            v[n++] = e->b;
     } else {
         return NULL;
     }
     for (unsigned i = 0; i < n; i++) {
         cg_opnd *o = v[i];
+        if (o->kind == CG_O_ADDR && !emits(o->a) && (!o->b || !emits(o->b)))
+            o = o->a;             /* ptx.addr(a + b, off): the register part */
         if (o->kind == CG_O_SYM && o->sym == x && o->index < 0 && !hit)
             hit = o;
-        else if ((emits(o) && !quiet[i]) ||
-                 (o->kind == CG_O_ADDR && o->a->kind == CG_O_SYM && o->a->sym == x))
+        else if ((emits(o) && !quiet[i]) || (o->kind == CG_O_SYM && o->sym == x))
             return NULL;
     }
     return hit;
@@ -561,11 +569,13 @@ static const char *swizzle_at(const merger *c, const cg_stmt *s)
     return NULL;
 }
 
-/* Each such run becomes `y = smem.apply_swizzle(off, "64B")`. */
+/* Each such run becomes `y = smem.apply_swizzle(off, "64B")`; an offset
+   `x = a OP b` just before it, read by the run alone (its and and its
+   xor), goes into the call: apply_swizzle(a OP b, "64B"). */
 static uint32_t swizzle(merger *c, cg_stmt **head)
 {
     uint32_t made = 0;
-    for (cg_stmt **link = head; *link; link = &(*link)->next) {
+    for (cg_stmt **link = head, **prev = NULL; *link; prev = link, link = &(*link)->next) {
         const char *mode = swizzle_at(c, *link);
         if (!mode)
             continue;
@@ -575,7 +585,13 @@ static uint32_t swizzle(merger *c, cg_stmt **head)
         cg_opnd off = *a->src->a;
         off.next = NULL;
         ptx_buf_puts(&b, "smem.apply_swizzle(");
-        cg_print_opnd(c->m, c->k, &off, &b);
+        cg_symid x = prev ? oper_result(*prev) : CG_NOSYM;
+        if (x != CG_NOSYM && sg_reg_is(&off, x) && c->refs[x] == 3) {
+            cg_print_oper(c->m, c->k, ((alloc *)(*prev)->u.sugar.data)->src, &b);
+            link = prev;
+        } else {
+            cg_print_opnd(c->m, c->k, &off, &b);
+        }
         ptx_buf_printf(&b, ", \"%s\")", mode);
         a->src = sg_py_opnd(c->m, cg_strndup(c->m, b.p, b.n));
         ptx_buf_free(&b);
@@ -643,4 +659,19 @@ int sg_alloc_load(const cg_stmt *s, cg_symid *x, const cg_opnd **addr)
     *x = a->regs[0];
     *addr = a->src;
     return 1;
+}
+
+int sg_alloc_init_int(const cg_stmt *s, cg_symid *x, const cg_opnd **v)
+{
+    const alloc *a = s && s->kind == CG_S_ALLOC ? s->u.sugar.data : NULL;
+    if (!a || a->form != INIT || a->init || a->src->kind != CG_O_INT)
+        return 0;
+    *x = a->regs[0];
+    *v = a->src;
+    return 1;
+}
+
+void sg_alloc_set_init(cg_stmt *s, const char *python)
+{
+    ((alloc *)s->u.sugar.data)->init = python;
 }

@@ -21,12 +21,17 @@
 #include "codegen/build.h"
 #include "sugar/sugar.h"
 
+#define MAXDESCS 16
+
 typedef struct mmas {
     cg_module *m;
     cg_kernel *k;
     const uint32_t *refs;
     int mask_tuple;          /* PTX 8.8 or later: pyptx passes {z, z, z, z} */
     ptx_buf text;
+    int kind_f16;            /* the last match is kind::f16 */
+    cg_symid descs[MAXDESCS];   /* the descriptor registers the matches read */
+    unsigned ndescs;
 } mmas;
 
 /* `mov.u32 r, v` with r declared by s (as REG + mov, or decls' merged
@@ -141,7 +146,8 @@ static cg_stmt *match(mmas *c, cg_stmt *s)
     }
     if (strcmp(cg, "1"))
         ptx_buf_printf(&c->text, ", cta_group=%s", cg);
-    if (strcmp(kind, "f16"))
+    c->kind_f16 = !strcmp(kind, "f16");
+    if (!c->kind_f16)
         ptx_buf_printf(&c->text, ", kind=\"%s\"", kind);
     ptx_buf_put(&c->text, scale_txt, scale_n);
     if (in->u.inst.guard) {
@@ -152,6 +158,63 @@ static cg_stmt *match(mmas *c, cg_stmt *s)
     return in;
 }
 
+/* ---- the instruction descriptor ------------------------------------------ */
+
+/* pyptx 0.1.1 (ptx.py _Tcgen05.make_instr_desc_f16bf16_f32): the 32-bit
+   descriptor of a dense f16/bf16 -> f32 tcgen05.mma, field by field.  A
+   register that a kind::f16 mma reads as its descriptor, initialized with
+   an int that this encoding gives back bit for bit, is written as the call
+   (the same int: only the spelling changes).  Arguments at pyptx's
+   default are left out, but for m, n and ab_dtype. */
+static const char *const ab_dtypes[] = { "f16", "bf16" };
+
+static int instr_desc(cg_module *m, uint64_t v, const char **python)
+{
+    unsigned sparse = v >> 2 & 1, sat = v >> 3 & 1, ab = v >> 7 & 7, neg_a = v >> 13 & 1;
+    unsigned neg_b = v >> 14 & 1, a_mn = v >> 15 & 1, b_mn = v >> 16 & 1;
+    unsigned n = (unsigned)(v >> 17 & 63) << 3, mm = (unsigned)(v >> 24 & 31) << 4;
+    unsigned shift = v >> 30 & 3;
+    uint64_t back = (uint64_t)sparse << 2 | sat << 3 | 1u << 4 | ab << 7 | ab << 10 |
+                    neg_a << 13 | neg_b << 14 | a_mn << 15 | b_mn << 16 | (n >> 3) << 17 |
+                    (uint64_t)(mm >> 4) << 24 | (uint64_t)shift << 30;
+    if (back != v || ab > 1 || n < 8 || (mm != 64 && mm != 128 && mm != 256))
+        return 0;
+    char buf[256];
+    int len = snprintf(buf, sizeof buf,
+                       "ptx.tcgen05.make_instr_desc_f16bf16_f32(m=%u, n=%u, ab_dtype=\"%s\"%s%s%s%s%s%s",
+                       mm, n, ab_dtypes[ab], a_mn ? ", a_major=\"MN\"" : "",
+                       b_mn ? ", b_major=\"MN\"" : "", neg_a ? ", scale_a=-1" : "",
+                       neg_b ? ", scale_b=-1" : "", sat ? ", saturate=True" : "",
+                       sparse ? ", sparse=True" : "");
+    if (shift)
+        len += snprintf(buf + len, sizeof buf - (size_t)len, ", max_shift=%u", shift);
+    buf[len++] = ')';
+    *python = cg_strndup(m, buf, (size_t)len);
+    return 1;
+}
+
+/* Each mma matched reads its descriptor from a register: the merged
+   `reg.scalar(u32, init=V)` of one (top level, where decls puts them) that
+   such a register names gets the call.  descs: the registers, n of them. */
+static void name_descs(mmas *c, const cg_symid *descs, unsigned n)
+{
+    for (cg_stmt *s = c->k->body; s; s = s->next) {
+        cg_symid x;
+        const cg_opnd *v;
+        char lit[24], *e;
+        const char *py;
+        if (!sg_alloc_init_int(s, &x, &v) || strcmp(c->k->syms[x].type, "u32") ||
+            !sg_text_lit(&v->text, lit, sizeof lit))
+            continue;
+        unsigned i = 0;
+        while (i < n && descs[i] != x)
+            i++;
+        unsigned long long val = strtoull(lit, &e, 10);
+        if (i < n && !*e && lit[0] != '-' && val <= 0xffffffffull && instr_desc(c->m, val, &py))
+            sg_alloc_set_init(s, py);
+    }
+}
+
 static uint32_t mma_list(mmas *c, cg_stmt **link)
 {
     uint32_t made = 0;
@@ -160,6 +223,9 @@ static uint32_t mma_list(mmas *c, cg_stmt **link)
         if (body) {
             made += mma_list(c, body);
         } else if ((last = match(c, s)) != NULL) {
+            const cg_opnd *d = sg_op(&last->u.inst, 3);
+            if (c->kind_f16 && d->kind == CG_O_SYM && d->index < 0 && c->ndescs < MAXDESCS)
+                c->descs[c->ndescs++] = d->sym;
             sg_py_splice(c->m, link, last, c->text.p, c->text.n);
             made++;
         }
@@ -180,6 +246,8 @@ uint32_t sugar_mma(cg_module *m, cg_kernel *k)
     long minor = m->vminor ? strtol(m->vminor, NULL, 10) : 0;
     c.mask_tuple = major > 8 || (major == 8 && minor >= 8);
     uint32_t made = mma_list(&c, &k->body);
+    if (c.ndescs)
+        name_descs(&c, c.descs, c.ndescs);
     ptx_buf_free(&sc);
     ptx_buf_free(&c.text);
     return made;

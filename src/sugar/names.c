@@ -5,8 +5,8 @@
  *           matmulKernel12 (the PTX entry name is kept through
  *           `f.__name__ = "..."`; --rename-kernels puts the short name in
  *           the PTX too);
- *   params  _Z6add_opff_param_0                  -> param0 (PTX renamed:
- *           parameters are local names);
+ *   params  _Z6add_opff_param_0                  -> add_op_param_0 (PTX
+ *           renamed: parameters are local names);
  *   module-level symbols used by the kernel (extern shared
  *           _ZN3M124smemE)                       -> Python alias
  *           smem = "_ZN3M124smemE" (global names must not change).
@@ -159,7 +159,8 @@ static uint32_t name_kernel(cg_module *m, cg_kernel *k)
     return 1;
 }
 
-/* Short PTX names for the parameters (foo_param_3 -> param3); how many.
+/* Parameters keep their PTX names, demangled where mangled
+   (_Z6add_opff_param_3 -> add_op_param_3); how many renamed.
    Body variables (nvcc's function-static _ZZ...E5stage) are left alone:
    after -G/-lineinfo .loc lines the harness (and a reader of the PTX)
    does not see them as body-local, and ptx.var prints the PTX spelling,
@@ -173,11 +174,17 @@ static uint32_t name_params(cg_module *m, cg_kernel *k)
         if (k->syms[i].kind != CG_SYM_PARAM)
             continue;
         const char *pp = strstr(name, "_param_");
-        char sh[256];
-        if (pp && pp != name && cg_is_decimal(pp + 7, strlen(pp + 7)))
-            snprintf(sh, sizeof sh, "param%s", pp + 7);
-        else if (!short_name(name, sh, sizeof sh))
+        char sh[256], fn[200];
+        size_t n = pp ? (size_t)(pp - name) : 0;
+        if (pp && n && n < sizeof fn && cg_is_decimal(pp + 7, strlen(pp + 7))) {
+            memcpy(fn, name, n);
+            fn[n] = 0;
+            if (!short_name(fn, sh, sizeof sh - 16))
+                continue;            /* a readable kernel name: kept */
+            snprintf(sh + strlen(sh), 16, "_param_%s", pp + 7);
+        } else if (!short_name(name, sh, sizeof sh)) {
             continue;
+        }
         done += (uint32_t)sg_rename_ptx(m, k, i, sh, 1);
     }
     return done;

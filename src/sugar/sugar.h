@@ -37,8 +37,10 @@
     X(kloop, "the unrolled loop and tail of ptx.kloop -> that call, the body a function") \
     X(slices, "long register lists as comprehensions over the array") \
     X(expr, "integer temporaries folded into one expression (ptx.expr())") \
+    X(preds, "a comparison read only by the next instruction's guard -> pred=(a < b)") \
     X(repeat, "repeated blocks rolled into for i in range(N)") \
     X(calls, "instructions a typed wrapper emits as that wrapper: ptx.add(s32, ...)") \
+    X(inits, "mbarrier.init of consecutive slots -> ptx.mbarrier.array(bar, off, n).init_all(count)") \
     X(group, "declarations in a row that allocate alike -> one line: a, b = reg.scalar(f32), ...")
 
 /* Rows that run on every kernel before the next row starts on any (the
@@ -65,6 +67,9 @@ static inline cg_symid sg_back_edge(const cg_stmt *s)
    else UINT32_MAX.  decls.c places declarations by it. */
 uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n,
                       cg_symid *pool_sym);
+/* compare.c: the comparison `a OP b` of a CG_S_CMP node, as an operator
+   operand (preds.c nests it into the guard that reads it). */
+cg_opnd *sg_cmp_oper(cg_module *m, const cg_kernel *k, const cg_stmt *s);
 /* Part of "decls" (merge.c): declarations merged with their first writer;
    refs: per symbol, how many statements name it. */
 uint32_t sg_merge_decls(cg_module *m, cg_kernel *k, const uint32_t *refs);
@@ -73,6 +78,10 @@ int sg_alloc_oper(const cg_stmt *s, cg_symid *x, const cg_opnd **e);
 int sg_alloc_from(const cg_stmt *s, cg_symid *x, const cg_opnd **src);
 /* ... a merged `x = smem.load(T, addr)`. */
 int sg_alloc_load(const cg_stmt *s, cg_symid *x, const cg_opnd **addr);
+/* ... a merged `x = reg.scalar(T, init=V)`, V an int (*v); the setter
+   writes V as a Python expression of the same value instead. */
+int sg_alloc_init_int(const cg_stmt *s, cg_symid *x, const cg_opnd **v);
+void sg_alloc_set_init(cg_stmt *s, const char *python);
 /* Part of "decls" (smem.c): shared declarations -> smem.alloc/mbarrier. */
 uint32_t sg_smem_decls(cg_module *m, cg_kernel *k);
 /* Part of "names" (specials.c): registers that hold %tid.x ... -> tid.
@@ -220,6 +229,10 @@ const char *sg_fresh_operator(const cg_kernel *k, const cg_stmt *s);
    is an address pyptx makes itself (an allocation there emits nothing
    when Python evaluates the argument, only inside the wrapper). */
 int sg_wrapper_takes_address(const cg_kernel *k, const cg_inst *in, unsigned i);
+/* calls.c: "calls" will print instruction in as a typed wrapper. */
+int sg_has_wrapper(const cg_kernel *k, const cg_inst *in);
+/* calls.c: the typed wrapper that prints in ("ptx.mbarrier.init"), or NULL. */
+const char *sg_wrapper_call(const cg_inst *in);
 /* o names register r as a whole (not an element of an array). */
 static inline int sg_reg_is(const cg_opnd *o, cg_symid r)
 {

@@ -148,7 +148,7 @@ def loops():
     ptx.ret()
 
 
-@case("smem.alloc(f32, (16, 33)", "] = ", " = smem_")
+@case("smem.alloc(f32, (16, 33)", "] = ", " = smem_", "smem.store(f32, ")
 def tile2d():
     t = smem.alloc(f32, (16, 33))
     tid = reg.from_(ptx.special.tid.x(), u32)
@@ -156,7 +156,7 @@ def tile2d():
     v = reg.scalar(f32, init=1.0)
     t[row, tid] = v
     w = t[tid, row]
-    ptx.st(f32, ptx.addr(t.name), w, space="shared")
+    smem.store(f32, ptx.addr(t.name), w)
     ptx.ret()
 
 
@@ -168,7 +168,7 @@ def operators():
     off = (lane & 3) << 3
     addr = lane + warp
     phys = smem.apply_swizzle(off + addr, "128B")
-    ptx.st(u32, ptx.addr(phys), lane, space="shared")
+    smem.store(u32, ptx.addr(phys), lane)
     ptx.ret()
 
 

@@ -23,7 +23,9 @@ import sys
 import oracle
 
 import pyptx.ptx as P
-from pyptx import kernel, ptx, reg
+import pyptx.smem as S
+from pyptx import kernel, ptx, reg, smem
+from pyptx.ir.nodes import AddressOperand
 import pyptx.types as T
 
 TYPES = [v for v in vars(T).values() if isinstance(v, T.PtxType)]
@@ -62,6 +64,19 @@ _generic_call.__code__ = _generic_call.__code__.replace(
     co_name="__call__", co_filename=P.__file__)
 P._GenericInst.__wrapped_call__ = _generic_call
 P._emit = recording_emit
+_store = S.store
+
+
+def store(dtype, address, value):
+    """smem.store, which emits without ptx._emit: recorded the same way."""
+    n = len(RECORD)
+    _store(dtype, address, value)
+    a = address if isinstance(address, AddressOperand) else ptx.addr(address)
+    RECORD.insert(n, ("store", "st", (".shared", dtype.ptx),
+                      (repr(P._op(a)), repr(P._op(value))), repr(P._pred(None))))
+
+
+S.store = store
 
 
 def cases(r, rd, p):
@@ -92,8 +107,11 @@ def cases(r, rd, p):
             a = ptx.addr(rd[1], 8)
             yield (lambda t=t, sp=sp, ca=ca, a=a: ptx.ld(t, r[1], a, space=sp, cache=ca)), \
                 "ld", mods, (r[1], a)
-            yield (lambda t=t, sp=sp, ca=ca, a=a: ptx.st(t, a, r[1], space=sp, cache=ca)), \
-                "st", mods, (a, r[1])
+            if sp == "shared" and ca is None:     # the helper smem.py has for it
+                yield (lambda t=t, a=a: smem.store(t, a, r[1])), "st", mods, (a, r[1])
+            else:
+                yield (lambda t=t, sp=sp, ca=ca, a=a: ptx.st(t, a, r[1], space=sp, cache=ca)), \
+                    "st", mods, (a, r[1])
         # a whole parameter: ptx.param; one with an array part: ptx.ld
         yield (lambda t=t: ptx.param(t, "pa", r[1])), "ld", (".param", t.ptx), \
             (r[1], ptx.addr("pa"))

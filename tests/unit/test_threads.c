@@ -81,9 +81,9 @@ static void parse_in_parallel(void **state)
    loop, a long register list
    (slices), an address chain (expr), strided stores (repeat) and plain
    instructions (calls); and a second kernel with a pipeline's advance
-   (pipeline) and a tcgen05.mma (mma); and a third with ptx.kloop's loop
-   (kloop).  Thread i's copy differs in its name and
-   constants. */
+   (pipeline) and a tcgen05.mma (mma); a third with ptx.kloop's loop
+   (kloop); a fourth with barrier inits and a guarded mov.  Thread i's copy
+   differs in its names and constants. */
 static const char SUGAR_KERNEL[] =
     ".version 8.5\n.target sm_90a\n.address_size 64\n"
     ".visible .entry _Z5kern%dPi(.param .u64 _Z5kern%dPi_param_0)\n{\n"
@@ -124,7 +124,13 @@ static const char SUGAR_KERNEL[] =
     "  sub.s32 %%r4, %%r4, 2;\n  setp.ne.u32 %%p1, %%r4, 0;\n  @%%p1 bra kloop;\n"
     "  bra $_endif_1;\n$_else_0:\n$_endif_1:\n  setp.ne.u32 %%p2, %%r2, 0;\n"
     "  @!%%p2 bra $_else_2;\n  add.u32 %%r1, %%r1, 3;\n  bra $_endif_3;\n$_else_2:\n"
-    "$_endif_3:\n  ret;\n}\n";
+    "$_endif_3:\n  ret;\n}\n"
+    /* ptx.mbarrier.array(..).init_all(1) (inits); a comparison only a
+       guard reads (preds) */
+    ".visible .entry bars%d()\n{\n  .shared .align 8 .b64 mbar_0[2];\n  .reg .u32 %%r0;\n"
+    "  .reg .pred %%p<1>;\n  mbarrier.init.shared::cta.b64 [mbar_0+0], 1;\n"
+    "  mbarrier.init.shared::cta.b64 [mbar_0+8], 1;\n  mov.u32 %%r0, 0;\n"
+    "  setp.eq.u32 %%p0, %%r0, 0;\n  @%%p0 mov.u32 %%r0, 1;\n  ret;\n}\n";
 
 static char sugar_inputs[NTHREADS][4096];
 static ptx_buf sugar_want[NTHREADS], plain_want[NTHREADS];
@@ -165,7 +171,7 @@ static void sugar_in_parallel(void **state)
     pthread_t t[NTHREADS];
     work w[NTHREADS];
     for (int i = 0; i < NTHREADS; i++) {
-        snprintf(sugar_inputs[i], sizeof sugar_inputs[i], SUGAR_KERNEL, i, i, i, i + 1, i, i);
+        snprintf(sugar_inputs[i], sizeof sugar_inputs[i], SUGAR_KERNEL, i, i, i, i + 1, i, i, i);
         sugar_want[i] = (ptx_buf){ 0 };
         plain_want[i] = (ptx_buf){ 0 };
         assert_int_equal(translate(sugar_inputs[i], all, &sugar_want[i]), 0);

@@ -1,0 +1,99 @@
+/*
+ * sugar/inits.c - pass "inits": a run of barrier initializations over
+ * consecutive slots of one barrier array becomes init_all.
+ *
+ *     ptx.mbarrier.init(ptx.addr("mbar_0", 0), 1)
+ *     ptx.mbarrier.init(ptx.addr("mbar_0", 8), 1)    ->  ptx.mbarrier.array("mbar_0", 0, 3).init_all(1)
+ *     ptx.mbarrier.init(ptx.addr("mbar_0", 16), 1)
+ *
+ * pyptx 0.1.1 (ptx.py _BarrierArray.init_all): for each slot idx in
+ * range(count), slot.init(count) with the slot's address [base+off+8*idx]
+ * (written with its offset even where it is 0) and the same pred=.  So a
+ * run of two or more ptx.mbarrier.init calls (as "calls" found them) on
+ * [S+off], [S+off+8], ... with one arrive count and one guard is that
+ * call.  Runs in one list; bodies are walked too.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "sugar/sugar.h"
+
+/* s initializes [S+off] (S a symbol, off an int) with an int count: its
+   operands, else NULL. */
+static const cg_opnd *init_at(const cg_stmt *s)
+{
+    const char *call = s && s->kind == CG_S_INST ? sg_wrapper_call(&s->u.inst) : NULL;
+    const cg_opnd *a = call && !strcmp(call, "ptx.mbarrier.init") ? s->u.inst.ops : NULL;
+    if (!a || a->kind != CG_O_ADDR || a->a->kind != CG_O_SYM || a->a->index >= 0 || !a->b ||
+        a->b->kind != CG_O_INT || !a->next || a->next->kind != CG_O_INT)
+        return NULL;
+    return a;
+}
+
+/* An int operand's value (decimal: ir.h), or -1. */
+static long long int_of(const cg_opnd *o)
+{
+    char buf[24], *e;
+    if (!sg_text_lit(&o->text, buf, sizeof buf))
+        return -1;
+    long long v = strtoll(buf, &e, 10);
+    return *e || v < 0 ? -1 : v;
+}
+
+/* The slot after prev's: same array, count and guard, offset + 8. */
+static int next_slot(const cg_stmt *prev, const cg_stmt *s)
+{
+    const cg_opnd *a = init_at(prev), *b = init_at(s);
+    const cg_opnd *g = prev->u.inst.guard, *h = b ? s->u.inst.guard : NULL;
+    return b && a->a->sym == b->a->sym && int_of(a->b) >= 0 &&
+           int_of(b->b) == int_of(a->b) + 8 && sg_opnd_equal(a->next, b->next) &&
+           (!g == !h) && (!g || sg_opnd_equal(g, h));
+}
+
+/* The run first..last (n slots) at *link as one init_all call. */
+static void init_all(cg_module *m, cg_kernel *k, cg_stmt **link, cg_stmt *last, unsigned n)
+{
+    const cg_stmt *first = *link;
+    const cg_opnd *a = init_at(first);
+    cg_opnd base = *a->a, off = *a->b, count = *a->next;
+    ptx_buf b = { 0 };
+    base.next = off.next = count.next = NULL;
+    ptx_buf_puts(&b, "ptx.mbarrier.array(");
+    cg_print_opnd(m, k, &base, &b);
+    ptx_buf_puts(&b, ", ");
+    cg_print_opnd(m, k, &off, &b);
+    ptx_buf_printf(&b, ", %u).init_all(", n);
+    cg_print_opnd(m, k, &count, &b);
+    if (first->u.inst.guard) {
+        ptx_buf_puts(&b, ", pred=");
+        cg_print_opnd(m, k, first->u.inst.guard, &b);
+    }
+    ptx_buf_putc(&b, ')');
+    sg_py_splice(m, link, last, b.p, b.n);
+    ptx_buf_free(&b);
+}
+
+static uint32_t inits_list(cg_module *m, cg_kernel *k, cg_stmt **head)
+{
+    uint32_t made = 0;
+    for (cg_stmt **link = head; *link; link = &(*link)->next) {
+        cg_stmt *s = *link, **body = cg_body(s), *last = s;
+        unsigned n = 1;
+        if (body)
+            made += inits_list(m, k, body);
+        if (!init_at(s))
+            continue;
+        for (; last->next && next_slot(last, last->next); last = last->next)
+            n++;
+        if (n >= 2) {
+            init_all(m, k, link, last, n);
+            made++;
+        }
+    }
+    return made;
+}
+
+uint32_t sugar_inits(cg_module *m, cg_kernel *k)
+{
+    return inits_list(m, k, &k->body);
+}
