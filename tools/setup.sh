@@ -41,8 +41,8 @@ if ! "$BUILD/venv/bin/python" -c "import pyptx, importlib.metadata as m; \
 fi
 
 # Profile-guided build (cmake/pgo.cmake): an instrumented bench_frontend
-# parses, prints and translates the project's own corpus, then everything
-# is compiled with that profile.  PTX_PGO=OFF tools/setup.sh skips it.
+# parses, prints and translates (plain and --sugar) the project's own
+# corpus, then everything is compiled with that profile.  PTX_PGO=OFF tools/setup.sh skips it.
 configure() {
     cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DPTX_PGO="$1" \
           -DPTX_VENV_PYTHON="$PWD/$BUILD/venv/bin/python" >/dev/null
@@ -52,7 +52,7 @@ if [ "${PTX_PGO:-ON}" != OFF ] && [[ $cc_version == *"Free Software Foundation"*
     configure GENERATE
     rm -rf "$BUILD/pgo"
     cmake --build "$BUILD" -j "$(nproc)" --target bench_frontend
-    for mode in exact canonical codegen; do
+    for mode in exact canonical codegen sugar; do
         "$BUILD/bench_frontend" --mode "$mode" --repeat 2 tests/corpus >/dev/null
     done
     configure USE

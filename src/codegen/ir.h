@@ -345,6 +345,11 @@ struct cg_kernel {
     struct cg_map *pynames;  /* Python names in use (cg_py_name) */
     struct cg_map *pysuffix; /* base name -> the next suffix to try (all
                                 below it are taken: names are never freed) */
+    uint8_t fresh_labels;    /* sugar/driver.c: a row that raises constructs
+                                whose trace makes fresh labels rewrote here */
+    uint8_t p0_named;        /* sugar/compare.c: 0 not looked yet, 1 the
+                                predicate pool's %p0 is named, 2 it is not
+                                (no pass between its two asks changes that) */
 };
 
 /* _MODULE segment: source text between kernels, or a kernel. */
@@ -392,6 +397,8 @@ struct cg_module {
     struct cg_map *ptxwords, *rawwords;
     struct cg_map *ptxnext;  /* base spelling -> the first suffix not known
                                 to be taken (sugar/free.c) */
+    struct cg_map *pynext;   /* the same for Python names, by the
+                                module-wide ones (pyfns) alone */
     /* sugar "calls" (src/sugar/calls.c): what a typed wrapper prints from
        an opcode word's modifiers, worked out by the pass once per word,
        so that printing a million calls does not match them again */

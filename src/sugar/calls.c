@@ -405,9 +405,10 @@ static const wrapper *row_for(const cg_kernel *k, const cg_inst *in)
 {
     for (unsigned r = 0; r < sizeof wrappers / sizeof *wrappers; r++) {
         const wrapper *w = &wrappers[r];
+        if (w->op[0] != in->op[0] || strcmp(w->op, in->op) || !operands_fit(k, w, in))
+            continue;
         const char *vals[MAXWORDS] = { 0 };
-        if (w->op[0] == in->op[0] && !strcmp(w->op, in->op) && operands_fit(k, w, in) &&
-            match_mods(w, in, vals))
+        if (match_mods(w, in, vals))
             return w;
     }
     return NULL;
@@ -684,8 +685,10 @@ static const word_fit *fit_in_map(wrapping *c, const cg_inst *in)
     memcpy(f->key, key, sizeof key);
     for (unsigned i = 0; i < NWRAPPERS; i++) {
         const wrapper *w = &wrappers[i];
-        const char *vals[MAXWORDS] = { 0 };
-        if (w->op[0] != in->op[0] || strcmp(w->op, in->op) || !match_mods(w, in, vals))
+        if (w->op[0] != in->op[0] || strcmp(w->op, in->op))
+            continue;
+        const char *vals[MAXWORDS] = { 0 };   /* (cleared for the op's rows alone) */
+        if (!match_mods(w, in, vals))
             continue;
         f->rows[i / 64] |= 1ull << (i % 64);
         f->form[i] = make_form(c->m, w, vals);

@@ -318,7 +318,11 @@ static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned *decl)
             *decl = i;
         }
     }
-    if (c->p == CG_NOSYM || !names_p0(c, c->k->body))
+    if (c->p == CG_NOSYM)
+        return 0;
+    if (!c->k->p0_named)      /* decls asks first (sg_pool_last), then the pass */
+        c->k->p0_named = names_p0(c, c->k->body) ? 1 : 2;
+    if (c->k->p0_named != 1)
         return 0;
     cg_module *m = c->m;
     c->writer = cg_alloc(m, c->n * sizeof *c->writer);

@@ -93,7 +93,8 @@ static void use_opnds(decls *c, const cg_opnd *o)
     for (; o; o = o->next) {
         if (o->kind == CG_O_SYM)
             use(c, o->sym);
-        use_text(c, &o->text);
+        if (sg_text_names(o))
+            use_text(c, &o->text);
         if (o->a)   /* (most operands are leaves: no call for them) */
             use_opnds(c, o->a);
         if (o->b)
@@ -218,12 +219,12 @@ static void mark_implicit(decls *c, cg_stmt *s)
 
 /* ---- 2. declarations at their first use ------------------------------- */
 
-/* The top-level list with each declaration moved down to just before the
-   statement that first names its register, declarations in their order. */
-static void place(decls *c, cg_stmt **head, sg_scratch *sc)
+/* The top-level list a[0..n) with each declaration moved down to just
+   before the statement that first names its register, declarations in
+   their order. */
+static void place(decls *c, cg_stmt **head, cg_stmt **a, unsigned n)
 {
-    unsigned n, nd = 0;
-    cg_stmt **a = sg_list_array(sc, *head, &n);
+    unsigned nd = 0;
     uint32_t *ds = cg_alloc(c->m, (n + 1) * sizeof *ds);    /* declarations */
     uint32_t *pos = cg_alloc(c->m, (n + 1) * sizeof *pos);  /* their places */
     for (unsigned i = 0; i < n; i++)
@@ -284,7 +285,7 @@ uint32_t sugar_decls(cg_module *m, cg_kernel *k)
     if (last != NONE && pool_deferrable(&c, a, n, pool, last))
         c.first[pool] = last + 1;
     mark_implicit(&c, k->body);
-    place(&c, &k->body, &sc);
+    place(&c, &k->body, a, n);   /* a: the list as it still is */
     ptx_buf_free(&sc);
     uint32_t made = sg_dyn_operands(m, k);
     made += sg_wgmma_descriptors(m, k);

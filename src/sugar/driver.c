@@ -39,6 +39,7 @@ enum { SG_PASSES(INDEX) SG_NROWS };
 #undef INDEX
 #define BARRIER(name) | 1u << SG_ROW_##name
 static const uint32_t barriers = 0 SG_BARRIERS(BARRIER);
+static const uint32_t label_rows = 0 SG_FRESH_LABEL_ROWS(BARRIER);
 #undef BARRIER
 
 /* Rows first..last of the selected ones, kernel by kernel. */
@@ -51,6 +52,8 @@ static void run_rows(cg_module *m, const cg_options *o, unsigned first, unsigned
             if (!(o->sugar >> i & 1))
                 continue;
             uint32_t n = cg_passes[i].kernel(m, &m->kernels[ki]);
+            if (n && (label_rows >> i & 1))
+                m->kernels[ki].fresh_labels = 1;
             if (o->stats)
                 o->stats->pass_applied[i] += n;
         }
@@ -64,10 +67,9 @@ void cg_run_passes(cg_module *m, const cg_options *o)
             ;
         run_rows(m, o, first, last);
     }
-    if (o->sugar)
-        for (uint32_t ki = 0; ki < m->nkernels; ki++)
-            if (!m->kernels[ki].unsupported)
-                sg_fix_pyptx_labels(m, &m->kernels[ki]);
+    for (uint32_t ki = 0; ki < m->nkernels; ki++)
+        if (!m->kernels[ki].unsupported && m->kernels[ki].fresh_labels)
+            sg_fix_pyptx_labels(m, &m->kernels[ki]);
 }
 
 unsigned ptx_codegen_npasses(void) { return cg_npasses; }

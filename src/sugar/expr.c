@@ -53,6 +53,8 @@ typedef struct ctx {
         const char **mods;  /* direct-mapped: most statements are asked */
         uint32_t nmods;     /* about, and most opcodes are not arithmetic */
         int is;
+        uint64_t rows;      /* the overload rows whose opcode and modifiers
+                               are the word's (bit i: overloads[i]) */
     } memo[256];
 } ctx;
 
@@ -98,11 +100,11 @@ static int arith_word(const char *op, const char **mods, uint32_t nmods)
     return ntypes > 0;
 }
 
-static int arith_inst(ctx *c, const cg_stmt *s)
+static uint64_t word_rows(const cg_inst *in);
+
+/* What the memo knows of in's opcode word. */
+static const struct word_memo *word_of(ctx *c, const cg_inst *in)
 {
-    if (!s || s->kind != CG_S_INST || s->u.inst.guard)
-        return 0;
-    const cg_inst *in = &s->u.inst;
     uintptr_t h = (uintptr_t)in->op * 31 + (uintptr_t)in->mods + in->nmods;
     struct word_memo *w = &c->memo[(h ^ h >> 8 ^ h >> 16) % 256];
     if (w->op != in->op || w->mods != in->mods || w->nmods != in->nmods) {
@@ -110,7 +112,17 @@ static int arith_inst(ctx *c, const cg_stmt *s)
         w->mods = in->mods;
         w->nmods = in->nmods;
         w->is = arith_word(in->op, in->mods, in->nmods);
+        w->rows = w->is ? word_rows(in) : 0;
     }
+    return w;
+}
+
+static int arith_inst(ctx *c, const cg_stmt *s)
+{
+    if (!s || s->kind != CG_S_INST || s->u.inst.guard)
+        return 0;
+    const cg_inst *in = &s->u.inst;
+    const struct word_memo *w = word_of(c, in);
     const cg_opnd *d = in->ops;
     return w->is && d && d->kind == CG_O_SYM && sg_nops(d) <= MAXOPS;
 }
@@ -138,7 +150,7 @@ static void count_opnd(ctx *c, const cg_opnd *o)
     for (; o; o = o->next) {
         if (o->kind == CG_O_SYM)
             bump(c->uses, slot(c, o->sym, o->index));
-        for (uint32_t i = 0; i < o->text.n; i++)
+        for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
             if (o->text.v[i].sym != CG_NOSYM) {
                 uint32_t sl = slot(c, o->text.v[i].sym, o->text.v[i].index);
                 bump(c->uses, sl);
@@ -265,13 +277,28 @@ static const overload_row overloads[] = {
     { "xor", "^=", IN, 32, RHS_ANY, LHS_ANY, "b32", NULL },
 };
 
-static int row_applies(const overload_row *w, int form, const cg_inst *in,
-                       const char *lt, int lb, int r_int, int rb)
+_Static_assert(sizeof overloads / sizeof *overloads <= 64, "word_memo.rows: a bit per row");
+
+/* Row w is for in's opcode and modifiers. */
+static int row_word(const overload_row *w, const cg_inst *in)
 {
-    if (w->form != form || w->op[0] != in->op[0] || strcmp(w->op, in->op) || w->width != lb)
-        return 0;
-    if (in->nmods != (w->mod1 ? 2u : 1u) || strcmp(in->mods[0], w->mod0) ||
-        (w->mod1 && strcmp(in->mods[1], w->mod1)))
+    return w->op[0] == in->op[0] && !strcmp(w->op, in->op) &&
+           in->nmods == (w->mod1 ? 2u : 1u) && !strcmp(in->mods[0], w->mod0) &&
+           (!w->mod1 || !strcmp(in->mods[1], w->mod1));
+}
+
+static uint64_t word_rows(const cg_inst *in)
+{
+    uint64_t rows = 0;
+    for (unsigned i = 0; i < sizeof overloads / sizeof *overloads; i++)
+        rows |= (uint64_t)row_word(&overloads[i], in) << i;
+    return rows;
+}
+
+/* ... and applies to operands of these types (row_word holds). */
+static int row_fits(const overload_row *w, int form, const char *lt, int lb, int r_int, int rb)
+{
+    if (w->form != form || w->width != lb)
         return 0;
     if ((w->lhs == LHS_S32 && strcmp(lt, "s32")) ||
         (w->lhs == LHS_NOT_S32 && !strcmp(lt, "s32")))
@@ -287,7 +314,7 @@ static int row_applies(const overload_row *w, int form, const cg_inst *in,
 
 /* Python operator that emits exactly instruction s (`+` for r[k] = a + b,
    `+=` for a += b), or NULL. */
-static const char *overload(const ctx *c, const enode *e)
+static const char *overload(ctx *c, const enode *e)
 {
     const cg_stmt *s = e->inst;
     if (sg_nops(s->u.inst.ops) != 3)
@@ -310,9 +337,11 @@ static const char *overload(const ctx *c, const enode *e)
     int rb = rt ? kind_bits(rt) : 0;
     if (!r_int && !rb)
         return NULL;      /* pred, float, special, string ... */
-    for (unsigned i = 0; i < sizeof overloads / sizeof *overloads; i++)
-        if (row_applies(&overloads[i], form, &s->u.inst, lt, lb, r_int, rb))
-            return overloads[i].sym;
+    for (uint64_t rows = word_of(c, &s->u.inst)->rows; rows; rows &= rows - 1) {
+        const overload_row *w = &overloads[__builtin_ctzll(rows)];
+        if (row_fits(w, form, lt, lb, r_int, rb))
+            return w->sym;
+    }
     return NULL;
 }
 
@@ -332,7 +361,8 @@ const char *sg_fresh_operator(const cg_kernel *k, const cg_stmt *s)
     if (!lb || (ry && !rb))
         return NULL;
     for (unsigned i = 0; i < sizeof overloads / sizeof *overloads; i++)
-        if (row_applies(&overloads[i], OUT, &s->u.inst, ly->type, lb, !ry, rb))
+        if (row_word(&overloads[i], &s->u.inst) &&
+            row_fits(&overloads[i], OUT, ly->type, lb, !ry, rb))
             return overloads[i].sym;
     return NULL;
 }

@@ -173,11 +173,22 @@ const char *sg_py_fresh(cg_module *m, cg_kernel *k, const char *base)
     size_t bn = strlen(base);
     if (bn > 255)
         return NULL;
-    for (uint32_t i = 1;; i++) {
+    /* as sg_rename_ptx: the suffixes below `taken` are function names
+       already (a module of 800 kernels named splitKreduce_kernel) */
+    if (!m->pynext)
+        m->pynext = cg_alloc(m, sizeof *m->pynext);
+    cg_mslot *taken = cg_map_put(m, m->pynext, base, bn);
+    if (taken->val < 0) {
+        taken->k = cg_strndup(m, base, bn);
+        taken->val = 1;
+    }
+    for (uint32_t i = (uint32_t)taken->val, limit = i + 1000;; i++) {
         candidate(buf, base, bn, i);
         if (sg_py_name_free(m, k, buf))
             return cg_pyset_claim(m, k, buf, strlen(buf));
-        if (i == 1000)
+        if ((uint32_t)taken->val == i && m->pyfns && cg_map_get(m->pyfns, buf, strlen(buf)))
+            taken->val = (int32_t)i + 1;
+        if (i == limit)
             return NULL;
     }
 }

@@ -128,13 +128,14 @@ static int raise_if(ifs *c, cg_stmt **link)
     return 1;
 }
 
+/* One walk: a raised if_ (and else_) is passed over after its bodies,
+   which raise_list takes in turn. */
 static uint32_t raise_list(ifs *c, cg_stmt **head)
 {
     uint32_t made = 0;
-    for (cg_stmt **link = head; *link; link = &(*link)->next)
+    for (cg_stmt **link = head; *link; link = &(*link)->next) {
         made += (uint32_t)raise_if(c, link);
-    for (cg_stmt *s = *head; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
+        cg_stmt **body = cg_body(*link);
         if (body)
             made += raise_list(c, body);
     }

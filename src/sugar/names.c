@@ -26,7 +26,7 @@ static int short_name(const char *mangled, char *out, size_t cap)
 {
     if (strncmp(mangled, "_Z", 2))
         return 0;
-    char *d = cplus_demangle(mangled, DMGL_ANSI);
+    char *d = cplus_demangle(mangled, DMGL_ANSI | DMGL_GNU_V3);   /* not Rust's too */
     if (!d)
         return 0;
     /* drop <...> and (...) groups, keep the text after the last "::" */
@@ -136,12 +136,11 @@ static void python_string(ptx_buf *b, const char *s)
 
 /* ---- the pass --------------------------------------------------------- */
 
-/* The kernel's short Python name (and, with --rename-kernels, PTX name);
-   1 if it took one. */
-static uint32_t name_kernel(cg_module *m, cg_kernel *k)
+/* The kernel's short Python name sh, demangled (and, with
+   --rename-kernels, PTX name); 1 if it took one. */
+static uint32_t name_kernel(cg_module *m, cg_kernel *k, const char *sh)
 {
-    char sh[256];
-    if (!short_name(k->ptx_name, sh, sizeof sh))
+    if (!sh)
         return 0;
     int rename = m->opt && m->opt->rename_kernels;
     const char *py = sg_py_fresh(m, k, sh);
@@ -166,7 +165,7 @@ static uint32_t name_kernel(cg_module *m, cg_kernel *k)
    does not see them as body-local, and ptx.var prints the PTX spelling,
    so a Python alias is not possible without printer support.  Parameters
    that debug sections name keep their names (sg_rename_ptx). */
-static uint32_t name_params(cg_module *m, cg_kernel *k)
+static uint32_t name_params(cg_module *m, cg_kernel *k, const char *mangled, const char *kshort)
 {
     uint32_t done = 0;
     for (uint32_t i = 0; i < k->nsyms; i++) {
@@ -174,12 +173,14 @@ static uint32_t name_params(cg_module *m, cg_kernel *k)
         if (k->syms[i].kind != CG_SYM_PARAM)
             continue;
         const char *pp = strstr(name, "_param_");
-        char sh[256], fn[200];
+        char sh[256];
         size_t n = pp ? (size_t)(pp - name) : 0;
-        if (pp && n && n < sizeof fn && cg_is_decimal(pp + 7, strlen(pp + 7))) {
-            memcpy(fn, name, n);
-            fn[n] = 0;
-            if (!short_name(fn, sh, sizeof sh - 16))
+        if (pp && n && cg_is_decimal(pp + 7, strlen(pp + 7)) && strlen(pp + 7) < 8) {
+            /* the kernel's mangled name: demangled once for all its params */
+            if (kshort && strlen(mangled) == n && !memcmp(mangled, name, n) &&
+                strlen(kshort) < sizeof sh - 16)
+                memcpy(sh, kshort, strlen(kshort) + 1);
+            else if (!short_name(cg_strndup(m, name, n), sh, sizeof sh - 16))
                 continue;            /* a readable kernel name: kept */
             snprintf(sh + strlen(sh), 16, "_param_%s", pp + 7);
         } else if (!short_name(name, sh, sizeof sh)) {
@@ -235,8 +236,11 @@ static uint32_t name_aliases(cg_module *m, cg_kernel *k, const alias_set *as)
 uint32_t sugar_names(cg_module *m, cg_kernel *k)
 {
     alias_set as = { .m = m, .k = k };
-    uint32_t n = name_kernel(m, k);
-    n += name_params(m, k);
+    const char *mangled = k->ptx_name;      /* before --rename-kernels */
+    char kshort[256];
+    int has_short = short_name(mangled, kshort, sizeof kshort);
+    uint32_t n = name_kernel(m, k, has_short ? kshort : NULL);
+    n += name_params(m, k, mangled, has_short ? kshort : NULL);
     n += sg_name_specials(m, k, alias_opnd, &as);
     return n + name_aliases(m, k, &as);
 }

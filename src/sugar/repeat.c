@@ -381,6 +381,22 @@ static int var_inside(const cg_stmt *s, unsigned g, const char *name)
 
 static const char *const loop_vars[] = { "i", "j", "n", "_i", "_j", "_k" };
 
+/* The loop variables (bit i: loop_vars[i]) of the loops in a list: one
+   walk for all of them. */
+static unsigned vars_in(const cg_stmt *s)
+{
+    unsigned used = 0;
+    for (; s; s = s->next) {
+        if (s->kind == CG_S_FOR && s->u.sugar.name)
+            for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars; i++)
+                used |= (unsigned)!strcmp(s->u.sugar.name, loop_vars[i]) << i;
+        cg_stmt **body = cg_body((cg_stmt *)s);
+        if (body)
+            used |= vars_in(*body);
+    }
+    return used;
+}
+
 static int var_outside(const roller *r, const char *name)
 {
     for (unsigned i = 0; i < r->nouter; i++)
@@ -506,9 +522,11 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
     ptx_buf_free(&r.leaves);
     ptx_buf_free(&r.sketches);
     ptx_buf_free(&r.text);
-    if (n)   /* the variables the loops use (outer loops may use others) */
+    if (n) {   /* the variables the loops use (outer loops may use others) */
+        unsigned used = vars_in(k->body);
         for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars; i++)
-            if (loop_vars[i] == r.var || var_inside(k->body, ~0u, loop_vars[i]))
+            if (loop_vars[i] == r.var || (used >> i & 1))
                 sg_py_reserve(m, k, loop_vars[i]);
+    }
     return n;
 }

@@ -49,6 +49,9 @@ typedef struct specials {
     uint32_t until;      /* the last position naming one of their registers */
     sg_opnd_fn str;      /* the caller's, for every CG_O_STR operand of */
     void *strctx;        /* an instruction (sg_name_specials) */
+    uint8_t *cand;       /* per register slot: a special's mov writes it (the
+                            walk keeps account of those alone) */
+    uint8_t *cand_sym;   /* per symbol: one of its slots is such a slot */
 } specials;
 
 static uint32_t slot(const specials *c, cg_symid s, int32_t idx)
@@ -63,8 +66,10 @@ static uint32_t slot(const specials *c, cg_symid s, int32_t idx)
 
 static void note(specials *c, cg_symid s, int32_t idx, int writer, int carried)
 {
+    if (s >= c->nbase || !c->cand_sym[s])   /* (the common case: no table look) */
+        return;
     uint32_t i = slot(c, s, idx);
-    if (i == NEVER)
+    if (i == NEVER || !c->cand[i])
         return;
     if (c->v[i].first == NEVER)
         c->v[i].first = c->pos;
@@ -90,7 +95,8 @@ static void note_opnds(specials *c, cg_opnd *o, int first, int strs)
             note(c, o->sym, o->index, first, 0);
         else if (o->kind == CG_O_STR && strs && c->str)
             c->str(c->strctx, o);
-        note_text(c, &o->text);
+        if (sg_text_names(o))
+            note_text(c, &o->text);
         if (o->a)   /* (most operands are leaves: no call for them) */
             note_opnds(c, o->a, 0, strs);
         if (o->b)
@@ -142,6 +148,26 @@ static const char *special_mov(const cg_stmt *s)
     return NULL;
 }
 
+/* Marks the slots the movs of special registers write; how many movs. */
+static uint32_t candidates(specials *c, const cg_stmt *s)
+{
+    uint32_t n = 0;
+    for (; s; s = s->next) {
+        cg_stmt **body = cg_body((cg_stmt *)s);
+        if (special_mov(s)) {
+            uint32_t i = slot(c, s->u.inst.ops->sym, s->u.inst.ops->index);
+            if (i != NEVER) {
+                c->cand[i] = 1;
+                c->cand_sym[s->u.inst.ops->sym] = 1;
+                n++;
+            }
+        }
+        if (body)
+            n += candidates(c, *body);
+    }
+    return n;
+}
+
 /* A scalar register is renamed in Python (tid = reg.scalar(...)); for an
    element r[5], `py = r[5]` goes before the mov at *link and a register
    symbol stands for r[5] under the name py.  The symbol that names the
@@ -175,6 +201,8 @@ static cg_symid make_alias(specials *c, cg_stmt **link, const char *base)
 static cg_symid aliased(void *ctx, cg_symid sym, int32_t index)
 {
     const specials *c = ctx;
+    if (sym >= c->nbase || !c->cand_sym[sym])
+        return CG_NOSYM;
     uint32_t i = slot(c, sym, index);
     return i == NEVER ? CG_NOSYM : c->to[i];
 }
@@ -191,19 +219,22 @@ static void make_aliases(specials *c, cg_stmt **link, uint32_t *to)
         cg_stmt *s = *link, **body = cg_body(s);
         const char *py;
         c->pos++;
-        if ((py = special_mov(s))) {
+        if (s->kind == CG_S_INST && s->u.inst.ops && s->u.inst.ops->kind == CG_O_SYM &&
+            s->u.inst.ops->sym < c->nbase && c->cand_sym[s->u.inst.ops->sym] &&
+            (py = special_mov(s))) {
             const cg_opnd *d = s->u.inst.ops;
             uint32_t i = slot(c, d->sym, d->index);
+            int elem = d->index >= 0;   /* a scalar is renamed: no operand changes */
             if (i != NEVER && c->v[i].first == c->pos && c->v[i].writers == 1 &&
                 !c->v[i].carried && (to[i] = make_alias(c, link, py)) != CG_NOSYM) {
                 c->made++;
-                if (c->v[i].last > c->until)
+                if (elem && c->v[i].last > c->until)
                     c->until = c->v[i].last;
                 if (*link != s)
                     link = &(*link)->next;   /* past the alias, to the mov */
             }
         }
-        if (c->made && c->pos <= c->until)
+        if (c->pos <= c->until)
             sg_retarget_one(s, aliased, c);
         if (body)
             make_aliases(c, body, to);
@@ -229,8 +260,18 @@ uint32_t sg_name_specials(cg_module *m, cg_kernel *k, sg_opnd_fn str, void *ctx)
     }
     uint32_t nregs = (uint32_t)total;
     sg_scratch scratch = { 0 };
-    c.v = sg_scratch_get(&scratch, (nregs + 1) * (sizeof *c.v + sizeof(uint32_t)));
+    c.v = sg_scratch_get(&scratch, (nregs + 1) * (sizeof *c.v + sizeof(uint32_t) + 1) +
+                                   nsyms + 1);
     uint32_t *to = (uint32_t *)(c.v + nregs + 1);
+    c.cand = (uint8_t *)(to + nregs + 1);
+    c.cand_sym = c.cand + nregs + 1;
+    memset(c.cand, 0, nregs + 1 + nsyms + 1);
+    if (!candidates(&c, k->body)) {
+        c.nbase = 0;   /* as above */
+        walk(&c, k->body);
+        ptx_buf_free(&scratch);
+        return 0;
+    }
     for (uint32_t i = 0; i < nregs; i++) {
         c.v[i].first = NEVER;
         to[i] = CG_NOSYM;

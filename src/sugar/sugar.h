@@ -49,6 +49,11 @@
    row picks, in any kernel, must avoid (sg_py_name_free). */
 #define SG_BARRIERS(X) X(names)
 
+/* Rows that raise constructs whose trace takes fresh labels ($_else_N,
+   $_loop_N, $_mbar_wait_N: free.c); sg_fix_pyptx_labels runs on the
+   kernels where one of them rewrote something. */
+#define SG_FRESH_LABEL_ROWS(X) X(ifs) X(range) X(wait) X(kloop)
+
 #define SG_DECLARE(name, help) uint32_t sugar_##name(cg_module *m, cg_kernel *k);
 SG_PASSES(SG_DECLARE)
 #undef SG_DECLARE
@@ -233,6 +238,12 @@ int sg_wrapper_takes_address(const cg_kernel *k, const cg_inst *in, unsigned i);
 int sg_has_wrapper(const cg_kernel *k, const cg_inst *in);
 /* calls.c: the typed wrapper that prints in ("ptx.mbarrier.init"), or NULL. */
 const char *sg_wrapper_call(const cg_inst *in);
+/* Can o's text name symbols (carried source text)?  An int's is its
+   digits: the operand walks skip reading it. */
+static inline int sg_text_names(const cg_opnd *o)
+{
+    return o->kind != CG_O_INT && o->text.n;
+}
 /* o names register r as a whole (not an element of an array). */
 static inline int sg_reg_is(const cg_opnd *o, cg_symid r)
 {

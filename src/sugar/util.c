@@ -157,18 +157,20 @@ void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx)
 
 cg_stmt **sg_list_array(sg_scratch *sc, cg_stmt *head, unsigned *n)
 {
+    /* one walk: following the links is the cost (statements are spread
+       over the arena), the array grows as it goes */
     unsigned c = 0;
-    for (cg_stmt *s = head; s; s = s->next)
-        c++;
     sc->n = 0;   /* every slot is written below: no clearing */
-    ptx_buf_reserve(sc, (c + 1) * sizeof(cg_stmt *));
-    cg_stmt **a = (cg_stmt **)sc->p;
-    c = 0;
-    for (cg_stmt *s = head; s; s = s->next)
-        a[c++] = s;
-    a[c] = NULL;
+    for (cg_stmt *s = head;; s = s->next) {
+        if ((c + 1) * sizeof(cg_stmt *) > sc->cap)
+            ptx_buf_reserve(sc, (c + 1) * sizeof(cg_stmt *));
+        ((cg_stmt **)sc->p)[c] = s;
+        if (!s)
+            break;
+        c++;
+    }
     *n = c;
-    return a;
+    return (cg_stmt **)sc->p;
 }
 
 /* ---- printing -------------------------------------------------------- */
@@ -228,7 +230,7 @@ static void count_opnds(const cg_opnd *o, uint32_t *refs)
     for (; o; o = o->next) {
         if (o->kind == CG_O_SYM)
             refs[o->sym]++;
-        for (uint32_t i = 0; i < o->text.n; i++)
+        for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
             if (o->text.v[i].sym != CG_NOSYM)
                 refs[o->text.v[i].sym] += 2;   /* carried text: never ours */
         if (o->a)   /* (most operands are leaves: no call for them) */
