@@ -458,13 +458,17 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
     cg_stmt **a = sg_list_array(&r->list, *head, &n);
     if (n < 3)
         return rolled;
+    uint32_t *sk = sg_scratch_get(&r->sketches, n * (sizeof *sk + 2) + 8);
+    uint8_t *cand = (uint8_t *)(sk + n), *pair = cand + n;
+    unsigned shaped = 0;
+    for (unsigned i = 0; i < n; i++)
+        shaped += (sk[i] = sketch(a[i])) != 0;
+    if (shaped < 4)   /* a roll takes c * g >= g + 3 of them (mark_candidates):
+                         nvcc's small scopes have fewer */
+        return rolled;
     item *it = sg_scratch_get(&r->items, n * sizeof *it);
     r->leaves.n = 0;
     ptx_buf_reserve(&r->leaves, sizeof(leaf));   /* never a NULL base below */
-    uint32_t *sk = sg_scratch_get(&r->sketches, n * (sizeof *sk + 2) + 8);
-    uint8_t *cand = (uint8_t *)(sk + n), *pair = cand + n;
-    for (unsigned i = 0; i < n; i++)
-        sk[i] = sketch(a[i]);
     mark_candidates(sk, n, cand, pair);
     for (unsigned i = 0; i < n; i++)
         if (cand[i])
