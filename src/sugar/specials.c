@@ -31,11 +31,16 @@ static const struct { const char *ptx, *py; } names[] = {
 #define NEVER UINT32_MAX
 
 typedef struct seen {
-    uint32_t first;      /* position of the first statement naming it */
-    uint32_t last;       /* ... and of the last */
+    const cg_opnd *first;  /* the first operand naming it (NULL: text) */
     uint32_t writers;    /* statements that have it first among operands */
     uint8_t carried;     /* raw text names it */
+    uint8_t named;       /* something names it */
 } seen;
+
+typedef struct use {     /* an operand naming a candidate's register */
+    cg_opnd *o;
+    uint32_t slot;
+} use;
 
 typedef struct specials {
     cg_module *m;
@@ -43,15 +48,14 @@ typedef struct specials {
     uint32_t *base;      /* symbol -> first slot */
     uint32_t nbase;      /* symbols that have one (not the aliases made) */
     seen *v;             /* per register slot */
-    uint32_t pos;        /* statements walked */
-    const uint32_t *to;  /* per register slot: its alias, or CG_NOSYM */
     uint32_t made;       /* aliases made so far */
-    uint32_t until;      /* the last position naming one of their registers */
     sg_opnd_fn str;      /* the caller's, for every CG_O_STR operand of */
     void *strctx;        /* an instruction (sg_name_specials) */
     uint8_t *cand;       /* per register slot: a special's mov writes it (the
                             walk keeps account of those alone) */
     uint8_t *cand_sym;   /* per symbol: one of its slots is such a slot */
+    sg_scratch movs;     /* cg_stmt **: where each such mov stands, in order */
+    sg_scratch uses;     /* use: every operand naming a candidate's register */
 } specials;
 
 static uint32_t slot(const specials *c, cg_symid s, int32_t idx)
@@ -64,66 +68,77 @@ static uint32_t slot(const specials *c, cg_symid s, int32_t idx)
     return y->kind == CG_SYM_REG ? c->base[s] : NEVER;
 }
 
-static void note(specials *c, cg_symid s, int32_t idx, int writer, int carried)
+/* Operand o (NULL: carried text) names register slot (s, idx). */
+static void note(specials *c, cg_opnd *o, cg_symid s, int32_t idx, int writer, int carried)
 {
     if (s >= c->nbase || !c->cand_sym[s])   /* (the common case: no table look) */
         return;
     uint32_t i = slot(c, s, idx);
     if (i == NEVER || !c->cand[i])
         return;
-    if (c->v[i].first == NEVER)
-        c->v[i].first = c->pos;
-    c->v[i].last = c->pos;
+    if (!c->v[i].named)
+        c->v[i].first = o;
+    c->v[i].named = 1;
     c->v[i].writers += (uint32_t)writer;
     c->v[i].carried |= (uint8_t)carried;
+    if (o) {
+        use *u = (use *)ptx_buf_room(&c->uses, sizeof *u);
+        u->o = o;
+        u->slot = i;
+        c->uses.n += sizeof *u;
+    }
 }
 
 static void note_text(specials *c, const cg_text *t)
 {
     for (uint32_t i = 0; i < t->n; i++)
         if (t->v[i].sym != CG_NOSYM)
-            note(c, t->v[i].sym, t->v[i].index, 0, 1);
+            note(c, NULL, t->v[i].sym, t->v[i].index, 0, 1);
 }
 
-/* Every register an operand list names; the first operand (and the
-   elements of a vector there) as a possible destination.  `strs`: an
-   instruction's operands, whose strings go to c->str. */
-static void note_opnds(specials *c, cg_opnd *o, int first, int strs)
+static void note_opnds(specials *c, cg_opnd *o, int first, int strs, int one);
+
+/* Operand o alone (not the ones after it). */
+static void note_one(specials *c, cg_opnd *o, int first, int strs)
 {
-    for (; o; o = o->next, first = 0) {
-        if (o->kind == CG_O_SYM)
-            note(c, o->sym, o->index, first, 0);
-        else if (o->kind == CG_O_STR && strs && c->str)
-            c->str(c->strctx, o);
-        if (sg_text_names(o))
-            note_text(c, &o->text);
-        if (o->a)   /* (most operands are leaves: no call for them) */
-            note_opnds(c, o->a, 0, strs);
-        if (o->b)
-            note_opnds(c, o->b, 0, strs);
-        if (o->elems)
-            note_opnds(c, o->elems, first && o->kind == CG_O_VEC, strs);
-    }
+    if (o->kind == CG_O_SYM)
+        note(c, o, o->sym, o->index, first, 0);
+    else if (o->kind == CG_O_STR && strs && c->str)
+        c->str(c->strctx, o);
+    if (sg_text_names(o))
+        note_text(c, &o->text);
+    if (o->a)   /* (most operands are leaves: no call for them) */
+        note_opnds(c, o->a, 0, strs, 0);
+    if (o->b)
+        note_opnds(c, o->b, 0, strs, 0);
+    if (o->elems)
+        note_opnds(c, o->elems, first && o->kind == CG_O_VEC, strs, 0);
+}
+
+/* Every register an operand list names (one: its first operand alone);
+   the first operand (and the elements of a vector there) as a possible
+   destination.  `strs`: an instruction's operands, whose strings go to
+   c->str. */
+static void note_opnds(specials *c, cg_opnd *o, int first, int strs, int one)
+{
+    for (; o; o = one ? NULL : o->next, first = 0)
+        note_one(c, o, first, strs);
 }
 
 static void walk(specials *c, cg_stmt *s)
 {
     for (; s; s = s->next) {
         cg_stmt **body = cg_body(s);
-        c->pos++;
         if (s->kind == CG_S_INST) {
-            note_opnds(c, s->u.inst.ops, 1, 1);
-            if (s->u.inst.guard) {
-                cg_opnd g = *s->u.inst.guard;
-                g.next = NULL;
-                note_opnds(c, &g, 0, 0);
-            }
+            note_opnds(c, s->u.inst.ops, 1, 1, 0);
+            if (s->u.inst.guard)
+                note_opnds(c, s->u.inst.guard, 0, 0, 1);
         } else if (s->kind == CG_S_RAW) {
             note_text(c, &s->u.raw.text);
         } else if (s->kind >= CG_S_LOOP) {   /* nodes of earlier passes */
             if (s->u.sugar.orig)
                 walk(c, s->u.sugar.orig);
-            note_opnds(c, s->u.sugar.args, 0, 0);
+            note_opnds(c, s->u.sugar.args, 0, 0, 0);
         }
         if (body)
             walk(c, *body);
@@ -148,22 +163,24 @@ static const char *special_mov(const cg_stmt *s)
     return NULL;
 }
 
-/* Marks the slots the movs of special registers write; how many movs. */
-static uint32_t candidates(specials *c, const cg_stmt *s)
+/* Marks the slots the movs of special registers write, and notes where
+   each such mov stands (c->movs, in statement order); how many movs. */
+static uint32_t candidates(specials *c, cg_stmt **link)
 {
     uint32_t n = 0;
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body((cg_stmt *)s);
+    for (; *link; link = &(*link)->next) {
+        cg_stmt *s = *link, **body = cg_body(s);
         if (special_mov(s)) {
             uint32_t i = slot(c, s->u.inst.ops->sym, s->u.inst.ops->index);
             if (i != NEVER) {
                 c->cand[i] = 1;
                 c->cand_sym[s->u.inst.ops->sym] = 1;
+                ptx_buf_put(&c->movs, (const char *)&link, sizeof link);
                 n++;
             }
         }
         if (body)
-            n += candidates(c, *body);
+            n += candidates(c, body);
     }
     return n;
 }
@@ -198,47 +215,28 @@ static cg_symid make_alias(specials *c, cg_stmt **link, const char *base)
     return s;
 }
 
-static cg_symid aliased(void *ctx, cg_symid sym, int32_t index)
+/* Aliases for the movs of special registers that qualify (nothing names
+   the register before the mov, which alone writes it, and no carried text
+   names it), in statement order; then every operand naming such an
+   element names its alias (the walk noted them all: no second walk). */
+static void make_aliases(specials *c, uint32_t *to)
 {
-    const specials *c = ctx;
-    if (sym >= c->nbase || !c->cand_sym[sym])
-        return CG_NOSYM;
-    uint32_t i = slot(c, sym, index);
-    return i == NEVER ? CG_NOSYM : c->to[i];
-}
-
-/* Aliases for the movs of special registers that qualify (their
-   registers' slots map to the alias symbols in `to`), and every operand
-   naming such a register names its alias.  That is one walk: nothing
-   names a register before the mov that gets it an alias (c->v[i].first),
-   so the operands to retarget all come after the alias is made, and none
-   after the last statement naming one (c->until). */
-static void make_aliases(specials *c, cg_stmt **link, uint32_t *to)
-{
-    for (; *link; link = &(*link)->next) {
-        cg_stmt *s = *link, **body = cg_body(s);
-        const char *py;
-        c->pos++;
-        if (s->kind == CG_S_INST && s->u.inst.ops && s->u.inst.ops->kind == CG_O_SYM &&
-            s->u.inst.ops->sym < c->nbase && c->cand_sym[s->u.inst.ops->sym] &&
-            (py = special_mov(s))) {
-            const cg_opnd *d = s->u.inst.ops;
-            uint32_t i = slot(c, d->sym, d->index);
-            int elem = d->index >= 0;   /* a scalar is renamed: no operand changes */
-            if (i != NEVER && c->v[i].first == c->pos && c->v[i].writers == 1 &&
-                !c->v[i].carried && (to[i] = make_alias(c, link, py)) != CG_NOSYM) {
-                c->made++;
-                if (elem && c->v[i].last > c->until)
-                    c->until = c->v[i].last;
-                if (*link != s)
-                    link = &(*link)->next;   /* past the alias, to the mov */
-            }
-        }
-        if (c->pos <= c->until)
-            sg_retarget_one(s, aliased, c);
-        if (body)
-            make_aliases(c, body, to);
+    cg_stmt ***mv = (cg_stmt ***)c->movs.p;
+    for (size_t j = 0; j < c->movs.n / sizeof *mv; j++) {
+        cg_stmt **link = mv[j];
+        const cg_opnd *d = (*link)->u.inst.ops;
+        uint32_t i = slot(c, d->sym, d->index);
+        const seen *v = &c->v[i];
+        if (v->first == d && v->writers == 1 && !v->carried &&
+            (to[i] = make_alias(c, link, special_mov(*link))) != CG_NOSYM)
+            c->made++;
     }
+    use *u = (use *)c->uses.p;
+    for (size_t j = 0; j < c->uses.n / sizeof *u; j++)
+        if (to[u[j].slot] != CG_NOSYM && u[j].o->index >= 0) {   /* a scalar keeps its symbol */
+            u[j].o->sym = to[u[j].slot];
+            u[j].o->index = -1;
+        }
 }
 
 uint32_t sg_name_specials(cg_module *m, cg_kernel *k, sg_opnd_fn str, void *ctx)
@@ -261,26 +259,22 @@ uint32_t sg_name_specials(cg_module *m, cg_kernel *k, sg_opnd_fn str, void *ctx)
     uint32_t nregs = (uint32_t)total;
     sg_scratch scratch = { 0 };
     c.v = sg_scratch_get(&scratch, (nregs + 1) * (sizeof *c.v + sizeof(uint32_t) + 1) +
-                                   nsyms + 1);
+                                   nsyms + 1);   /* zeroed: first NULL, named 0 */
     uint32_t *to = (uint32_t *)(c.v + nregs + 1);
     c.cand = (uint8_t *)(to + nregs + 1);
     c.cand_sym = c.cand + nregs + 1;
-    memset(c.cand, 0, nregs + 1 + nsyms + 1);
-    if (!candidates(&c, k->body)) {
+    if (candidates(&c, &k->body)) {
+        for (uint32_t i = 0; i < nregs; i++)
+            to[i] = CG_NOSYM;
+        walk(&c, k->body);
+        make_aliases(&c, to);
+    } else {
         c.nbase = 0;   /* as above */
         walk(&c, k->body);
-        ptx_buf_free(&scratch);
-        return 0;
     }
-    for (uint32_t i = 0; i < nregs; i++) {
-        c.v[i].first = NEVER;
-        to[i] = CG_NOSYM;
-    }
-    walk(&c, k->body);
-    c.pos = 0;
-    c.to = to;
-    make_aliases(&c, &k->body, to);
     ptx_buf_free(&scratch);
+    ptx_buf_free(&c.movs);
+    ptx_buf_free(&c.uses);
     return c.made;
 }
 
