@@ -317,8 +317,8 @@ static int row_fits(const overload_row *w, int form, const char *lt, int lb, int
 static const char *overload(ctx *c, const enode *e)
 {
     const cg_stmt *s = e->inst;
-    if (sg_nops(s->u.inst.ops) != 3)
-        return NULL;
+    if (!word_of(c, &s->u.inst)->rows || sg_nops(s->u.inst.ops) != 3)
+        return NULL;     /* (no row for the opcode word: mad, cvt, ...) */
     const cg_opnd *d = s->u.inst.ops, *l = d->next, *r = l->next;
     const cg_sym *dy = &c->k->syms[d->sym];
     /* in place: the destination is the left operand itself */
@@ -393,13 +393,14 @@ static enode *fold(ctx *c, cg_stmt **a, unsigned lo, unsigned b, unsigned *start
     unsigned n = sg_nops(a[b]->u.inst.ops);
     for (unsigned i = n; i-- > 1;) {
         const cg_opnd *o = sg_op(&a[b]->u.inst, i);
-        if (pos == lo || e->size >= budget || !single_temp(c, o))
+        if (pos == lo || e->size >= budget || o->kind != CG_O_SYM)
             continue;
+        /* the statement before writes o (the cheap test first), o is a
+           temporary used once, and that statement folds */
         cg_stmt *d = a[pos - 1];
-        if (!arith_inst(c, d))
-            continue;
-        const cg_opnd *dd = d->u.inst.ops;
-        if (dd->sym != o->sym || dd->index != o->index)
+        const cg_opnd *dd = d->kind == CG_S_INST ? d->u.inst.ops : NULL;
+        if (!dd || dd->kind != CG_O_SYM || dd->sym != o->sym || dd->index != o->index ||
+            !single_temp(c, o) || !arith_inst(c, d))
             continue;
         unsigned st;
         enode *kid = fold(c, a, lo, pos - 1, &st, budget - e->size);

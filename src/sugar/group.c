@@ -83,6 +83,10 @@ static uint32_t group_list(cg_module *m, cg_kernel *k, cg_stmt **link, ptx_buf *
 
 uint32_t sugar_group(cg_module *m, cg_kernel *k)
 {
+    /* two right sides print alike only without name=, i.e. for registers
+       pyptx names itself: a kernel with none has nothing to group */
+    if (!sg_any_fresh_reg(k))
+        return 0;
     ptx_buf a = { 0 }, b = { 0 };
     uint32_t made = group_list(m, k, &k->body, &a, &b);
     ptx_buf_free(&a);
