@@ -11,7 +11,9 @@ example=tests/corpus/nvcc/hopper_tma_sm_90a.ptx
 echo "== build/pyptx-codegen $example --sugar --stats -o build/example.py"
 build/pyptx-codegen "$example" --sugar --stats -o build/example.py
 echo "-- build/example.py, from its first kernel:"
-sed -n '/^def /,$p' build/example.py | head -n 40
+# (awk reads the file itself: a `| head` would end sed by SIGPIPE, which
+# pipefail turns into a failure whenever sed had not finished writing)
+awk '/^def /{on = 1} on {print; if (++n == 40) exit}' build/example.py
 echo "== build/venv/bin/python build/example.py > build/example.ptx"
 build/venv/bin/python build/example.py > build/example.ptx
 echo "== build/pyptx-diff $example build/example.ptx   (0: same statements)"

@@ -25,7 +25,7 @@ for f in "$@"; do
     done
     pm=$(printf '%s\n' "${p[@]}" | median)
     sm=$(printf '%s\n' "${s[@]}" | median)
-    lo=$(printf '%s\n' "${r[@]}" | sort -g | head -1)
+    lo=$(printf '%s\n' "${r[@]}" | sort -g | awk 'NR == 1')
     hi=$(printf '%s\n' "${r[@]}" | sort -g | tail -1)
     mb=$(awk -v n="$(stat -c %s "$f")" 'BEGIN { printf "%.1f", n / 1e6 }')
     printf '%-48s %7s %10.1f %10.1f %6.2f %5.2f-%-5.2f\n' "$(basename "$f")" "$mb" "$pm" "$sm" \
