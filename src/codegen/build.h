@@ -29,6 +29,11 @@ typedef struct cg_map {
 cg_mslot *cg_map_get(const cg_map *mp, const char *k, size_t n);
 /* Slot of key k, inserted with val = -1 if absent (k must outlive it). */
 cg_mslot *cg_map_put(cg_module *m, cg_map *mp, const char *k, size_t n);
+/* The suffix memo of base[0..n) in *map (made on first use): a slot whose
+   val is the first suffix not known to be taken, `first` for a new base.
+   Names are never given back, so a search for base_N starts there. */
+cg_mslot *cg_suffix_next(cg_module *m, cg_map **map, const char *base, size_t n,
+                         int32_t first);
 int cg_pyset_has(cg_kernel *k, const char *name);
 /* Takes name[0..n) as a Python name of k: its copy in the arena, or NULL
    if the kernel uses it already. */

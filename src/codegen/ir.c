@@ -149,6 +149,19 @@ cg_mslot *cg_map_put(cg_module *m, cg_map *mp, const char *k, size_t n)
     return s;
 }
 
+cg_mslot *cg_suffix_next(cg_module *m, cg_map **map, const char *base, size_t n,
+                         int32_t first)
+{
+    if (!*map)
+        *map = cg_alloc(m, sizeof **map);
+    cg_mslot *next = cg_map_put(m, *map, base, n);
+    if (next->val < 0) {
+        next->k = cg_strndup(m, base, n);
+        next->val = first;
+    }
+    return next;
+}
+
 int cg_pyset_has(cg_kernel *k, const char *name)
 {
     return k->pynames && cg_map_get(k->pynames, name, strlen(name)) != NULL;

@@ -283,13 +283,7 @@ const char *cg_py_name(cg_module *m, cg_kernel *k, const char *ptx)
         return py;
     /* base_2, base_3 ...: from where the last search for this base
        stopped (a thousand scoped `P1`s would otherwise retry them all) */
-    if (!k->pysuffix)
-        k->pysuffix = cg_alloc(m, sizeof *k->pysuffix);
-    cg_mslot *next = cg_map_put(m, k->pysuffix, base, n);
-    if (next->val < 0) {
-        next->k = cg_strndup(m, base, n);
-        next->val = 2;
-    }
+    cg_mslot *next = cg_suffix_next(m, &k->pysuffix, base, n, 2);
     char cand[280];
     memcpy(cand, base, n);
     cand[n] = '_';

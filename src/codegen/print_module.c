@@ -172,7 +172,7 @@ static void kernel_args(const cg_module *m, const cg_kernel *k,
     kernel_args_as(m, k, &flat, entry, &one);
     size_t col = 8;          /* "@kernel" / "@_named" */
     for (size_t i = 0; i < one.n;) {
-        const char *e = memchr(one.p + i, '\001', one.n - i);
+        const char *e = memchr(one.p + i, BREAK[0], one.n - i);
         size_t n = e ? (size_t)(e - one.p) - i : one.n - i;
         if (i && col + 1 + n > MAX_FLAT) {
             ptx_buf_puts(out, "\n    ");

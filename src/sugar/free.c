@@ -128,13 +128,7 @@ int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
     /* base, base_2, base_3 ...: the ones below `taken` are known to be
        taken already (names are never given back), so a module whose 1000
        kernels each want param0 does not try them all a thousand times */
-    if (!m->ptxnext)
-        m->ptxnext = cg_alloc(m, sizeof *m->ptxnext);
-    cg_mslot *taken = cg_map_put(m, m->ptxnext, base, bn);
-    if (taken->val < 0) {
-        taken->k = cg_strndup(m, base, bn);
-        taken->val = 1;
-    }
+    cg_mslot *taken = cg_suffix_next(m, &m->ptxnext, base, bn, 1);
     uint32_t i = (uint32_t)taken->val, limit = i + 1000;
     for (;; i++) {
         candidate(buf, base, bn, i);   /* called for every label: no printf */
@@ -175,13 +169,7 @@ const char *sg_py_fresh(cg_module *m, cg_kernel *k, const char *base)
         return NULL;
     /* as sg_rename_ptx: the suffixes below `taken` are function names
        already (a module of 800 kernels named splitKreduce_kernel) */
-    if (!m->pynext)
-        m->pynext = cg_alloc(m, sizeof *m->pynext);
-    cg_mslot *taken = cg_map_put(m, m->pynext, base, bn);
-    if (taken->val < 0) {
-        taken->k = cg_strndup(m, base, bn);
-        taken->val = 1;
-    }
+    cg_mslot *taken = cg_suffix_next(m, &m->pynext, base, bn, 1);
     for (uint32_t i = (uint32_t)taken->val, limit = i + 1000;; i++) {
         candidate(buf, base, bn, i);
         if (sg_py_name_free(m, k, buf))

@@ -13,7 +13,6 @@
  * [S+off], [S+off+8], ... with one arrive count and one guard is that
  * call.  Runs in one list; bodies are walked too.
  */
-#include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
@@ -31,14 +30,11 @@ static const cg_opnd *init_at(const cg_stmt *s)
     return a;
 }
 
-/* An int operand's value (decimal: ir.h), or -1. */
+/* A non-negative int operand's value, or -1. */
 static long long int_of(const cg_opnd *o)
 {
-    char buf[24], *e;
-    if (!sg_text_lit(&o->text, buf, sizeof buf))
-        return -1;
-    long long v = strtoll(buf, &e, 10);
-    return *e || v < 0 ? -1 : v;
+    long long v;
+    return sg_int_value(o, &v) && v >= 0 ? v : -1;
 }
 
 /* The slot after prev's: same array, count and guard, offset + 8. */

@@ -166,9 +166,9 @@ static void name_pointer(merger *c, cg_symid reg, cg_symid param)
 {
     char base[64];
     size_t i = 0;
-    const char *name = c->k->syms[param].ptx, *pp = strstr(name, "_param_");
-    if (pp && pp != name && cg_is_decimal(pp + 7, strlen(pp + 7)) && strlen(pp + 7) < 50)
-        i = (size_t)snprintf(base, sizeof base, "param%s", pp + 7);
+    const char *name = c->k->syms[param].ptx, *num = sg_param_number(name);
+    if (num)
+        i = (size_t)snprintf(base, sizeof base, "param%s", num);
     else
         for (const char *p = name; *p && i + 5 < sizeof base; p++)
             base[i++] = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
@@ -481,13 +481,6 @@ void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 
 #define MAXUSE 16   /* operands of an instruction looked at */
 
-/* An operand whose Python emits PTX when evaluated. */
-static int emits(const cg_opnd *o)
-{
-    return o->kind == CG_O_DYN || o->kind == CG_O_SLOT || o->kind == CG_O_DESC ||
-           o->kind == CG_O_OPER || o->kind == CG_O_PY;
-}
-
 /* The operator result x of node s (an OPER merge), or CG_NOSYM. */
 static cg_symid oper_result(const cg_stmt *s)
 {
@@ -523,11 +516,11 @@ static cg_opnd *sole_use(const merger *c, cg_stmt *t, cg_symid x)
     }
     for (unsigned i = 0; i < n; i++) {
         cg_opnd *o = v[i];
-        if (o->kind == CG_O_ADDR && !emits(o->a) && (!o->b || !emits(o->b)))
+        if (o->kind == CG_O_ADDR && !sg_opnd_emits(o->a) && (!o->b || !sg_opnd_emits(o->b)))
             o = o->a;             /* ptx.addr(a + b, off): the register part */
         if (o->kind == CG_O_SYM && o->sym == x && o->index < 0 && !hit)
             hit = o;
-        else if ((emits(o) && !quiet[i]) || (o->kind == CG_O_SYM && o->sym == x))
+        else if ((sg_opnd_emits(o) && !quiet[i]) || (o->kind == CG_O_SYM && o->sym == x))
             return NULL;
     }
     return hit;

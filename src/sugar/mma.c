@@ -201,16 +201,15 @@ static void name_descs(mmas *c, const cg_symid *descs, unsigned n)
     for (cg_stmt *s = c->k->body; s; s = s->next) {
         cg_symid x;
         const cg_opnd *v;
-        char lit[24], *e;
+        long long val;
         const char *py;
         if (!sg_alloc_init_int(s, &x, &v) || strcmp(c->k->syms[x].type, "u32") ||
-            !sg_text_lit(&v->text, lit, sizeof lit))
+            !sg_int_value(v, &val) || val < 0 || val > 0xffffffffll)
             continue;
         unsigned i = 0;
         while (i < n && descs[i] != x)
             i++;
-        unsigned long long val = strtoull(lit, &e, 10);
-        if (i < n && !*e && lit[0] != '-' && val <= 0xffffffffull && instr_desc(c->m, val, &py))
+        if (i < n && instr_desc(c->m, (uint64_t)val, &py))
             sg_alloc_set_init(s, py);
     }
 }

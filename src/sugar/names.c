@@ -136,6 +136,13 @@ static void python_string(ptx_buf *b, const char *s)
 
 /* ---- the pass --------------------------------------------------------- */
 
+const char *sg_param_number(const char *name)
+{
+    const char *pp = strstr(name, "_param_");
+    size_t len = pp ? strlen(pp + 7) : 0;
+    return pp && pp != name && len < 8 && cg_is_decimal(pp + 7, len) ? pp + 7 : NULL;
+}
+
 /* The kernel's short Python name sh, demangled (and, with
    --rename-kernels, PTX name); 1 if it took one. */
 static uint32_t name_kernel(cg_module *m, cg_kernel *k, const char *sh)
@@ -172,17 +179,17 @@ static uint32_t name_params(cg_module *m, cg_kernel *k, const char *mangled, con
         const char *name = k->syms[i].ptx;
         if (k->syms[i].kind != CG_SYM_PARAM)
             continue;
-        const char *pp = strstr(name, "_param_");
+        const char *num = sg_param_number(name);
         char sh[256];
-        size_t n = pp ? (size_t)(pp - name) : 0;
-        if (pp && n && cg_is_decimal(pp + 7, strlen(pp + 7)) && strlen(pp + 7) < 8) {
+        size_t n = num ? (size_t)(num - 7 - name) : 0;   /* the kernel's part */
+        if (num) {
             /* the kernel's mangled name: demangled once for all its params */
             if (kshort && strlen(mangled) == n && !memcmp(mangled, name, n) &&
                 strlen(kshort) < sizeof sh - 16)
                 memcpy(sh, kshort, strlen(kshort) + 1);
             else if (!short_name(cg_strndup(m, name, n), sh, sizeof sh - 16))
                 continue;            /* a readable kernel name: kept */
-            snprintf(sh + strlen(sh), 16, "_param_%s", pp + 7);
+            snprintf(sh + strlen(sh), 16, "_param_%s", num);
         } else if (!short_name(name, sh, sizeof sh)) {
             continue;
         }

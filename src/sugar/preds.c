@@ -24,9 +24,7 @@
 static int emits(const cg_opnd *o)
 {
     for (; o; o = o->next)
-        if (o->kind == CG_O_DYN || o->kind == CG_O_SLOT || o->kind == CG_O_DESC ||
-            o->kind == CG_O_OPER || o->kind == CG_O_PY || emits(o->a) || emits(o->b) ||
-            emits(o->elems))
+        if (sg_opnd_emits(o) || emits(o->a) || emits(o->b) || emits(o->elems))
             return 1;
     return 0;
 }

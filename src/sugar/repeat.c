@@ -365,34 +365,20 @@ void sg_print_for(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int 
     cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out);
 }
 
-/* Is name the variable of a loop among the g statements from s (or
-   within them)? */
-static int var_inside(const cg_stmt *s, unsigned g, const char *name)
-{
-    for (; s && g--; s = s->next) {
-        if (s->kind == CG_S_FOR && s->u.sugar.name && !strcmp(s->u.sugar.name, name))
-            return 1;
-        cg_stmt **body = cg_body((cg_stmt *)s);
-        if (body && var_inside(*body, ~0u, name))
-            return 1;
-    }
-    return 0;
-}
-
 static const char *const loop_vars[] = { "i", "j", "n", "_i", "_j", "_k" };
 
-/* The loop variables (bit i: loop_vars[i]) of the loops in a list: one
-   walk for all of them. */
-static unsigned vars_in(const cg_stmt *s)
+/* The loop variables (bit i: loop_vars[i]) of the loops among the g
+   statements from s, or within them: one walk for all of them. */
+static unsigned vars_in(const cg_stmt *s, unsigned g)
 {
     unsigned used = 0;
-    for (; s; s = s->next) {
+    for (; s && g--; s = s->next) {
         if (s->kind == CG_S_FOR && s->u.sugar.name)
             for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars; i++)
                 used |= (unsigned)!strcmp(s->u.sugar.name, loop_vars[i]) << i;
         cg_stmt **body = cg_body((cg_stmt *)s);
         if (body)
-            used |= vars_in(*body);
+            used |= vars_in(*body, ~0u);
     }
     return used;
 }
@@ -409,9 +395,10 @@ static int var_outside(const roller *r, const char *name)
    uses; NULL if none. */
 static const char *block_var(roller *r, const cg_stmt *first, unsigned g)
 {
+    unsigned inside = vars_in(first, g);
     for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars; i++)
         if ((loop_vars[i] == r->var || sg_py_name_free(r->m, r->k, loop_vars[i])) &&
-            !var_inside(first, g, loop_vars[i]) && !var_outside(r, loop_vars[i]))
+            !(inside >> i & 1) && !var_outside(r, loop_vars[i]))
             return loop_vars[i];
     return NULL;
 }
@@ -527,7 +514,7 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
     ptx_buf_free(&r.sketches);
     ptx_buf_free(&r.text);
     if (n) {   /* the variables the loops use (outer loops may use others) */
-        unsigned used = vars_in(k->body);
+        unsigned used = vars_in(k->body, ~0u);
         for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars; i++)
             if (loop_vars[i] == r.var || (used >> i & 1))
                 sg_py_reserve(m, k, loop_vars[i]);

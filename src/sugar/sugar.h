@@ -37,7 +37,7 @@
     X(kloop, "the unrolled loop and tail of ptx.kloop -> that call, the body a function") \
     X(slices, "long register lists as comprehensions over the array") \
     X(expr, "integer temporaries folded into one expression (ptx.expr())") \
-    X(preds, "a comparison read only by the next instruction's guard -> pred=(a < b)") \
+    X(preds, "a comparison read only by the next statement -> pred=(a < b), ptx.if_(a < b)") \
     X(repeat, "repeated blocks rolled into for i in range(N)") \
     X(calls, "instructions a typed wrapper emits as that wrapper: ptx.add(s32, ...)") \
     X(inits, "mbarrier.init of consecutive slots -> ptx.mbarrier.array(bar, off, n).init_all(count)") \
@@ -238,6 +238,19 @@ int sg_wrapper_takes_address(const cg_kernel *k, const cg_inst *in, unsigned i);
 int sg_has_wrapper(const cg_kernel *k, const cg_inst *in);
 /* calls.c: the typed wrapper that prints in ("ptx.mbarrier.init"), or NULL. */
 const char *sg_wrapper_call(const cg_inst *in);
+/* names.c: the N of a parameter named KERNEL_param_N (KERNEL not empty,
+   N up to 7 digits, as nvcc and Triton name them), or NULL. */
+const char *sg_param_number(const char *name);
+/* Does Python emit PTX when it evaluates operand o itself (a nested
+   operator, a dynamic address, a descriptor, a helper's call)? */
+static inline int sg_opnd_emits(const cg_opnd *o)
+{
+    return o->kind == CG_O_DYN || o->kind == CG_O_SLOT || o->kind == CG_O_DESC ||
+           o->kind == CG_O_OPER || o->kind == CG_O_PY;
+}
+/* util.c: the value of an int operand (decimal: ir.h) into *v; 0 if o is
+   not one or does not fit. */
+int sg_int_value(const cg_opnd *o, long long *v);
 /* Can o's text name symbols (carried source text)?  An int's is its
    digits: the operand walks skip reading it. */
 static inline int sg_text_names(const cg_opnd *o)

@@ -3,6 +3,7 @@
  * comparing IR, lists as arrays, inline printing, and the printer of
  * CG_S_PY nodes (Python lines a pass adds: helper definitions, aliases).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +294,16 @@ int sg_fresh_decl(const cg_kernel *k, const cg_stmt *s, const char *type)
 {
     const cg_sym *y = s && s->kind == CG_S_REG ? &k->syms[s->u.reg] : NULL;
     return y && y->kind == CG_SYM_REG && y->implicit && y->type && !strcmp(y->type, type);
+}
+
+int sg_int_value(const cg_opnd *o, long long *v)
+{
+    char buf[24], *e;
+    if (!o || o->kind != CG_O_INT || !sg_text_lit(&o->text, buf, sizeof buf))
+        return 0;
+    errno = 0;
+    *v = strtoll(buf, &e, 10);
+    return !*e && !errno;
 }
 
 int sg_int_is(const cg_opnd *o, long long v)
