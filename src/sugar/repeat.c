@@ -256,7 +256,7 @@ static void put_decimal(ptx_buf *b, long long v)
     ptx_buf_put(b, w, (size_t)(e - w));
 }
 
-static void affine(ptx_buf *b, const char *var, long long base, long long stride)
+void sg_affine(ptx_buf *b, const char *var, long long base, long long stride)
 {
     if (base)
         put_decimal(b, base);
@@ -300,7 +300,7 @@ static cg_opnd *subst_one(tmpl *t, cg_opnd *o)
             ptx_buf_puts(buf, t->r->k->syms[o->sym].py);
             ptx_buf_putc(buf, '[');
         }
-        affine(buf, t->var, a->v, b->v - a->v);
+        sg_affine(buf, t->var, a->v, b->v - a->v);
         if (o->kind == CG_O_SYM)
             ptx_buf_putc(buf, ']');
         cg_opnd *c = cg_opnd_new(t->r->m, CG_O_PY);

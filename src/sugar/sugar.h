@@ -21,7 +21,9 @@
    "wait" folds spin loops before "loops" would raise their back edges,
    "expr" runs before "repeat" so that address chains become one
    expression each rather than being rolled as parallel copies with odd
-   strides; "calls" runs last, on the instructions no other idiom took. */
+   strides; "calls" runs after the other idioms, on the instructions none
+   took; "outline" last of all, because it compares copies as the Python
+   that will be printed. */
 #define SG_PASSES(X) \
     X(comments, "drop blank and comment-only source lines (_raw(\"\"), _raw(\"//\"))") \
     X(names, "readable names: C++ mangled kernels, params, symbols; tid for %tid.x") \
@@ -41,7 +43,8 @@
     X(repeat, "repeated blocks rolled into for i in range(N)") \
     X(calls, "instructions a typed wrapper emits as that wrapper: ptx.add(s32, ...)") \
     X(inits, "mbarrier.init of consecutive slots -> ptx.mbarrier.array(bar, off, n).init_all(count)") \
-    X(group, "declarations in a row that allocate alike -> one line: a, b = reg.scalar(f32), ...")
+    X(group, "declarations in a row that allocate alike -> one line: a, b = reg.scalar(f32), ...") \
+    X(outline, "a block repeated with other operands -> a local helper and one call per copy")
 
 /* Rows that run on every kernel before the next row starts on any (the
    driver otherwise runs all rows kernel by kernel): "names" gives the
@@ -208,6 +211,9 @@ void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx);
    guards, labels, what sugar nodes hold (their `orig` too); a symbol in
    carried text counts twice, so that it never looks private. */
 void sg_count_refs(const cg_stmt *s, uint32_t *refs);
+/* Takes back what sg_count_refs(s, refs) added (a pass that counts one
+   run of statements at a time into one array). */
+void sg_uncount_refs(const cg_stmt *s, uint32_t *refs);
 /* The same for statement s alone, not the list it owns (cg_body), for a
    pass that retargets as it walks. */
 void sg_retarget_one(cg_stmt *s, sg_retarget_fn map, void *ctx);
@@ -282,6 +288,9 @@ int sg_int_is(const cg_opnd *o, long long v);
    last, which it keeps in orig. */
 cg_stmt *sg_py_splice(cg_module *m, cg_stmt **link, cg_stmt *last, const char *text,
                       size_t n);
+/* repeat.c: `base + stride*var` as the loops print it (221184 + 8*i,
+   4*i, 1 - i). */
+void sg_affine(ptx_buf *b, const char *var, long long base, long long stride);
 /* Python indentation. */
 void sg_indent(ptx_buf *out, int depth);
 

@@ -226,45 +226,57 @@ cg_text sg_lit(cg_module *m, const char *p, size_t n)
 
 /* ---- references ------------------------------------------------------ */
 
-static void count_opnds(const cg_opnd *o, uint32_t *refs)
+/* step is 1 to count, (uint32_t)-1 to take the count back (sg_uncount_refs:
+   unsigned arithmetic wraps). */
+static void count_opnds(const cg_opnd *o, uint32_t *refs, uint32_t step)
 {
     for (; o; o = o->next) {
         if (o->kind == CG_O_SYM)
-            refs[o->sym]++;
+            refs[o->sym] += step;
         for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
             if (o->text.v[i].sym != CG_NOSYM)
-                refs[o->text.v[i].sym] += 2;   /* carried text: never ours */
+                refs[o->text.v[i].sym] += 2 * step;   /* carried text: never ours */
         if (o->a)   /* (most operands are leaves: no call for them) */
-            count_opnds(o->a, refs);
+            count_opnds(o->a, refs, step);
         if (o->b)
-            count_opnds(o->b, refs);
+            count_opnds(o->b, refs, step);
         if (o->elems)
-            count_opnds(o->elems, refs);
+            count_opnds(o->elems, refs, step);
+    }
+}
+
+static void count_stmts(const cg_stmt *s, uint32_t *refs, uint32_t step)
+{
+    for (; s; s = s->next) {
+        cg_stmt **body = cg_body((cg_stmt *)s);
+        if (s->kind == CG_S_INST) {
+            count_opnds(s->u.inst.ops, refs, step);
+            count_opnds(s->u.inst.guard, refs, step);
+        } else if (s->kind == CG_S_RAW) {
+            cg_opnd t = { .kind = CG_O_STR, .text = s->u.raw.text };
+            count_opnds(&t, refs, step);
+        } else if (s->kind == CG_S_LABEL) {
+            refs[s->u.label] += step;
+        } else if (s->kind >= CG_S_LOOP) {
+            if (s->u.sugar.orig)
+                count_stmts(s->u.sugar.orig, refs, step);
+            if (s->u.sugar.label != CG_NOSYM)
+                refs[s->u.sugar.label] += step;
+            count_opnds(s->u.sugar.args, refs, step);
+        }
+        if (body)
+            count_stmts(*body, refs, step);
     }
 }
 
 void sg_count_refs(const cg_stmt *s, uint32_t *refs)
 {
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body((cg_stmt *)s);
-        if (s->kind == CG_S_INST) {
-            count_opnds(s->u.inst.ops, refs);
-            count_opnds(s->u.inst.guard, refs);
-        } else if (s->kind == CG_S_RAW) {
-            cg_opnd t = { .kind = CG_O_STR, .text = s->u.raw.text };
-            count_opnds(&t, refs);
-        } else if (s->kind == CG_S_LABEL) {
-            refs[s->u.label]++;
-        } else if (s->kind >= CG_S_LOOP) {
-            if (s->u.sugar.orig)
-                sg_count_refs(s->u.sugar.orig, refs);
-            if (s->u.sugar.label != CG_NOSYM)
-                refs[s->u.sugar.label]++;
-            count_opnds(s->u.sugar.args, refs);
-        }
-        if (body)
-            sg_count_refs(*body, refs);
-    }
+    count_stmts(s, refs, 1);
+}
+
+void sg_uncount_refs(const cg_stmt *s, uint32_t *refs)
+{
+    count_stmts(s, refs, (uint32_t)-1);
 }
 
 void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out)

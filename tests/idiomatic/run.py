@@ -25,7 +25,8 @@ Prints one line per kernel and the totals, then `N passed, N failed`: a
 kernel passes when it is faithful.  The exit status is non-zero unless
 every kernel passes and the targets hold: decompiled at most 1.3x the
 original, in total and per GEMM or attention kernel, and every helper of
-the original (whose expansion is fixed PTX) in the decompiled code."""
+the original (whose expansion is fixed PTX) in the decompiled code, and
+a local helper function where the original defines one."""
 import argparse
 import ast
 import glob
@@ -36,6 +37,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import textwrap
 import tokenize
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -91,9 +93,21 @@ def kernel_source(path, name):
     return []
 
 
+def local_defs(lines):
+    """Functions defined inside the kernel function (its own helpers)."""
+    try:
+        tree = ast.parse(textwrap.dedent("\n".join(lines)))
+    except SyntaxError:
+        return 0
+    kern = tree.body[0] if tree.body else None
+    return sum(1 for n in ast.walk(kern) if isinstance(n, ast.FunctionDef) and n is not kern) \
+        if kern else 0
+
+
 def count(lines):
     text = "\n".join(lines)
     return {
+        "defs": local_defs(lines),
         "lines": len(lines),
         "operators": sum(1 for ln in lines if OPERATOR.search(ln)),
         "helpers": len(HELPER.findall(text)),
@@ -178,6 +192,8 @@ def main():
             over.append("%s %.2fx" % (name, d["lines"] / o["lines"]))
         gone = sorted(h for h in o["names"] - d["names"]
                       if not any(h.startswith(n) for n in NOT_FIXED))
+        if o["defs"] and not d["defs"]:
+            gone.append("its local helper functions (none defined)")
         if gone:
             missing[name] = gone
         for k in keys:

@@ -82,8 +82,9 @@ static void parse_in_parallel(void **state)
    (slices), an address chain (expr), strided stores (repeat) and plain
    instructions (calls); and a second kernel with a pipeline's advance
    (pipeline) and a tcgen05.mma (mma); a third with ptx.kloop's loop
-   (kloop); a fourth with barrier inits and a guarded mov.  Thread i's copy
-   differs in its names and constants. */
+   (kloop); a fourth with barrier inits and a guarded mov; a fifth with one
+   block three times (outline).  Thread i's copy differs in its names and
+   constants. */
 static const char SUGAR_KERNEL[] =
     ".version 8.5\n.target sm_90a\n.address_size 64\n"
     ".visible .entry _Z5kern%dPi(.param .u64 _Z5kern%dPi_param_0)\n{\n"
@@ -130,9 +131,17 @@ static const char SUGAR_KERNEL[] =
     ".visible .entry bars%d()\n{\n  .shared .align 8 .b64 mbar_0[2];\n  .reg .u32 %%r0;\n"
     "  .reg .pred %%p<1>;\n  mbarrier.init.shared::cta.b64 [mbar_0+0], 1;\n"
     "  mbarrier.init.shared::cta.b64 [mbar_0+8], 1;\n  mov.u32 %%r0, 0;\n"
-    "  setp.eq.u32 %%p0, %%r0, 0;\n  @%%p0 mov.u32 %%r0, 1;\n  ret;\n}\n";
+    "  setp.eq.u32 %%p0, %%r0, 0;\n  @%%p0 mov.u32 %%r0, 1;\n  ret;\n}\n"
+    /* one block three times, with another register and constant (outline) */
+    ".visible .entry blk%d()\n{\n  .reg .u32 %%r0;\n  mov.u32 %%r0, 5;\n"
+#define BLOCK(r, k) "  .reg .u32 %%r" r ";\n  add.u32 %%r" r ", %%r0, " k ";\n" \
+    "  st.shared.u32 [%%r" r "], %%r0;\n  st.shared.u32 [%%r" r "+4], %%r0;\n" \
+    "  st.shared.u32 [%%r" r "+12], %%r0;\n  st.shared.u32 [%%r" r "+28], %%r0;\n"
+    BLOCK("1", "1") "  mov.u32 %%r0, 6;\n" BLOCK("2", "3") "  mov.u32 %%r0, 7;\n"
+    BLOCK("3", "1") "  ret;\n}\n";
+#undef BLOCK
 
-static char sugar_inputs[NTHREADS][4096];
+static char sugar_inputs[NTHREADS][8192];
 static ptx_buf sugar_want[NTHREADS], plain_want[NTHREADS];
 
 static int translate(const char *in, uint32_t sugar, ptx_buf *out)
@@ -171,7 +180,7 @@ static void sugar_in_parallel(void **state)
     pthread_t t[NTHREADS];
     work w[NTHREADS];
     for (int i = 0; i < NTHREADS; i++) {
-        snprintf(sugar_inputs[i], sizeof sugar_inputs[i], SUGAR_KERNEL, i, i, i, i + 1, i, i, i);
+        snprintf(sugar_inputs[i], sizeof sugar_inputs[i], SUGAR_KERNEL, i, i, i, i + 1, i, i, i, i);
         sugar_want[i] = (ptx_buf){ 0 };
         plain_want[i] = (ptx_buf){ 0 };
         assert_int_equal(translate(sugar_inputs[i], all, &sugar_want[i]), 0);
