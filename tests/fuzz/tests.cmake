@@ -43,3 +43,20 @@ endif()
 add_test(NAME fuzz_regressions
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/bad/run.py
     --roundtrip $<TARGET_FILE:pyptx-roundtrip> --regressions ${FUZZ_DIR}/regressions)
+
+# The whole pipeline, PTX -> Python -> pyptx -> PTX (tools/fuzz_pipeline.py):
+# every failure it ever saved (tests/fuzz/pipeline) replayed through every
+# oracle, in both builds; then PTX_PIPELINE_FUZZ_SECONDS of new mutants
+# (label fuzz: the first build only), whose failures land in the build tree.
+set(PTX_PIPELINE_FUZZ_SECONDS 60 CACHE STRING "seconds fuzz_pipeline fuzzes")
+if(TARGET pyptx-codegen AND TARGET pyptx-diff AND TARGET pyptx-roundtrip)
+  add_test(NAME fuzz_pipeline_replay
+    COMMAND ${PTX_VENV_PYTHON} ${CMAKE_SOURCE_DIR}/tools/fuzz_pipeline.py
+            --bin $<TARGET_FILE_DIR:pyptx-codegen> --replay ${FUZZ_DIR}/pipeline)
+  add_test(NAME fuzz_pipeline
+    COMMAND ${PTX_VENV_PYTHON} ${CMAKE_SOURCE_DIR}/tools/fuzz_pipeline.py
+            --bin $<TARGET_FILE_DIR:pyptx-codegen> --jobs 3
+            --save ${CMAKE_BINARY_DIR}/fuzz/pipeline-found ${PTX_PIPELINE_FUZZ_SECONDS})
+  set_tests_properties(fuzz_pipeline PROPERTIES LABELS fuzz TIMEOUT 900)
+  set_tests_properties(fuzz_pipeline_replay PROPERTIES TIMEOUT 900)
+endif()

@@ -26,41 +26,30 @@ _TOKEN_RE = re.compile(r"""
 | (?P<word>[A-Za-z_$%][\w$]*(?:(?:\.|::)[\w$]+)*)
 | (?P<dot>\.[A-Za-z_$][\w$]*(?:(?:\.|::)[\w$]+)*)
 | (?P<op><<|>>|<=|>=|==|!=|&&|\|\|)
-| (?P<punct>[^\s])
+| (?P<punct>.)
 """, re.X | re.S)
-
-
-class TokenizeError(Exception):
-    pass
 
 
 def tokenize(text, spans=False):
     """Return a list of (token_text, line_number) for PTX source text;
     with spans=True, (token_text, line_number, start, end) byte offsets."""
     out = []
+    append = out.append
     line = 1
-    pos = 0
-    n = len(text)
-    m = _TOKEN_RE.match
-    while pos < n:
-        mo = m(text, pos)
-        if mo is None:  # unterminated block comment or string
-            if text.startswith("/*", pos):
-                raise TokenizeError("unterminated /* comment at line %d" % line)
-            out.append((text[pos], line, pos, pos + 1) if spans else (text[pos], line))
-            pos += 1
-            continue
+    # every character starts a match (punct takes any other), so the
+    # matches cover the text: an unterminated /* or string is punctuation
+    for mo in _TOKEN_RE.finditer(text):
         kind = mo.lastgroup
-        s = mo.group(kind)
+        if kind == "ws" or kind == "lc":
+            continue
         if kind == "nl":
             line += 1
-        elif kind in ("ws", "lc"):
-            pass
-        elif kind == "bc":
+            continue
+        s = mo.group()
+        if kind == "bc":
             line += s.count("\n")
-        else:
-            out.append((s, line, pos, mo.end()) if spans else (s, line))
-        pos = mo.end()
+            continue
+        append((s, line, mo.start(), mo.end()) if spans else (s, line))
     return out
 
 

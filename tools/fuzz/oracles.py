@@ -1,0 +1,200 @@
+"""The oracles of tools/fuzz_pipeline.py, for one mutant at a time.
+
+Oracles(bindir, tmp).check(seed_text, mutant) -> (kind, oracle, message):
+kind is "ok" (every oracle holds), "rejected" (the programs refuse the
+mutant with a `file:line:col: error:` diagnostic: not PTX, or nothing
+pyptx can express), "unfaithful" (an oracle does not hold) or "crash" (a
+program died, hung or printed a malformed diagnostic); oracle names which.
+
+The generated Python is traced in this process: pyptx is imported once,
+and each generated file runs in a fresh namespace under an alarm.  The
+comparisons are the harness's (tests/pyptx/harness.py): plain output must
+have the mutant's tokens; sugar output may rename local names under one
+bijection that every occurrence follows.
+"""
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+
+import harness
+import ptxtok
+
+TIMEOUT = 20
+DIAG = re.compile(r"^[^\n]*:\d+:\d+: error: ", re.M)
+
+
+class _Alarm(Exception):
+    pass
+
+
+def _on_alarm(signum, frame):
+    raise _Alarm()
+
+
+class Oracles:
+    def __init__(self, bindir, tmp):
+        import pyptx  # noqa: F401  (once per worker)
+        self.bin = bindir
+        self.path = os.path.join(tmp, "fuzz-pipeline-%d.ptx" % os.getpid())
+        self.seed_path = self.path[:-4] + ".seed.ptx"
+        self.rng = random.Random(os.getpid())
+        self.local = None
+        r = subprocess.run([self.prog("pyptx-codegen"), "--list-passes"], capture_output=True,
+                           text=True)
+        self.passes = [ln.split()[0] for ln in r.stdout.splitlines() if ln.strip()]
+        signal.signal(signal.SIGALRM, _on_alarm)
+
+    def prog(self, name):
+        return os.path.join(self.bin, name)
+
+    def run(self, args):
+        try:
+            return subprocess.run(args, capture_output=True, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def check(self, seed_text, mutant):
+        with open(self.path, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(mutant.text)
+        for step in (self.roundtrip, self.codegen, lambda: self.diff(seed_text, mutant)):
+            res = step()
+            if res is not None:
+                return res
+        return ("ok", "all", "")
+
+    # -- round trip ---------------------------------------------------------
+
+    def roundtrip(self):
+        r = self.run([self.prog("pyptx-roundtrip"), "--canonical", "--json", self.path])
+        if r is None or r.returncode not in (0, 1):
+            return ("crash", "roundtrip", "status %s" % (r and r.returncode))
+        try:
+            rep = json.loads(r.stdout)["files"][0]
+        except (ValueError, KeyError, IndexError):
+            return ("crash", "roundtrip", "no JSON report: %r" % r.stdout[:200])
+        if rep["ok"]:
+            return None
+        err = rep.get("error", "")
+        if DIAG.match(err):
+            return ("rejected", "roundtrip", err)
+        return ("unfaithful", "roundtrip", err)
+
+    # -- codegen ---------------------------------------------------------------
+
+    def codegen(self):
+        text = open(self.path, encoding="utf-8", errors="surrogateescape").read()
+        toks = ptxtok.tokenize(text)
+        one = self.rng.choice(self.passes) if self.passes else None
+        self.local = None      # the mutant's local names, once per case
+        self.traced = {}       # generated text -> renaming allowed: checked already
+        for mode in ("plain", "sugar") + (("sugar=" + one,) if one else ()):
+            res = self.one_codegen(mode, text, toks)
+            if res is not None:
+                return res
+        return None
+
+    def one_codegen(self, mode, text, toks):
+        flag = [] if mode == "plain" else ["--" + mode]
+        r = self.run([self.prog("pyptx-codegen")] + flag + [self.path])
+        oracle = "codegen-" + mode.replace("=", "-")
+        if r is None or r.returncode not in (0, 1):
+            return ("crash", oracle, "status %s" % (r and r.returncode))
+        if r.returncode == 1:
+            err = r.stderr.decode("utf-8", "replace")
+            return ("rejected", oracle, err) if DIAG.search(err) else \
+                ("crash", oracle, "exit 1 without a diagnostic: %r" % err[:300])
+        rename = mode != "plain"
+        if self.traced.get(r.stdout, rename + 1) <= rename:
+            return None        # the same text traced already (a pass that did nothing)
+        why = self.trace(r.stdout.decode("utf-8", "surrogateescape"), toks, rename, text)
+        self.traced[r.stdout] = rename
+        return None if why is None else ("unfaithful", oracle, why)
+
+    def trace(self, py, toks, rename, text):
+        """None if the generated file traces back to toks, else why not."""
+        ns = {"__name__": "fuzz_generated"}
+        signal.alarm(TIMEOUT)
+        try:
+            exec(compile(py, "<generated>", "exec"), ns)
+            kern = {}
+            for n, k in ns["KERNELS"].items():
+                kern[n] = k.ptx()
+                # module_ptx() traces each kernel again: give it this trace
+                k.ptx = lambda text=kern[n]: text
+            module = ns["module_ptx"]()
+        except _Alarm:
+            return "tracing timed out"
+        except BaseException as e:  # the generated code must run: any error is a finding
+            return "generated code raised %s: %s" % (type(e).__name__, str(e)[:300])
+        finally:
+            signal.alarm(0)
+        entries = ptxtok.find_entries(toks)
+        fixed = {e["name"] for e in entries}
+        if rename and self.local is None and module != text:
+            self.local = harness.local_names(toks)
+        a_local = self.local if rename else ()
+        if module != text:     # (byte-identical: the same tokens)
+            mt = ptxtok.tokenize(module)
+            d = harness.compare(toks, mt, rename, a_local,
+                                harness.local_names(mt) if rename else (), fixed)
+            if d is not None:
+                return "module: " + harness._fmt_diff(toks, mt, d, "printed")
+        # every entry: KERNELS[name] traces to the text the module holds for
+        # it (whose tokens, by the comparison above, are the mutant's)
+        unsup = ns.get("UNSUPPORTED", {})
+        for e in entries:
+            name = e["name"]
+            if name in unsup:
+                bad = harness.verify_unsupported(toks[e["start"]:e["end"]], unsup[name])
+                if bad:
+                    return "entry %s: UNSUPPORTED wrong: %s" % (name, bad)
+                continue
+            k = kern.get(name)
+            at = k.find(".entry " + name) if k is not None else -1
+            if at < 0 or k[at:k.rindex("}") + 1] not in module:
+                return "entry %s: KERNELS[%r].ptx() is not the module's text for it" % (name, name)
+        return None
+
+    # -- diff --------------------------------------------------------------------
+
+    def diff(self, seed_text, mutant):
+        if seed_text is None:
+            return None
+        with open(self.seed_path, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(seed_text)
+        r = self.run([self.prog("pyptx-diff"), "--json", self.seed_path, self.path])
+        if r is None or r.returncode not in (0, 1):
+            return ("crash", "diff", "status %s" % (r and r.returncode))
+        try:
+            rep = json.loads(r.stdout)
+        except ValueError:
+            return ("crash", "diff", "no JSON report")
+        if (r.returncode == 0) != bool(rep.get("same")):
+            return ("unfaithful", "diff", "exit status %d but same=%s" % (r.returncode, rep.get("same")))
+        if mutant.change is None:
+            return None
+        minus, plus = set(), set()
+        for u in rep.get("units", []):
+            for h in u.get("hunks", []):
+                for ln in h.get("lines", []):
+                    if ln.get("op") == "-":
+                        minus.add(ln.get("a_line"))
+                    elif ln.get("op") == "+":
+                        plus.add(ln.get("b_line"))
+        kind, a_line, b_line = mutant.change
+        want_minus = {a_line} if a_line else set()
+        want_plus = {b_line} if b_line else set()
+        if kind == "edit" and r.returncode == 0:
+            return None      # the edit respelled a statement alike (8 -> 0x8)
+        if kind != "edit" and (minus, plus) != (want_minus, want_plus):
+            # an inserted or deleted copy of a neighbour may pair with
+            # either: only the counts are fixed
+            if (len(minus), len(plus)) == (len(want_minus), len(want_plus)):
+                return None
+        if (minus, plus) != (want_minus, want_plus):
+            return ("unfaithful", "diff", "%s of line %s/%s: diff reports - %s + %s" % (
+                kind, a_line, b_line, sorted(minus), sorted(plus)))
+        return None

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Differential fuzzing of the whole pipeline: PTX -> Python -> pyptx -> PTX.
+
+    fuzz_pipeline.py [--jobs N] [--seed S] [--save DIR] --bin BUILD SECONDS
+    fuzz_pipeline.py --bin BUILD --replay DIR
+
+Runs under a python with pyptx 0.1.1 (the generated code is traced in the
+worker processes themselves, which import pyptx once).  Each case takes a
+real PTX file (tests/corpus and ../shared/corpus, up to 16 KiB), applies
+one to three structure-aware mutations (mutate.py) and puts the mutant
+through every oracle (oracles.py):
+
+  roundtrip  pyptx-roundtrip --canonical: exact bytes, the canonical
+             printer's fixed point and tokens (or a clean diagnostic)
+  codegen    plain, all sugar passes, and one sugar pass alone: the Python
+             runs under pyptx, and every entry and the whole module trace
+             back to the mutant (plain: the same tokens; sugar: up to one
+             consistent renaming, which every reference follows)
+  diff       pyptx-diff seed mutant: exit status 1 exactly when the
+             statements differ, and for a single edit, exactly the
+             statements the mutation changed
+
+A failure is minimized (delta debugging over lines, keeping the same
+oracle failing) and saved under --save (default tests/fuzz/pipeline), where
+`--replay` (CI) runs every oracle on it again.  The last line printed is
+`N cases, N unfaithful, N crashes`; the exit status is 0 only if both
+counts are 0.
+"""
+import argparse
+import hashlib
+import json
+import multiprocessing
+import os
+import queue
+import random
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(HERE, "fuzz"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "pyptx"))
+import mutate  # noqa: E402
+import oracles  # noqa: E402
+
+MAX_SEED_BYTES = 16 * 1024
+
+
+def seeds():
+    out = []
+    for top in (os.path.join(ROOT, "tests", "corpus"),
+                os.path.join(os.path.dirname(ROOT), "shared", "corpus")):
+        for dirpath, _, files in os.walk(top):
+            for f in sorted(files):
+                p = os.path.join(dirpath, f)
+                if f.endswith(".ptx") and os.path.getsize(p) <= MAX_SEED_BYTES:
+                    out.append(p)
+    return sorted(out)
+
+
+def minimize(text, fails):
+    """Delta debugging over lines: the smallest text (by lines) that still
+    fails the same way (fails(text) -> bool)."""
+    lines = text.splitlines(keepends=True)
+    n = 2
+    while len(lines) >= 2:
+        chunk = max(1, len(lines) // n)
+        reduced = False
+        for i in range(0, len(lines), chunk):
+            cand = lines[:i] + lines[i + chunk:]
+            if cand and fails("".join(cand)):
+                lines = cand
+                n = max(n - 1, 2)
+                reduced = True
+                break
+        if not reduced:
+            if chunk == 1:
+                break
+            n = min(len(lines), n * 2)
+    return "".join(lines)
+
+
+_CTX = {}
+
+
+def _init(bindir, tmp):
+    _CTX["o"] = oracles.Oracles(bindir, tmp)
+
+
+def run_case(job):
+    """One case in a worker: (seed path, rng seed) -> (kind, oracle, message,
+    mutant, minimized) with kind in ok / rejected / unfaithful / crash."""
+    path, rs = job
+    o = _CTX["o"]
+    rng = random.Random(rs)
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        src = f.read()
+    m = mutate.mutate(src, rng)
+    if m is None:
+        return ("skipped", "", "", "", "", None)
+    kind, oracle, msg = o.check(src, m)
+    small = ""
+    if kind in ("unfaithful", "crash") and oracle.startswith("diff"):
+        return (kind, oracle, msg, m.text, "", {"seed": src, "change": m.change})
+    if kind in ("unfaithful", "crash"):
+        def same(t):
+            k2, o2, _ = o.check(None, mutate.Mutant(t, None))
+            return k2 == kind and o2 == oracle
+        small = minimize(m.text, same)
+    return (kind, oracle, msg, m.text, small, None)
+
+
+def save(dirname, oracle, text, pair=None):
+    """The failing mutant as ORACLE-HASH.ptx; a diff failure, which needs
+    the seed and the edit, also as ORACLE-HASH.json."""
+    os.makedirs(dirname, exist_ok=True)
+    h = hashlib.sha1(text.encode("utf-8", "surrogateescape")).hexdigest()[:10]
+    p = os.path.join(dirname, "%s-%s.ptx" % (oracle, h))
+    with open(p, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(text)
+    if pair:
+        with open(p[:-4] + ".json", "w", encoding="utf-8", errors="surrogateescape") as f:
+            json.dump(pair, f)
+    return p
+
+
+def replay(bindir, dirname, tmp):
+    o = oracles.Oracles(bindir, tmp)
+    bad = n = 0
+    for f in sorted(os.listdir(dirname)) if os.path.isdir(dirname) else []:
+        if not f.endswith(".ptx"):
+            continue
+        n += 1
+        with open(os.path.join(dirname, f), encoding="utf-8", errors="surrogateescape") as fh:
+            t = fh.read()
+        seed, change = None, None
+        pair = os.path.join(dirname, f[:-4] + ".json")
+        if os.path.exists(pair):
+            with open(pair, encoding="utf-8", errors="surrogateescape") as fh:
+                d = json.load(fh)
+            seed, change = d["seed"], tuple(d["change"]) if d["change"] else None
+        kind, oracle, msg = o.check(seed, mutate.Mutant(t, change))
+        if kind in ("unfaithful", "crash"):
+            bad += 1
+            print("FAIL %s: %s %s: %s" % (f, kind, oracle, msg))
+    print("%d replayed, %d failed" % (n, bad))
+    return 1 if bad else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--bin", required=True, help="build directory with the programs")
+    ap.add_argument("--jobs", type=int, default=(os.cpu_count() or 1) + 1,
+                    help="worker processes (default: one more than the cores: they wait on
+                    the programs)")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--save", default=os.path.join(ROOT, "tests", "fuzz", "pipeline"))
+    ap.add_argument("--replay", help="run the oracles on every .ptx of this directory")
+    ap.add_argument("seconds", nargs="?", type=float, default=60)
+    a = ap.parse_args()
+    tmp = os.environ.get("TMPDIR", "/tmp")
+    if a.replay:
+        return replay(a.bin, a.replay, tmp)
+    seed = a.seed if a.seed is not None else int(time.time())
+    rng = random.Random(seed)
+    files = seeds()
+    print("seed %d, %d seed files, %d jobs, %.0f s" % (seed, len(files), a.jobs, a.seconds))
+    counts = dict.fromkeys(("ok", "rejected", "skipped", "unfaithful", "crash"), 0)
+    t0 = time.time()
+    done = queue.Queue()
+    with multiprocessing.Pool(a.jobs, _init, (a.bin, tmp)) as pool:
+        inflight = 0
+        while inflight or time.time() - t0 < a.seconds:
+            # a few cases per worker in flight: the run ends on time
+            while inflight < 3 * a.jobs and time.time() - t0 < a.seconds:
+                pool.apply_async(run_case, ((rng.choice(files), rng.getrandbits(64)),),
+                                 callback=done.put,
+                                 error_callback=lambda e: done.put(("crash", "runner", repr(e),
+                                                                    "", "", None)))
+                inflight += 1
+            kind, oracle, msg, text, small, pair = done.get()
+            inflight -= 1
+            counts[kind] += 1
+            if kind in ("unfaithful", "crash"):
+                p = save(a.save, oracle, small or text, pair) if text else "(nothing to save)"
+                print("%s (%s): %s\n  saved %s" % (kind, oracle, msg.strip()[:400], p), flush=True)
+    dt = time.time() - t0
+    cases = sum(counts[k] for k in ("ok", "rejected", "unfaithful", "crash"))
+    print("%.0f s, %.1f cases/s; %d parsed and passed every oracle, %d rejected with a "
+          "diagnostic, %d mutations that changed nothing" % (
+              dt, cases / max(dt, 1e-9), counts["ok"], counts["rejected"], counts["skipped"]))
+    print("%d cases, %d unfaithful, %d crashes" % (cases, counts["unfaithful"], counts["crash"]))
+    return 1 if counts["unfaithful"] or counts["crash"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
