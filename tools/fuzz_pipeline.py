@@ -151,8 +151,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bin", required=True, help="build directory with the programs")
     ap.add_argument("--jobs", type=int, default=(os.cpu_count() or 1) + 1,
-                    help="worker processes (default: one more than the cores: they wait on
-                    the programs)")
+                    help="worker processes (default: one more than the cores: "
+                    "they wait on the programs)")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--save", default=os.path.join(ROOT, "tests", "fuzz", "pipeline"))
     ap.add_argument("--replay", help="run the oracles on every .ptx of this directory")
