@@ -6,7 +6,8 @@
 
 Runs under a python with pyptx 0.1.1 (the generated code is traced in the
 worker processes themselves, which import pyptx once).  Each case takes a
-real PTX file (tests/corpus and ../shared/corpus, up to 16 KiB), applies
+real PTX file (tests/corpus and ../shared/corpus, up to 16 KiB, and the
+kernels of tests/idiomatic as pyptx traces them), applies
 one to three structure-aware mutations (mutate.py) and puts the mutant
 through every oracle (oracles.py):
 
@@ -28,11 +29,13 @@ counts are 0.
 """
 import argparse
 import hashlib
+import importlib.util
 import json
 import multiprocessing
 import os
 import queue
 import random
+import re
 import sys
 import time
 
@@ -46,7 +49,9 @@ import oracles  # noqa: E402
 MAX_SEED_BYTES = 16 * 1024
 
 
-def seeds():
+def seeds(tmp):
+    """The corpus files, and the kernels of tests/idiomatic traced by pyptx
+    (PTX as pyptx writes it: the shapes the sugar passes raise)."""
     out = []
     for top in (os.path.join(ROOT, "tests", "corpus"),
                 os.path.join(os.path.dirname(ROOT), "shared", "corpus")):
@@ -55,6 +60,21 @@ def seeds():
                 p = os.path.join(dirpath, f)
                 if f.endswith(".ptx") and os.path.getsize(p) <= MAX_SEED_BYTES:
                     out.append(p)
+    idiomatic = os.path.join(ROOT, "tests", "idiomatic")
+    traced = os.path.join(tmp, "fuzz-pipeline-seeds-%d" % os.getpid())
+    os.makedirs(traced, exist_ok=True)
+    sys.path.insert(0, idiomatic)
+    for f in sorted(os.listdir(idiomatic)):
+        if not f.endswith(".py") or f == "run.py":
+            continue
+        spec = importlib.util.spec_from_file_location("idiomatic_" + f[:-3],
+                                                      os.path.join(idiomatic, f))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        p = os.path.join(traced, f[:-3] + ".ptx")
+        with open(p, "w", encoding="utf-8") as fh:
+            fh.write(mod.KERNEL.ptx(**mod.ARGS))
+        out.append(p)
     return sorted(out)
 
 
@@ -139,6 +159,8 @@ def replay(bindir, dirname, tmp):
             with open(pair, encoding="utf-8", errors="surrogateescape") as fh:
                 d = json.load(fh)
             seed, change = d["seed"], tuple(d["change"]) if d["change"] else None
+        m = re.match(r"codegen-sugar-([a-z]+)-[0-9a-f]+\.ptx$", f)
+        o.one_pass = m.group(1) if m else None     # the pass it failed alone
         kind, oracle, msg = o.check(seed, mutate.Mutant(t, change))
         if kind in ("unfaithful", "crash"):
             bad += 1
@@ -163,7 +185,7 @@ def main():
         return replay(a.bin, a.replay, tmp)
     seed = a.seed if a.seed is not None else int(time.time())
     rng = random.Random(seed)
-    files = seeds()
+    files = seeds(tmp)
     print("seed %d, %d seed files, %d jobs, %.0f s" % (seed, len(files), a.jobs, a.seconds))
     counts = dict.fromkeys(("ok", "rejected", "skipped", "unfaithful", "crash"), 0)
     t0 = time.time()

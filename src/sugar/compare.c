@@ -172,15 +172,20 @@ static uint32_t in_order(const pool *c)
     return last;
 }
 
-/* ... and the declarations after the pool's stand after the last one. */
+/* ... and the declarations before the pool's stand before the last one,
+   those after it after it (pyptx declares in allocation order, but moves
+   the pool's declaration behind the others at each growth). */
 static int qualifies(pool *c, cg_stmt **a, unsigned n, unsigned decl)
 {
     uint32_t last = in_order(c);
     if (last == NEVER)
         return 0;
-    for (unsigned i = decl + 1; i < n; i++)   /* decls' merged nodes declare too */
-        if ((a[i]->kind == CG_S_REG || a[i]->kind == CG_S_ALLOC) && 2 * i + 1 <= last)
+    for (unsigned i = 0; i < n; i++) {   /* decls' merged nodes declare too */
+        if (i == decl || (a[i]->kind != CG_S_REG && a[i]->kind != CG_S_ALLOC))
+            continue;
+        if (i < decl ? 2 * i + 1 >= last : 2 * i + 1 <= last)
             return 0;
+    }
     return 1;
 }
 

@@ -250,17 +250,25 @@ static void place(decls *c, cg_stmt **head, cg_stmt **a, unsigned n)
 
 /* The predicate pool's declaration may wait for its last allocation
    (compare.c takes the pool apart; pyptx declares it anew at each
-   growth, behind the declarations made so far) only if every declaration
-   after it in the source can stand after that allocation too: none is
-   used at or before it. */
-static int pool_deferrable(const decls *c, cg_stmt **a, unsigned n, cg_symid pool, uint32_t last)
+   growth, behind the declarations made so far) only if "compare" runs and
+   every declaration after it in the source can stand after that
+   allocation too: none is used at or before it.  Then the declarations
+   before it in the source are made before that allocation (one never
+   used would otherwise go to the end). */
+static int defer_pool(decls *c, cg_stmt **a, unsigned n, cg_symid pool, uint32_t last)
 {
-    unsigned i = 0;
-    while (i < n && !(a[i]->kind == CG_S_REG && a[i]->u.reg == pool))
-        i++;
-    for (i++; i < n; i++)
+    unsigned at = 0;
+    if (!sg_runs(c->m, "compare"))
+        return 0;
+    while (at < n && !(a[at]->kind == CG_S_REG && a[at]->u.reg == pool))
+        at++;
+    for (unsigned i = at + 1; i < n; i++)
         if (a[i]->kind == CG_S_REG && c->first[a[i]->u.reg] <= last)
             return 0;
+    for (unsigned i = 0; i < at; i++)
+        if (a[i]->kind == CG_S_REG && c->first[a[i]->u.reg] > last)
+            c->first[a[i]->u.reg] = last;
+    c->first[pool] = last + 1;
     return 1;
 }
 
@@ -282,8 +290,8 @@ uint32_t sugar_decls(cg_module *m, cg_kernel *k)
             use_stmts(&c, a[c.at], 1);
     cg_symid pool;
     uint32_t last = sg_pool_last(m, k, a, n, &pool);
-    if (last != NONE && pool_deferrable(&c, a, n, pool, last))
-        c.first[pool] = last + 1;
+    if (last != NONE)
+        defer_pool(&c, a, n, pool, last);
     mark_implicit(&c, k->body);
     place(&c, &k->body, a, n);   /* a: the list as it still is */
     ptx_buf_free(&sc);

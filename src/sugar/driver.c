@@ -60,8 +60,14 @@ static void run_rows(cg_module *m, const cg_options *o, unsigned first, unsigned
     }
 }
 
+int sg_runs(const cg_module *m, const char *name)
+{
+    return (m->sugar & ptx_codegen_pass_bit(name)) != 0;
+}
+
 void cg_run_passes(cg_module *m, const cg_options *o)
 {
+    m->sugar = o->sugar;
     for (unsigned first = 0, last; first < cg_npasses; first = last + 1) {
         for (last = first; last + 1 < cg_npasses && !(barriers >> last & 1); last++)
             ;

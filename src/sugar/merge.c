@@ -356,13 +356,30 @@ static alloc *merge_arrive(merger *c, const cg_stmt *decl)
     return a;
 }
 
+static int names_reg(const cg_opnd *o, cg_symid x)
+{
+    for (; o; o = o->next)
+        if ((o->kind == CG_O_SYM && o->sym == x) || names_reg(o->a, x) || names_reg(o->b, x) ||
+            names_reg(o->elems, x))
+            return 1;
+    return 0;
+}
+
+/* The instruction after x's declaration reads x (`add x, x, 32`): then x
+   exists before it is written, and no helper that allocates x made it. */
+static int reads_first(const cg_stmt *s, cg_symid x)
+{
+    return s->kind == CG_S_INST && s->u.inst.ops &&
+           (names_reg(s->u.inst.guard, x) || names_reg(s->u.inst.ops->next, x));
+}
+
 static uint32_t merge(merger *c, cg_stmt **head)
 {
     uint32_t made = 0;
     for (cg_stmt **link = head; *link; link = &(*link)->next) {
         cg_stmt *s = *link, *last = NULL;
         alloc *a = NULL;
-        if (s->kind != CG_S_REG || !s->next)
+        if (s->kind != CG_S_REG || !s->next || reads_first(s->next, s->u.reg))
             continue;
         if ((a = merge_ptrs(c, s, &last)) == NULL && (a = merge_warp(c, s, &last)) == NULL &&
             ((a = merge_mov(c, s, s->next)) || (a = merge_arrive(c, s)) ||

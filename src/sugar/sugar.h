@@ -69,6 +69,9 @@ static inline cg_symid sg_back_edge(const cg_stmt *s)
     return s && s->kind == CG_S_INST && s->u.inst.op[0] == 'b' ? sg_bra_back_edge(s)
                                                                 : CG_NOSYM;
 }
+/* driver.c: pass `name` runs on this module (a pass that leaves work to a
+   later one asks). */
+int sg_runs(const cg_module *m, const char *name);
 /* compare.c: if the top-level statements a[0..n) hold a predicate pool
    that "compare" could rewrite (but for where declarations stand), the
    top-level statement where its last predicate is taken, and the pool;

@@ -42,6 +42,7 @@ class Oracles:
         self.seed_path = self.path[:-4] + ".seed.ptx"
         self.rng = random.Random(os.getpid())
         self.local = None
+        self.one_pass = None   # the pass run alone, where a replay names it
         r = subprocess.run([self.prog("pyptx-codegen"), "--list-passes"], capture_output=True,
                            text=True)
         self.passes = [ln.split()[0] for ln in r.stdout.splitlines() if ln.strip()]
@@ -87,7 +88,7 @@ class Oracles:
     def codegen(self):
         text = open(self.path, encoding="utf-8", errors="surrogateescape").read()
         toks = ptxtok.tokenize(text)
-        one = self.rng.choice(self.passes) if self.passes else None
+        one = self.one_pass or (self.rng.choice(self.passes) if self.passes else None)
         self.local = None      # the mutant's local names, once per case
         self.traced = {}       # generated text -> renaming allowed: checked already
         for mode in ("plain", "sugar") + (("sugar=" + one,) if one else ()):
