@@ -6,7 +6,8 @@ duplicates or swaps statements; changes an immediate, an address offset,
 a type or modifier, a register; adds labels and branches to them; wraps
 statements in `{ }`; inserts loop shapes, mbarrier spin waits (pyptx's own
 and CUTLASS's), blocks repeated with affine registers and offsets, and
-`.loc` lines; renames a register family.  Those are the shapes the sugar
+`.loc` and `.file` lines; drops debug sections; renames a register
+family.  Those are the shapes the sugar
 passes look for, and with random operands, the near misses beside them.
 
 mutate(text, rng) -> Mutant or None.  Mutant.text is the new module;
@@ -290,6 +291,39 @@ def m_rename(b):
     return "structural"
 
 
+def m_file(lines, rng):
+    """Module level: drop a `.file` line, or add one after `.address_size`."""
+    files = [i for i, ln in enumerate(lines) if ln.lstrip().startswith(".file")]
+    if files and rng.random() < 0.5:
+        del lines[rng.choice(files)]
+        return "structural"
+    at = [i for i, ln in enumerate(lines) if ln.lstrip().startswith(".address_size")]
+    if not at:
+        return None
+    lines.insert(at[0] + 1, '.file\t%d "/tmp/fuzz_%d.cu"\n' % (rng.randint(1, 9), rng.randrange(100)))
+    return "structural"
+
+
+def m_debug_section(lines, rng):
+    """Module level: drop one `.section .debug_*` block, or every @@DWARF line."""
+    starts = [i for i, ln in enumerate(lines) if ln.lstrip().startswith(".section")]
+    if starts and rng.random() < 0.7:
+        i = rng.choice(starts)
+        j = i
+        while j < len(lines) and "}" not in lines[j].split("//")[0]:
+            j += 1
+        del lines[i:j + 1]
+        return "structural"
+    dwarf = [i for i, ln in enumerate(lines) if "@@DWARF" in ln]
+    if not dwarf:
+        return None
+    for i in reversed(dwarf):
+        del lines[i]
+    return "structural"
+
+
+MODULE_MUTATIONS = [m_file, m_debug_section]
+
 MUTATIONS = [m_delete, m_duplicate, m_swap, m_immediate, m_offset, m_modifier, m_register,
              m_label, m_branch, m_scope, m_loop, m_wait, m_repeat, m_loc, m_rename]
 
@@ -307,13 +341,16 @@ def mutate(text, rng):
     for _ in range(n * 4):
         if done == n:
             break
-        bodies = _bodies(lines)
-        if not bodies:
-            break
-        body = _Body(lines, rng.choice(bodies), rng)
-        if not body.insts:
-            continue
-        c = rng.choice(MUTATIONS)(body)
+        if rng.random() < 0.05:
+            c = rng.choice(MODULE_MUTATIONS)(lines, rng)
+        else:
+            bodies = _bodies(lines)
+            if not bodies:
+                break
+            body = _Body(lines, rng.choice(bodies), rng)
+            if not body.insts:
+                continue
+            c = rng.choice(MUTATIONS)(body)
         if c is None:
             continue
         done += 1

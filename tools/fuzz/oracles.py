@@ -17,13 +17,19 @@ import os
 import random
 import re
 import signal
+import shutil
 import subprocess
 
 import harness
 import ptxtok
 
 TIMEOUT = 20
+CUDA_PTXAS = "/usr/local/cuda/bin/ptxas"
 DIAG = re.compile(r"^[^\n]*:\d+:\d+: error: ", re.M)
+TARGET = re.compile(r"^\s*\.target\s+(sm_\w+)", re.M)
+# ptxas takes ten times as long as everything else together: it checks
+# one case in this many (every replayed one)
+PTXAS_SHARE = 1 / 16
 
 
 class _Alarm(Exception):
@@ -43,6 +49,10 @@ class Oracles:
         self.rng = random.Random(os.getpid())
         self.local = None
         self.one_pass = None   # the pass run alone, where a replay names it
+        self.ptxas = shutil.which("ptxas") or (os.path.exists(CUDA_PTXAS) and CUDA_PTXAS)
+        self.cubin_cmp = self.prog("cubin_cmp")
+        if not os.path.exists(self.cubin_cmp):
+            self.ptxas = None
         r = subprocess.run([self.prog("pyptx-codegen"), "--list-passes"], capture_output=True,
                            text=True)
         self.passes = [ln.split()[0] for ln in r.stdout.splitlines() if ln.strip()]
@@ -60,7 +70,10 @@ class Oracles:
     def check(self, seed_text, mutant):
         with open(self.path, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(mutant.text)
-        for step in (self.roundtrip, self.codegen, lambda: self.diff(seed_text, mutant)):
+        steps = [self.roundtrip, self.codegen, lambda: self.diff(seed_text, mutant)]
+        if self.ptxas and (seed_text is None or self.rng.random() < PTXAS_SHARE):
+            steps.insert(1, lambda: self.machine_code(mutant.text))
+        for step in steps:
             res = step()
             if res is not None:
                 return res
@@ -82,6 +95,35 @@ class Oracles:
         if DIAG.match(err):
             return ("rejected", "roundtrip", err)
         return ("unfaithful", "roundtrip", err)
+
+    # -- machine code -----------------------------------------------------------
+
+    def machine_code(self, text):
+        """Where ptxas accepts the mutant, its canonical text assembles to
+        the same code sections (cubin_cmp: .text, .nv.info, constants,
+        shared, relocations)."""
+        m = TARGET.search(text)
+        if not m:
+            return None
+        arch, a, b = m.group(1), self.path[:-4] + ".a.cubin", self.path[:-4] + ".b.cubin"
+        r = self.run([self.ptxas, "-arch=" + arch, self.path, "-o", a])
+        if r is None or r.returncode != 0:
+            return None                     # not PTX that ptxas takes
+        canon = self.run([self.prog("pyptx-roundtrip"), "--emit", "--canonical", self.path])
+        if canon is None or canon.returncode != 0:
+            return ("unfaithful", "ptxas", "the canonical printer failed where ptxas did not")
+        cpath = self.path[:-4] + ".canon.ptx"
+        with open(cpath, "wb") as f:
+            f.write(canon.stdout)
+        r = self.run([self.ptxas, "-arch=" + arch, cpath, "-o", b])
+        if r is None or r.returncode != 0:
+            return ("unfaithful", "ptxas", "ptxas rejects the canonical text: %s"
+                    % (r and r.stderr.decode("utf-8", "replace")[-300:]))
+        r = self.run([self.cubin_cmp, a, b, "-q"])
+        if r is None or r.returncode != 0:
+            return ("unfaithful", "ptxas", "code sections differ (cubin_cmp status %s)"
+                    % (r and r.returncode))
+        return None
 
     # -- codegen ---------------------------------------------------------------
 
