@@ -15,7 +15,7 @@ through every oracle (oracles.py):
              printer's fixed point and tokens (or a clean diagnostic)
   ptxas      where ptxas assembles the mutant, its canonical text
              assembles to the same code sections (cubin_cmp); one case in
-             16, ptxas being slow
+             32, ptxas being slow
   codegen    plain, all sugar passes, and one sugar pass alone: the Python
              runs under pyptx, and every entry and the whole module trace
              back to the mutant (plain: the same tokens; sugar: up to one

@@ -29,7 +29,7 @@ DIAG = re.compile(r"^[^\n]*:\d+:\d+: error: ", re.M)
 TARGET = re.compile(r"^\s*\.target\s+(sm_\w+)", re.M)
 # ptxas takes ten times as long as everything else together: it checks
 # one case in this many (every replayed one)
-PTXAS_SHARE = 1 / 16
+PTXAS_SHARE = 1 / 32
 
 
 class _Alarm(Exception):
