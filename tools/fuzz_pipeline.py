@@ -38,8 +38,10 @@ import multiprocessing
 import os
 import queue
 import random
+import shutil
 import re
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -64,7 +66,7 @@ def seeds(tmp):
                 if f.endswith(".ptx") and os.path.getsize(p) <= MAX_SEED_BYTES:
                     out.append(p)
     idiomatic = os.path.join(ROOT, "tests", "idiomatic")
-    traced = os.path.join(tmp, "fuzz-pipeline-seeds-%d" % os.getpid())
+    traced = os.path.join(tmp, "seeds")
     os.makedirs(traced, exist_ok=True)
     sys.path.insert(0, idiomatic)
     for f in sorted(os.listdir(idiomatic)):
@@ -183,9 +185,14 @@ def main():
     ap.add_argument("--replay", help="run the oracles on every .ptx of this directory")
     ap.add_argument("seconds", nargs="?", type=float, default=60)
     a = ap.parse_args()
-    tmp = os.environ.get("TMPDIR", "/tmp")
-    if a.replay:
-        return replay(a.bin, a.replay, tmp)
+    tmp = tempfile.mkdtemp(prefix="fuzz-pipeline-")
+    try:
+        return replay(a.bin, a.replay, tmp) if a.replay else fuzz(a, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def fuzz(a, tmp):
     seed = a.seed if a.seed is not None else int(time.time())
     rng = random.Random(seed)
     files = seeds(tmp)
