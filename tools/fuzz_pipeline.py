@@ -105,6 +105,11 @@ def minimize(text, fails):
     return "".join(lines)
 
 
+def signature(msg):
+    """What kind of failure a message reports, without its numbers."""
+    return re.sub(r"\d+", "N", msg)[:60]
+
+
 _CTX = {}
 
 
@@ -128,9 +133,9 @@ def run_case(job):
     if kind in ("unfaithful", "crash") and oracle.startswith("diff"):
         return (kind, oracle, msg, m.text, "", {"seed": src, "change": m.change})
     if kind in ("unfaithful", "crash"):
-        def same(t):
-            k2, o2, _ = o.check(None, mutate.Mutant(t, None))
-            return k2 == kind and o2 == oracle
+        def same(t):     # the same failure, not another one met on the way
+            k2, o2, m2 = o.check(None, mutate.Mutant(t, None))
+            return k2 == kind and o2 == oracle and signature(m2) == signature(msg)
         small = minimize(m.text, same)
     return (kind, oracle, msg, m.text, small, None)
 

@@ -98,6 +98,8 @@ static cg_opnd *name_opnd(cg_builder *b, const ptx_expr *e)
         return sym_opnd(b, id, idx);
     if (s.p[0] == '%' && is_special(s))
         return lit(b, CG_O_SPECIAL, s.p, s.n);
+    if (s.n > 2 && s.p[0] == '$' && s.p[1] == '_')
+        b->k->stray_fresh_like = 1;
     return lit(b, CG_O_STR, s.p, s.n);
 }
 

@@ -345,6 +345,10 @@ struct cg_kernel {
     struct cg_map *pynames;  /* Python names in use (cg_py_name) */
     struct cg_map *pysuffix; /* base name -> the next suffix to try (all
                                 below it are taken: names are never freed) */
+    uint8_t stray_fresh_like; /* an operand names `$_...` that nothing
+                                declares: a spelling pyptx's fresh labels
+                                ($_else_N ...) may meet, which no rename
+                                reaches (sugar: free.c) */
     uint8_t fresh_labels;    /* sugar/driver.c: a row that raises constructs
                                 whose trace makes fresh labels rewrote here */
     uint8_t p0_named;        /* sugar/compare.c: 0 not looked yet, 1 the

@@ -25,6 +25,7 @@
  * read only by the wgmma.mma_async right after it (a's before b's, as
  * Python evaluates them), that argument.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,11 +47,18 @@ static int inst(const cg_stmt *s, const char *op, const char *m0, unsigned nops)
            !strcmp(s->u.inst.mods[0], m0) && sg_nops(s->u.inst.ops) == nops;
 }
 
+/* A non-negative int operand's value; *ok = 0 for anything else, and for
+   a spelling past 64 bits (not PTX; strtoull would saturate it). */
 static uint64_t int_of(const cg_opnd *o, int *ok)
 {
     char buf[32];
     *ok = o->kind == CG_O_INT && sg_text_lit(&o->text, buf, sizeof buf) && buf[0] != '-';
-    return *ok ? strtoull(buf, NULL, 10) : 0;
+    if (!*ok)
+        return 0;
+    errno = 0;
+    uint64_t v = strtoull(buf, NULL, 10);
+    *ok = errno != ERANGE;
+    return v;
 }
 
 static cg_opnd *int_opnd(cg_module *m, uint64_t v)

@@ -208,6 +208,8 @@ static const char *pyptx_label_like(const char *p)
 
 int sg_pyptx_label_pinned(cg_module *m, const cg_kernel *k, const uint32_t *refs)
 {
+    if (k->stray_fresh_like)
+        return 1;
     for (uint32_t i = 0; i < k->nsyms; i++)
         if (k->syms[i].kind == CG_SYM_LABEL && refs[i] && pyptx_label_like(k->syms[i].ptx) &&
             sg_ptx_pinned(m, k->syms[i].ptx))

@@ -125,7 +125,9 @@ int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
 int sg_ptx_pinned(cg_module *m, const char *ptx);
 /* 1 if a label of k named in refs (sg_count_refs) is spelled like one
    pyptx invents ($_else_N, $_mbar_wait_N ...) and must keep its spelling
-   (sg_ptx_pinned): then a pass makes no construct that invents labels. */
+   (sg_ptx_pinned), or an operand names a `$_...` that nothing declares
+   (no rename reaches it): then a pass makes no construct that invents
+   labels. */
 int sg_pyptx_label_pinned(cg_module *m, const cg_kernel *k, const uint32_t *refs);
 /* After the passes: a label of k that the raised constructs' fresh labels
    would meet when traced (same spelling) is given another (driver.c). */

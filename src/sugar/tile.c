@@ -55,11 +55,11 @@ static const cg_opnd *ops(const cg_stmt *s, const char *op, const char *m0, cons
     return s->u.inst.ops;
 }
 
+/* A non-negative int operand that fits 32 bits, else 0. */
 static unsigned num(const cg_opnd *o)
 {
-    char b[16];
-    return o->kind == CG_O_INT && sg_text_lit(&o->text, b, sizeof b) && b[0] != '-'
-           ? (unsigned)strtoul(b, NULL, 10) : 0;
+    long long v;
+    return sg_int_value(o, &v) && v >= 0 && v <= UINT32_MAX ? (unsigned)v : 0;
 }
 
 /* log2 of the element's bytes for a pyptx type, or -1. */
