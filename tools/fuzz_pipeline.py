@@ -136,7 +136,11 @@ def run_case(job):
         def same(t):     # the same failure, not another one met on the way
             k2, o2, m2 = o.check(None, mutate.Mutant(t, None))
             return k2 == kind and o2 == oracle and signature(m2) == signature(msg)
+        o.always_ptxas = oracle == "ptxas"
+        o.one_pass = re.sub(r"^codegen-sugar-", "", oracle) if oracle.startswith(
+            "codegen-sugar-") else None
         small = minimize(m.text, same)
+        o.always_ptxas, o.one_pass = False, None
     return (kind, oracle, msg, m.text, small, None)
 
 
@@ -156,6 +160,7 @@ def save(dirname, oracle, text, pair=None):
 
 def replay(bindir, dirname, tmp):
     o = oracles.Oracles(bindir, tmp)
+    o.always_ptxas = True
     bad = n = 0
     for f in sorted(os.listdir(dirname)) if os.path.isdir(dirname) else []:
         if not f.endswith(".ptx"):

@@ -517,7 +517,8 @@ static cg_opnd *sole_use(const merger *c, cg_stmt *t, cg_symid x)
         unsigned at = 0;
         for (cg_opnd *o = t->u.inst.ops; o && n < MAXUSE; o = o->next, at++) {
             quiet[n] = (o->kind == CG_O_DYN || o->kind == CG_O_SLOT) &&
-                       sg_wrapper_takes_address(c->k, &t->u.inst, at);
+                       sg_wrapper_takes_address(c->k, &t->u.inst, at) &&
+                       sg_runs(c->m, "calls");   /* else _dyn_smem_addr() emits */
             v[n++] = o;
             for (cg_opnd *e = o->kind == CG_O_TMA ? o->elems : NULL; e && n < MAXUSE; e = e->next)
                 v[n++] = e;                  /* a coordinate: coords=(0, r, (c >> 6)) */

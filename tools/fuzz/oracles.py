@@ -28,7 +28,8 @@ CUDA_PTXAS = "/usr/local/cuda/bin/ptxas"
 DIAG = re.compile(r"^[^\n]*:\d+:\d+: error: ", re.M)
 TARGET = re.compile(r"^\s*\.target\s+(sm_\w+)", re.M)
 # ptxas takes ten times as long as everything else together: it checks
-# one case in this many (every replayed one)
+# one case in this many (every replayed one; a minimization only where
+# ptxas is the oracle that failed)
 PTXAS_SHARE = 1 / 32
 
 
@@ -49,6 +50,7 @@ class Oracles:
         self.rng = random.Random(os.getpid())
         self.local = None
         self.one_pass = None   # the pass run alone, where a replay names it
+        self.always_ptxas = False   # a replay runs every oracle
         self.ptxas = shutil.which("ptxas") or (os.path.exists(CUDA_PTXAS) and CUDA_PTXAS)
         self.cubin_cmp = self.prog("cubin_cmp")
         if not os.path.exists(self.cubin_cmp):
@@ -71,7 +73,7 @@ class Oracles:
         with open(self.path, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(mutant.text)
         steps = [self.roundtrip, self.codegen, lambda: self.diff(seed_text, mutant)]
-        if self.ptxas and (seed_text is None or self.rng.random() < PTXAS_SHARE):
+        if self.ptxas and (self.always_ptxas or self.rng.random() < PTXAS_SHARE):
             steps.insert(1, lambda: self.machine_code(mutant.text))
         for step in steps:
             res = step()
