@@ -144,6 +144,36 @@ static int ladder(kloops *c, const cg_stmt *s, cg_symid rem, unsigned i, const k
            !after->next->next;
 }
 
+/* Every comparison's predicate in the statements from s (inner lists
+   too) has all its references in `in` (counts within the kloop). */
+static int cmps_inside(const kloops *c, const cg_stmt *s, const cg_stmt *last,
+                       const uint32_t *in)
+{
+    for (; s; s = s == last ? NULL : s->next) {
+        if (s->kind == CG_S_CMP && in[s->u.sugar.label] != c->refs[s->u.sugar.label])
+            return 0;
+        cg_stmt **body = cg_body((cg_stmt *)s);
+        if (body && !cmps_inside(c, *body, NULL, in))
+            return 0;
+    }
+    return 1;
+}
+
+/* The predicates the kloop compares are its own: ptx.kloop takes them
+   from the pool itself, so no statement after it may name one. */
+static int own_predicates(kloops *c, cg_stmt *s, cg_stmt *last)
+{
+    sg_scratch sc = { 0 };
+    uint32_t *in = sg_scratch_get(&sc, (c->k->nsyms + 1) * sizeof *in);
+    cg_stmt *after = last->next;
+    last->next = NULL;
+    sg_count_refs(s, in);
+    int ok = cmps_inside(c, s, last, in);
+    last->next = after;
+    ptx_buf_free(&sc);
+    return ok;
+}
+
 /* The whole kloop from s: km filled, 0 if not that. */
 static int match(kloops *c, cg_stmt *s, kmatch *km)
 {
@@ -166,12 +196,13 @@ static int match(kloops *c, cg_stmt *s, kmatch *km)
         return 0;
     if (km->unroll == 1) {
         km->last = w;
-        return 1;
+        return own_predicates(c, s, w);
     }
     if (!ladder(c, w->next, rem, 0, km))
         return 0;
     km->last = w->next->next;
-    return c->refs[rem] == km->unroll + 1 && c->refs[rnd] == 2;
+    return c->refs[rem] == km->unroll + 1 && c->refs[rnd] == 2 &&
+           own_predicates(c, s, km->last);
 }
 
 /* ---- the rewrite --------------------------------------------------------- */
