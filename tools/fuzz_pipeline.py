@@ -24,8 +24,9 @@ through every oracle (oracles.py):
              statements differ, and for a single edit, exactly the
              statements the mutation changed
 
-A failure is minimized (delta debugging over lines, keeping the same
-oracle failing) and saved under --save (default tests/fuzz/pipeline), where
+A failure is saved as found under SAVE/pending/, then minimized (delta
+debugging over lines, keeping the same oracle and kind of message
+failing) and saved under --save (default tests/fuzz/pipeline), where
 `--replay` (CI) runs every oracle on it again.  The last line printed is
 `N cases, N unfaithful, N crashes`; the exit status is 0 only if both
 counts are 0.
@@ -113,8 +114,9 @@ def signature(msg):
 _CTX = {}
 
 
-def _init(bindir, tmp):
+def _init(bindir, tmp, save_dir):
     _CTX["o"] = oracles.Oracles(bindir, tmp)
+    _CTX["pending"] = os.path.join(save_dir, "pending")
 
 
 def run_case(job):
@@ -133,6 +135,8 @@ def run_case(job):
     if kind in ("unfaithful", "crash") and oracle.startswith("diff"):
         return (kind, oracle, msg, m.text, "", {"seed": src, "change": m.change})
     if kind in ("unfaithful", "crash"):
+        # the mutant as found, before a minimization that may outlast the run
+        save(_CTX["pending"], oracle, m.text)
         def same(t):     # the same failure, not another one met on the way
             k2, o2, m2 = o.check(None, mutate.Mutant(t, None))
             return k2 == kind and o2 == oracle and signature(m2) == signature(msg)
@@ -210,7 +214,7 @@ def fuzz(a, tmp):
     counts = dict.fromkeys(("ok", "rejected", "skipped", "unfaithful", "crash"), 0)
     t0 = time.time()
     done = queue.Queue()
-    with multiprocessing.Pool(a.jobs, _init, (a.bin, tmp)) as pool:
+    with multiprocessing.Pool(a.jobs, _init, (a.bin, tmp, a.save)) as pool:
         inflight = 0
         while inflight or time.time() - t0 < a.seconds:
             # a few cases per worker in flight: the run ends on time
