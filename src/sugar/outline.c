@@ -598,8 +598,6 @@ static int int_value(const outliner *o, const group *g, uint32_t q, const param 
     return n < 16;
 }
 
-static const char *const loop_vars[] = { "i", "j", "n", "_i", "_j", "_k" };
-
 /* May a loop over g's copies use `var`?  Not if a loop around them does,
    a register is named so, or the copies name it. */
 static int var_free(const outliner *o, const group *g, const char *var)
@@ -634,9 +632,9 @@ static const char *loop_text(outliner *o, const group *g)
     for (uint32_t r = 0; r < g->np; r++)
         if (g->p[r].optional)
             return NULL;
-    for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars && !var; i++)
-        if (var_free(o, g, loop_vars[i]))
-            var = loop_vars[i];
+    for (unsigned i = 0; i < SG_NLOOP_VARS && !var; i++)
+        if (var_free(o, g, sg_loop_vars[i]))
+            var = sg_loop_vars[i];
     for (uint32_t r = 0; r < g->np && var; r++) {
         long long base, next, v;
         if (!int_value(o, g, 0, &g->p[r], &base) || !int_value(o, g, 1, &g->p[r], &next))

@@ -365,17 +365,17 @@ void sg_print_for(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int 
     cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out);
 }
 
-static const char *const loop_vars[] = { "i", "j", "n", "_i", "_j", "_k" };
+const char *const sg_loop_vars[SG_NLOOP_VARS] = { "i", "j", "n", "_i", "_j", "_k" };
 
-/* The loop variables (bit i: loop_vars[i]) of the loops among the g
+/* The loop variables (bit i: sg_loop_vars[i]) of the loops among the g
    statements from s, or within them: one walk for all of them. */
 static unsigned vars_in(const cg_stmt *s, unsigned g)
 {
     unsigned used = 0;
     for (; s && g--; s = s->next) {
         if (s->kind == CG_S_FOR && s->u.sugar.name)
-            for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars; i++)
-                used |= (unsigned)!strcmp(s->u.sugar.name, loop_vars[i]) << i;
+            for (unsigned i = 0; i < SG_NLOOP_VARS; i++)
+                used |= (unsigned)!strcmp(s->u.sugar.name, sg_loop_vars[i]) << i;
         cg_stmt **body = cg_body((cg_stmt *)s);
         if (body)
             used |= vars_in(*body, ~0u);
@@ -396,10 +396,10 @@ static int var_outside(const roller *r, const char *name)
 static const char *block_var(roller *r, const cg_stmt *first, unsigned g)
 {
     unsigned inside = vars_in(first, g);
-    for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars; i++)
-        if ((loop_vars[i] == r->var || sg_py_name_free(r->m, r->k, loop_vars[i])) &&
-            !(inside >> i & 1) && !var_outside(r, loop_vars[i]))
-            return loop_vars[i];
+    for (unsigned i = 0; i < SG_NLOOP_VARS; i++)
+        if ((sg_loop_vars[i] == r->var || sg_py_name_free(r->m, r->k, sg_loop_vars[i])) &&
+            !(inside >> i & 1) && !var_outside(r, sg_loop_vars[i]))
+            return sg_loop_vars[i];
     return NULL;
 }
 
@@ -494,9 +494,9 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
 
 static const char *loop_var(cg_module *m, cg_kernel *k)
 {
-    for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars; i++)
-        if (sg_py_name_free(m, k, loop_vars[i]))
-            return loop_vars[i];
+    for (unsigned i = 0; i < SG_NLOOP_VARS; i++)
+        if (sg_py_name_free(m, k, sg_loop_vars[i]))
+            return sg_loop_vars[i];
     return NULL;
 }
 
@@ -515,9 +515,9 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
     ptx_buf_free(&r.text);
     if (n) {   /* the variables the loops use (outer loops may use others) */
         unsigned used = vars_in(k->body, ~0u);
-        for (unsigned i = 0; i < sizeof loop_vars / sizeof *loop_vars; i++)
-            if (loop_vars[i] == r.var || (used >> i & 1))
-                sg_py_reserve(m, k, loop_vars[i]);
+        for (unsigned i = 0; i < SG_NLOOP_VARS; i++)
+            if (sg_loop_vars[i] == r.var || (used >> i & 1))
+                sg_py_reserve(m, k, sg_loop_vars[i]);
     }
     return n;
 }

@@ -293,6 +293,10 @@ int sg_int_is(const cg_opnd *o, long long v);
    last, which it keeps in orig. */
 cg_stmt *sg_py_splice(cg_module *m, cg_stmt **link, cg_stmt *last, const char *text,
                       size_t n);
+/* repeat.c: the Python loop variables the passes choose from, in order
+   (repeat's rolled loops, outline's). */
+#define SG_NLOOP_VARS 6
+extern const char *const sg_loop_vars[SG_NLOOP_VARS];
 /* repeat.c: `base + stride*var` as the loops print it (221184 + 8*i,
    4*i, 1 - i). */
 void sg_affine(ptx_buf *b, const char *var, long long base, long long stride);
