@@ -137,15 +137,43 @@ def run_case(job):
     if kind in ("unfaithful", "crash"):
         # the mutant as found, before a minimization that may outlast the run
         save(_CTX["pending"], oracle, m.text)
-        def same(t):     # the same failure, not another one met on the way
-            k2, o2, m2 = o.check(None, mutate.Mutant(t, None))
-            return k2 == kind and o2 == oracle and signature(m2) == signature(msg)
-        o.always_ptxas = oracle == "ptxas"
-        o.one_pass = re.sub(r"^codegen-sugar-", "", oracle) if oracle.startswith(
-            "codegen-sugar-") else None
-        small = minimize(m.text, same)
-        o.always_ptxas, o.one_pass = False, None
+        small = shrink(o, m.text, kind, oracle, msg)
     return (kind, oracle, msg, m.text, small, None)
+
+
+def shrink(o, text, kind, oracle, msg):
+    """The smallest text that fails the same way: the same oracle and the
+    same message up to numbers, not another failure met on the way."""
+    def same(t):
+        k2, o2, m2 = o.check(None, mutate.Mutant(t, None))
+        return k2 == kind and o2 == oracle and signature(m2) == signature(msg)
+    o.always_ptxas = oracle == "ptxas"
+    o.one_pass = re.sub(r"^codegen-sugar-", "", oracle) if oracle.startswith(
+        "codegen-sugar-") else None
+    try:
+        return minimize(text, same)
+    finally:
+        o.always_ptxas, o.one_pass = False, None
+
+
+def minimize_file(bindir, path, save_dir, tmp):
+    """--minimize: shrink a saved failure (say one left in pending/) and save
+    the result beside the others."""
+    o = oracles.Oracles(bindir, tmp)
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        text = f.read()
+    m = re.match(r"codegen-sugar-([a-z]+)-[0-9a-f]+\.ptx$", os.path.basename(path))
+    o.one_pass = m.group(1) if m else None
+    kind, oracle, msg = o.check(None, mutate.Mutant(text, None))
+    o.one_pass = None
+    if kind not in ("unfaithful", "crash"):
+        print("%s: passes every oracle (%s)" % (path, kind))
+        return 1
+    print("%s: %s %s: %s" % (path, kind, oracle, msg.strip()[:400]), flush=True)
+    small = shrink(o, text, kind, oracle, msg)
+    print("saved %s (%d lines from %d)" % (save(save_dir, oracle, small),
+          small.count("\n"), text.count("\n")))
+    return 0
 
 
 def save(dirname, oracle, text, pair=None):
@@ -197,10 +225,14 @@ def main():
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--save", default=os.path.join(ROOT, "tests", "fuzz", "pipeline"))
     ap.add_argument("--replay", help="run the oracles on every .ptx of this directory")
+    ap.add_argument("--minimize", metavar="FILE",
+                    help="shrink one failing file and save it in the --save directory")
     ap.add_argument("seconds", nargs="?", type=float, default=60)
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="fuzz-pipeline-")
     try:
+        if a.minimize:
+            return minimize_file(a.bin, a.minimize, a.save, tmp)
         return replay(a.bin, a.replay, tmp) if a.replay else fuzz(a, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -235,13 +235,19 @@ static void fresh_made(const cg_stmt *s, uint32_t *n, uint8_t *const *gen)
             if (gen)
                 gen[first + i][*n] = 1;
         /* a helper made by a pass (def ...) runs where it is called, and its
-           caller keeps the copies it stands for in orig (kloop.c) */
+           caller keeps the copies it stands for in orig (kloop.c); a Python
+           `for` (repeat.c: no args) runs its body count times when traced */
         cg_stmt **body = cg_body((cg_stmt *)s);
+        uint32_t times = s->kind == CG_S_FOR && !s->u.sugar.args ? s->u.sugar.count : 1;
         if (s->kind == CG_S_PY && s->u.sugar.orig)
             fresh_made(s->u.sugar.orig, n, gen);
         else if (body && !(s->kind == CG_S_PY && s->u.sugar.name &&
-                           !strncmp(s->u.sugar.name, "def ", 4)))
+                           !strncmp(s->u.sugar.name, "def ", 4))) {
+            uint32_t before = *n;
             fresh_made(*body, n, gen);
+            for (uint32_t t = 1; t < times && *n != before; t++)
+                fresh_made(*body, n, gen);     /* (a body that makes none: once) */
+        }
     }
 }
 

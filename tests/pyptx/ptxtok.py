@@ -7,8 +7,12 @@ punctuation.  // and /* */ comments are dropped.  Each token is (text, line).
 """
 import re
 
+# Alternatives are tried in order.  word, the most frequent kind, comes
+# second: its first character begins no other kind but punct, the last, so
+# its place changes no token.
 _TOKEN_RE = re.compile(r"""
   (?P<ws>[ \t\r\f\v]+)
+| (?P<word>[A-Za-z_$%][\w$]*(?:(?:\.|::)[\w$]+)*)
 | (?P<nl>\n)
 | (?P<lc>//[^\n]*)
 | (?P<bc>/\*.*?\*/)
@@ -23,7 +27,6 @@ _TOKEN_RE = re.compile(r"""
         |\.\d+(?:[eE][+-]?\d+)?
         |\d+[eE][+-]?\d+
         |\d[\w$]*)
-| (?P<word>[A-Za-z_$%][\w$]*(?:(?:\.|::)[\w$]+)*)
 | (?P<dot>\.[A-Za-z_$][\w$]*(?:(?:\.|::)[\w$]+)*)
 | (?P<op><<|>>|<=|>=|==|!=|&&|\|\|)
 | (?P<punct>.)

@@ -64,10 +64,20 @@ class Oracles:
         return os.path.join(self.bin, name)
 
     def run(self, args):
+        """The program's CompletedProcess, or None if it ran past TIMEOUT.
+        The alarm, not subprocess's timeout, bounds it: that one polls the
+        child with sleeps, half a millisecond a call."""
+        p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        signal.alarm(TIMEOUT)
         try:
-            return subprocess.run(args, capture_output=True, timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
+            out, err = p.communicate()
+        except _Alarm:
+            p.kill()
+            p.communicate()
             return None
+        finally:
+            signal.alarm(0)
+        return subprocess.CompletedProcess(args, p.returncode, out, err)
 
     def check(self, seed_text, mutant):
         with open(self.path, "w", encoding="utf-8", errors="surrogateescape") as f:
