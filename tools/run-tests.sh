@@ -14,8 +14,10 @@ rc=0
 # already), "valgrind" (valgrind cannot run ASan binaries) and "speed"
 # (timings mean nothing under ASan), and by name diff_speed (a timing) and
 # install_and_package (links an outside consumer against the installed,
-# here sanitized, libptx.a without -fsanitize).
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTX_SANITIZE=ON \
+# here sanitized, libptx.a without -fsanitize).  No Python extension there
+# (PTX_PYTHON=OFF): an ASan-built module cannot load into an uninstrumented
+# python; python_valgrind checks it instead.
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTX_SANITIZE=ON -DPTX_PYTHON=OFF \
       -DPTX_VENV_PYTHON="$PWD/build/venv/bin/python" >/dev/null
 cmake --build build-asan -j "$(nproc)"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

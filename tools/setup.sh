@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 PYPTX_VERSION=0.1.1
 
-packages=(cmake make gcc clang re2c bison libcmocka-dev libiberty-dev pkg-config python3 python3-venv valgrind time)
+packages=(cmake make gcc clang re2c bison libcmocka-dev libiberty-dev pkg-config python3 python3-venv python3-dev valgrind time)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -29,15 +29,18 @@ if [ ! -x /usr/local/cuda/bin/ptxas ] && ! command -v ptxas >/dev/null; then
          "the ptxas and nvcc tests will fail" >&2
 fi
 
-# Python with pyptx for the tests and for running generated code.
-if ! "$BUILD/venv/bin/python" -c "import pyptx, importlib.metadata as m; \
-        assert m.version('pyptx') == '$PYPTX_VERSION'" 2>/dev/null; then
-    echo "setup: making $BUILD/venv with pyptx==$PYPTX_VERSION"
+# Python with pyptx for the tests and for running generated code, pytest
+# and scikit-build-core for the Python package's (tests/python/).
+PY_PACKAGES=("pyptx==$PYPTX_VERSION" "pytest==9.2.0" "scikit-build-core==1.1.2")
+if ! "$BUILD/venv/bin/python" -c "import importlib.metadata as m, sys; \
+        want = dict(a.split('==') for a in sys.argv[1:]); \
+        assert all(m.version(k) == v for k, v in want.items())" "${PY_PACKAGES[@]}" 2>/dev/null; then
+    echo "setup: making $BUILD/venv with ${PY_PACKAGES[*]}"
     mkdir -p "$BUILD"
     rm -rf "$BUILD/venv"
     py=python3
     $py -m venv "$BUILD/venv" 2>/dev/null || { py=/usr/bin/python3; $py -m venv "$BUILD/venv"; }
-    "$BUILD/venv/bin/pip" install -q --disable-pip-version-check "pyptx==$PYPTX_VERSION"
+    "$BUILD/venv/bin/pip" install -q --disable-pip-version-check "${PY_PACKAGES[@]}"
 fi
 
 # Profile-guided build (cmake/pgo.cmake): an instrumented bench_frontend

@@ -258,8 +258,12 @@ static void build_kernel(cg_module *m, const ptx_stmt *s, cg_kernel *k,
     }
     kernel_names(m, k, i);
     k->unsupported = params(&b, k, f);
-    if (k->unsupported)
+    if (k->unsupported) {
+        /* carried as raw text, which keeps its PTX name (--name too) */
+        ptx_str n = tstr(m->src, f->name);
+        k->ptx_name = cg_strndup(m, n.p, n.n);
         return;
+    }
     dirs(&b, k, f);
     header_note(&b, k, f);
     cg_build_body(&b, f->body, &k->body);

@@ -13,11 +13,18 @@
  *
  * Demangling uses libiberty's cplus_demangle (Itanium ABI), then keeps
  * the last component of the qualified name without template arguments.
+ * A build without libiberty (cmake/sugar.cmake) leaves mangled names be.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#if PTX_HAVE_LIBIBERTY
 #include <libiberty/demangle.h>
+#else
+static char *cplus_demangle(const char *mangled, int options) { return NULL; }
+#define DMGL_ANSI 0
+#define DMGL_GNU_V3 0
+#endif
 #include "codegen/build.h"
 #include "sugar/sugar.h"
 

@@ -6,11 +6,9 @@ mutant with a `file:line:col: error:` diagnostic: not PTX, or nothing
 pyptx can express), "unfaithful" (an oracle does not hold) or "crash" (a
 program died, hung or printed a malformed diagnostic); oracle names which.
 
-The generated Python is traced in this process: pyptx is imported once,
-and each generated file runs in a fresh namespace under an alarm.  The
-comparisons are the harness's (tests/pyptx/harness.py): plain output must
-have the mutant's tokens; sugar output may rename local names under one
-bijection that every occurrence follows.
+The generated Python is traced in this process (tests/pyptx/intrace.py):
+pyptx is imported once, and each generated file runs in a fresh namespace
+under an alarm.
 """
 import json
 import os
@@ -20,7 +18,7 @@ import signal
 import shutil
 import subprocess
 
-import harness
+import intrace
 import ptxtok
 
 TIMEOUT = 20
@@ -33,14 +31,6 @@ TARGET = re.compile(r"^\s*\.target\s+(sm_\w+)", re.M)
 PTXAS_SHARE = 1 / 32
 
 
-class _Alarm(Exception):
-    pass
-
-
-def _on_alarm(signum, frame):
-    raise _Alarm()
-
-
 class Oracles:
     def __init__(self, bindir, tmp):
         import pyptx  # noqa: F401  (once per worker)
@@ -48,7 +38,7 @@ class Oracles:
         self.path = os.path.join(tmp, "fuzz-pipeline-%d.ptx" % os.getpid())
         self.seed_path = self.path[:-4] + ".seed.ptx"
         self.rng = random.Random(os.getpid())
-        self.local = None
+        self.cache = {}
         self.one_pass = None   # the pass run alone, where a replay names it
         self.always_ptxas = False   # a replay runs every oracle
         self.ptxas = shutil.which("ptxas") or (os.path.exists(CUDA_PTXAS) and CUDA_PTXAS)
@@ -58,7 +48,7 @@ class Oracles:
         r = subprocess.run([self.prog("pyptx-codegen"), "--list-passes"], capture_output=True,
                            text=True)
         self.passes = [ln.split()[0] for ln in r.stdout.splitlines() if ln.strip()]
-        signal.signal(signal.SIGALRM, _on_alarm)
+        signal.signal(signal.SIGALRM, intrace.on_alarm)
 
     def prog(self, name):
         return os.path.join(self.bin, name)
@@ -71,7 +61,7 @@ class Oracles:
         signal.alarm(TIMEOUT)
         try:
             out, err = p.communicate()
-        except _Alarm:
+        except intrace.Alarm:
             p.kill()
             p.communicate()
             return None
@@ -143,7 +133,7 @@ class Oracles:
         text = open(self.path, encoding="utf-8", errors="surrogateescape").read()
         toks = ptxtok.tokenize(text)
         one = self.one_pass or (self.rng.choice(self.passes) if self.passes else None)
-        self.local = None      # the mutant's local names, once per case
+        self.cache = {}        # the mutant's local names, once per case
         self.traced = {}       # generated text -> renaming allowed: checked already
         for mode in ("plain", "sugar") + (("sugar=" + one,) if one else ()):
             res = self.one_codegen(mode, text, toks)
@@ -170,48 +160,7 @@ class Oracles:
 
     def trace(self, py, toks, rename, text):
         """None if the generated file traces back to toks, else why not."""
-        ns = {"__name__": "fuzz_generated"}
-        signal.alarm(TIMEOUT)
-        try:
-            exec(compile(py, "<generated>", "exec"), ns)
-            kern = {}
-            for n, k in ns["KERNELS"].items():
-                kern[n] = k.ptx()
-                # module_ptx() traces each kernel again: give it this trace
-                k.ptx = lambda text=kern[n]: text
-            module = ns["module_ptx"]()
-        except _Alarm:
-            return "tracing timed out"
-        except BaseException as e:  # the generated code must run: any error is a finding
-            return "generated code raised %s: %s" % (type(e).__name__, str(e)[:300])
-        finally:
-            signal.alarm(0)
-        entries = ptxtok.find_entries(toks)
-        fixed = {e["name"] for e in entries}
-        if rename and self.local is None and module != text:
-            self.local = harness.local_names(toks)
-        a_local = self.local if rename else ()
-        if module != text:     # (byte-identical: the same tokens)
-            mt = ptxtok.tokenize(module)
-            d = harness.compare(toks, mt, rename, a_local,
-                                harness.local_names(mt) if rename else (), fixed)
-            if d is not None:
-                return "module: " + harness._fmt_diff(toks, mt, d, "printed")
-        # every entry: KERNELS[name] traces to the text the module holds for
-        # it (whose tokens, by the comparison above, are the mutant's)
-        unsup = ns.get("UNSUPPORTED", {})
-        for e in entries:
-            name = e["name"]
-            if name in unsup:
-                bad = harness.verify_unsupported(toks[e["start"]:e["end"]], unsup[name])
-                if bad:
-                    return "entry %s: UNSUPPORTED wrong: %s" % (name, bad)
-                continue
-            k = kern.get(name)
-            at = k.find(".entry " + name) if k is not None else -1
-            if at < 0 or k[at:k.rindex("}") + 1] not in module:
-                return "entry %s: KERNELS[%r].ptx() is not the module's text for it" % (name, name)
-        return None
+        return intrace.trace_back(py, text, toks, rename, TIMEOUT, self.cache)
 
     # -- diff --------------------------------------------------------------------
 

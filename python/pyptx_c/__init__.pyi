@@ -1,0 +1,53 @@
+from typing import Literal
+
+__version__: str
+
+class PTXSyntaxError(SyntaxError):
+    """PTX that does not parse; filename, lineno, offset and text locate it."""
+
+class PTXError(ValueError):
+    """PTX that parses but cannot be done what was asked."""
+
+class Statement:
+    kind: str
+    text: str
+    line: int
+    col: int
+    statements: list[Statement]
+    name: str | None
+    function: Function | None
+    opcode: str | None
+    modifiers: tuple[str, ...]
+    operands: tuple[str, ...]
+    predicate: str | None
+    negated: bool
+
+class Function:
+    name: str
+    kind: Literal["entry", "func"]
+    linking: tuple[str, ...]
+    params: list[str]
+    is_definition: bool
+    statements: list[Statement]
+    instructions: list[Statement]
+    line: int
+    col: int
+
+class Module:
+    filename: str
+    statements: list[Statement]
+    entries: list[Function]
+    functions: list[Function]
+    version: str | None
+    target: tuple[str, ...]
+    def emit(self) -> str: ...
+    def canonical(self) -> str: ...
+    def instructions(self) -> list[Statement]: ...
+
+def parse(text: str | bytes, name: str = "<string>") -> Module: ...
+def ptx_to_python(source: str | bytes, *, sugar: bool | str = False,
+                  kernel_name: str | None = None) -> str: ...
+def diff(a: str | bytes | Module, b: str | bytes | Module, *, ignore_debug: bool = False,
+         ignore_labels: bool = False, ignore_names: bool = False, ignore_regs: bool = False,
+         context: int = 3) -> str: ...
+def sugar_passes() -> list[tuple[str, str]]: ...

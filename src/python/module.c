@@ -1,0 +1,306 @@
+/*
+ * python/module.c - pyptx_c._core: ptx_to_python, parse, diff and the
+ * errors they raise.  The GIL is released while libptx parses, prints,
+ * generates and compares: the library keeps no global state, so threads
+ * that each hold their own module run at once.
+ */
+#include <string.h>
+#include "pyptx_c.h"
+#include "ptx/codegen.h"
+#include "ptx/diff.h"
+
+static pyptx_state *state(PyObject *mod)
+{
+    return (pyptx_state *)PyModule_GetState(mod);
+}
+
+PyObject *pyptx_str(const char *p, size_t n)
+{
+    return PyUnicode_DecodeUTF8(p ? p : "", (Py_ssize_t)n, "surrogateescape");
+}
+
+PyObject *pyptx_raise_diag(PyObject *exc, const ptx_diag *d)
+{
+    /* SyntaxError's offset counts characters of `text` from 1 */
+    PyObject *text = pyptx_str(d->line_text, strlen(d->line_text));
+    PyObject *before = text ? pyptx_str(d->line_text, d->caret) : NULL;
+    PyObject *e = NULL;
+    if (before)
+        e = PyObject_CallFunction(exc, "s(sInO)", d->msg, d->file, (unsigned)d->line,
+                                  PyUnicode_GetLength(before) + 1, text);
+    if (e) {
+        PyErr_SetObject(exc, e);
+        Py_DECREF(e);
+    }
+    Py_XDECREF(before);
+    Py_XDECREF(text);
+    return NULL;
+}
+
+/* The bytes of a str (UTF-8, lone surrogates back to their bytes) or of a
+   bytes-like object; *keep holds them while they are used. */
+static int source_bytes(PyObject *src, const char **p, Py_ssize_t *n, PyObject **keep)
+{
+    if (PyUnicode_Check(src)) {
+        *keep = PyUnicode_AsEncodedString(src, "utf-8", "surrogateescape");
+        if (!*keep)
+            return -1;
+    } else if (PyBytes_Check(src)) {
+        Py_INCREF(src);
+        *keep = src;
+    } else {
+        *keep = PyBytes_FromObject(src);
+        if (!*keep) {
+            PyErr_Format(PyExc_TypeError, "PTX source must be str or bytes, not %.100s",
+                         Py_TYPE(src)->tp_name);
+            return -1;
+        }
+    }
+    *p = PyBytes_AS_STRING(*keep);
+    *n = PyBytes_GET_SIZE(*keep);
+    return 0;
+}
+
+/* Parse without the GIL; NULL with PTXSyntaxError raised on failure. */
+static ptx_module *parse_source(PyObject *mod, PyObject *src, const char *name)
+{
+    const char *p;
+    Py_ssize_t n;
+    PyObject *keep;
+    if (source_bytes(src, &p, &n, &keep) < 0)
+        return NULL;
+    ptx_diag d;
+    ptx_module *m;
+    Py_BEGIN_ALLOW_THREADS
+    m = ptx_parse_buffer(name, p, (size_t)n, &d);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(keep);
+    if (!m)
+        pyptx_raise_diag(state(mod)->syntax_error, &d);
+    return m;
+}
+
+static PyObject *py_parse(PyObject *mod, PyObject *args, PyObject *kw)
+{
+    static char *names[] = { "text", "name", NULL };
+    PyObject *src;
+    const char *name = "<string>";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|s:parse", names, &src, &name))
+        return NULL;
+    ptx_module *m = parse_source(mod, src, name);
+    return m ? pyptx_module_new(m) : NULL;
+}
+
+/* ---- ptx_to_python -------------------------------------------------------- */
+
+static int entry_definitions(const ptx_module *m)
+{
+    int n = 0;
+    for (const ptx_stmt *s = m->items; s; s = s->next)
+        if (s->kind == PTX_S_FUNC && s->u.func.body &&
+            m->toks[s->u.func.kw].kind == PTX_T_ENTRY)
+            n++;
+    return n;
+}
+
+/* sugar: False / True (every pass) or "name,name" (those passes). */
+static int sugar_mask(PyObject *sugar, uint32_t *mask)
+{
+    if (PyBool_Check(sugar) || sugar == Py_None) {
+        *mask = sugar == Py_True ? UINT32_MAX : 0;
+        return 0;
+    }
+    const char *s = PyUnicode_Check(sugar) ? PyUnicode_AsUTF8(sugar) : NULL;
+    if (!s) {
+        PyErr_SetString(PyExc_TypeError, "sugar must be a bool or a string of pass names");
+        return -1;
+    }
+    *mask = 0;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(n < 63 ? n : 63), s);
+        uint32_t bit = ptx_codegen_pass_bit(name);
+        if (!bit) {
+            PyErr_Format(PyExc_ValueError, "unknown sugar pass '%s'", name);
+            return -1;
+        }
+        *mask |= bit;
+        s += n + (s[n] == ',');
+    }
+    return 0;
+}
+
+static PyObject *py_ptx_to_python(PyObject *mod, PyObject *args, PyObject *kw)
+{
+    static char *names[] = { "source", "sugar", "kernel_name", NULL };
+    PyObject *src, *sugar = Py_False;
+    const char *kernel_name = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Oz:ptx_to_python", names, &src, &sugar,
+                                     &kernel_name))
+        return NULL;
+    ptx_codegen_options o = { .srcname = "<string>" };
+    if (sugar_mask(sugar, &o.sugar) < 0)
+        return NULL;
+    ptx_module *m = parse_source(mod, src, "<string>");
+    if (!m)
+        return NULL;
+    /* pyptx.codegen names the kernel kernel_name when sugar is on; with
+       one .entry only, since two entries of one name are not a module */
+    if (o.sugar && kernel_name && entry_definitions(m) == 1)
+        o.name = kernel_name;
+    ptx_buf out = { 0 };
+    ptx_diag d;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = ptx_codegen(m, &o, &out, &d);
+    ptx_module_free(m);
+    Py_END_ALLOW_THREADS
+    PyObject *res = NULL;
+    if (rc == 0)
+        res = pyptx_str(out.p, out.n);
+    else
+        PyErr_Format(state(mod)->error, "%s:%u:%u: error: %s", d.file, d.line, d.col, d.msg);
+    ptx_buf_free(&out);
+    return res;
+}
+
+/* ---- diff ------------------------------------------------------------------ */
+
+/* A Module as it is, or a source parsed under `name`; *owned is set when
+   the caller must free the result. */
+static const ptx_module *diff_side(PyObject *mod, PyObject *x, const char *name,
+                                   ptx_module **owned)
+{
+    *owned = NULL;
+    if (PyObject_TypeCheck(x, &PtxModule_Type))
+        return ((PtxModule *)x)->m;
+    return *owned = parse_source(mod, x, name);
+}
+
+static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
+{
+    static char *names[] = { "a", "b", "ignore_debug", "ignore_labels", "ignore_names",
+                             "ignore_regs", "context", NULL };
+    PyObject *a, *b;
+    int dbg = 0, labels = 0, nm = 0, regs = 0, context = 3;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$ppppi:diff", names, &a, &b, &dbg, &labels,
+                                     &nm, &regs, &context))
+        return NULL;
+    if (context < 0)
+        return PyErr_Format(PyExc_ValueError, "context must be >= 0");
+    ptx_module *fa, *fb = NULL;
+    const ptx_module *ma = diff_side(mod, a, "a", &fa), *mb = ma ? diff_side(mod, b, "b", &fb) : NULL;
+    PyObject *res = NULL;
+    if (ma && mb) {
+        ptx_diff_opts o = { .context = context };
+        o.flags = (dbg ? PTX_DIFF_IGNORE_DEBUG : 0) | (labels ? PTX_DIFF_IGNORE_LABELS : 0) |
+                  (nm ? PTX_DIFF_IGNORE_NAMES : 0) | (regs ? PTX_DIFF_IGNORE_REGS : 0);
+        char err[256] = "";
+        ptx_buf out = { 0 };
+        ptx_diff *d;
+        Py_BEGIN_ALLOW_THREADS
+        d = ptx_diff_run(ma, mb, &o, err, sizeof err);
+        if (d)
+            ptx_diff_print_unified(d, &out);
+        ptx_diff_free(d);
+        Py_END_ALLOW_THREADS
+        if (d)
+            res = pyptx_str(out.p, out.n);
+        else
+            PyErr_SetString(state(mod)->error, err);
+        ptx_buf_free(&out);
+    }
+    ptx_module_free(fa);
+    ptx_module_free(fb);
+    return res;
+}
+
+static PyObject *py_sugar_passes(PyObject *mod, PyObject *unused)
+{
+    PyObject *l = PyList_New(0);
+    for (unsigned i = 0; l && i < ptx_codegen_npasses(); i++) {
+        PyObject *t = Py_BuildValue("(ss)", ptx_codegen_pass_name(i), ptx_codegen_pass_help(i));
+        if (!t || PyList_Append(l, t) < 0)
+            Py_CLEAR(l);
+        Py_XDECREF(t);
+    }
+    return l;
+}
+
+/* ---- the module ------------------------------------------------------------- */
+
+PyDoc_STRVAR(parse_doc,
+"parse(text, name='<string>') -> Module\n\n"
+"Parse PTX (str or bytes) into a lossless syntax tree.  `name` appears in\n"
+"diagnostics.  Raises PTXSyntaxError with filename, lineno, offset and text.");
+PyDoc_STRVAR(ptx_to_python_doc,
+"ptx_to_python(source, *, sugar=False, kernel_name=None) -> str\n\n"
+"PTX to Python for the pyptx 0.1.1 DSL, a drop-in for\n"
+"pyptx.codegen.ptx_to_python.  sugar=True runs every sugar pass (a string\n"
+"'a,b' runs the named ones).  With sugar on and one .entry in the module,\n"
+"kernel_name renames it, as pyptx's does; None keeps the PTX name.\n"
+"Raises PTXSyntaxError on PTX that does not parse, PTXError on PTX that\n"
+"parses but cannot be generated.");
+PyDoc_STRVAR(diff_doc,
+"diff(a, b, *, ignore_debug=False, ignore_labels=False, ignore_names=False,\n"
+"     ignore_regs=False, context=3) -> str\n\n"
+"Structural diff of two modules (Module objects or PTX sources) as the\n"
+"unified text pyptx-diff prints; '' when they are the same.");
+PyDoc_STRVAR(passes_doc, "sugar_passes() -> list of (name, help), in the order they run.");
+
+static PyMethodDef functions[] = {
+    { "parse", (PyCFunction)(void (*)(void))py_parse, METH_VARARGS | METH_KEYWORDS, parse_doc },
+    { "ptx_to_python", (PyCFunction)(void (*)(void))py_ptx_to_python,
+      METH_VARARGS | METH_KEYWORDS, ptx_to_python_doc },
+    { "diff", (PyCFunction)(void (*)(void))py_diff, METH_VARARGS | METH_KEYWORDS, diff_doc },
+    { "sugar_passes", py_sugar_passes, METH_NOARGS, passes_doc },
+    { NULL, NULL, 0, NULL }
+};
+
+static int exec_module(PyObject *mod)
+{
+    pyptx_state *st = state(mod);
+    st->syntax_error = PyErr_NewExceptionWithDoc(
+        "pyptx_c.PTXSyntaxError", "PTX that does not parse: filename, lineno, offset, text "
+        "locate it.", PyExc_SyntaxError, NULL);
+    st->error = PyErr_NewExceptionWithDoc(
+        "pyptx_c.PTXError", "PTX that parses but cannot be done what was asked.",
+        PyExc_ValueError, NULL);
+    if (!st->syntax_error || !st->error ||
+        PyModule_AddObjectRef(mod, "PTXSyntaxError", st->syntax_error) < 0 ||
+        PyModule_AddObjectRef(mod, "PTXError", st->error) < 0 ||
+        PyModule_AddStringConstant(mod, "__version__", PTX_VERSION_STRING) < 0)
+        return -1;
+    return pyptx_tree_ready(mod);
+}
+
+static int traverse(PyObject *mod, visitproc visit, void *arg)
+{
+    Py_VISIT(state(mod)->syntax_error);
+    Py_VISIT(state(mod)->error);
+    return 0;
+}
+
+static int clear(PyObject *mod)
+{
+    Py_CLEAR(state(mod)->syntax_error);
+    Py_CLEAR(state(mod)->error);
+    return 0;
+}
+
+static PyModuleDef_Slot slots[] = {
+    { Py_mod_exec, exec_module },
+    { 0, NULL }
+};
+
+static struct PyModuleDef def = {
+    PyModuleDef_HEAD_INIT, "pyptx_c._core",
+    "libptx for Python: parse, print, generate pyptx code and diff PTX.",
+    sizeof(pyptx_state), functions, slots, traverse, clear, NULL
+};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    return PyModuleDef_Init(&def);
+}

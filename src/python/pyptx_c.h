@@ -1,0 +1,43 @@
+/*
+ * python/pyptx_c.h - the CPython extension pyptx_c._core over libptx.
+ *
+ * module.c holds the functions (ptx_to_python, parse, diff) and the
+ * errors; tree.c the read-only views of a parsed module (Module,
+ * Function, Statement).  A view keeps its Module alive and points into
+ * the module's arena, which never moves or changes after the parse, so
+ * views need no bookkeeping of their own.
+ */
+#ifndef PYPTX_C_H
+#define PYPTX_C_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include "ptx/ptx.h"
+
+/* The parsed module: owns the ptx_module.  `lines` (built on the first
+   location asked for) holds the byte offset of each line's start. */
+typedef struct {
+    PyObject_HEAD
+    ptx_module *m;
+    uint32_t *lines;
+    uint32_t nlines;
+} PtxModule;
+
+extern PyTypeObject PtxModule_Type, PtxFunction_Type, PtxStatement_Type;
+
+/* The module's state: the exception types (one set per interpreter). */
+typedef struct {
+    PyObject *syntax_error;   /* PTXSyntaxError(SyntaxError) */
+    PyObject *error;          /* PTXError(ValueError) */
+} pyptx_state;
+
+/* tree.c */
+int pyptx_tree_ready(PyObject *mod);
+PyObject *pyptx_module_new(ptx_module *m);
+
+/* module.c: raise PTXSyntaxError from a parse diagnostic. */
+PyObject *pyptx_raise_diag(PyObject *exc, const ptx_diag *d);
+/* A str from bytes the library printed (lossless for any byte). */
+PyObject *pyptx_str(const char *p, size_t n);
+
+#endif
