@@ -24,6 +24,11 @@ through every oracle (oracles.py):
              statements differ, and for a single edit, exactly the
              statements the mutation changed
 
+Codegen runs inside the worker, through the pyptx_c extension of the same
+build (BUILD/python) where there is one, which saves three program
+launches a case; a worker that dies is a crash, whose case the runner
+makes again and checks with the programs.
+
 A failure is saved as found under SAVE/pending/, then minimized (delta
 debugging over lines, keeping the same oracle and kind of message
 failing) and saved under --save (default tests/fuzz/pipeline), where
@@ -36,8 +41,8 @@ import hashlib
 import importlib.util
 import json
 import multiprocessing
+import multiprocessing.connection
 import os
-import queue
 import random
 import shutil
 import re
@@ -160,6 +165,7 @@ def minimize_file(bindir, path, save_dir, tmp):
     """--minimize: shrink a saved failure (say one left in pending/) and save
     the result beside the others."""
     o = oracles.Oracles(bindir, tmp)
+    o.inproc = False
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         text = f.read()
     m = re.match(r"codegen-sugar-([a-z]+)-[0-9a-f]+\.ptx$", os.path.basename(path))
@@ -192,6 +198,7 @@ def save(dirname, oracle, text, pair=None):
 
 def replay(bindir, dirname, tmp):
     o = oracles.Oracles(bindir, tmp)
+    o.inproc = False       # the programs: a crash must not end the replay
     o.always_ptxas = True
     bad = n = 0
     for f in sorted(os.listdir(dirname)) if os.path.isdir(dirname) else []:
@@ -238,6 +245,89 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _worker(conn, bindir, tmp, save_dir):
+    """A worker process: cases in, results out, until None comes."""
+    _init(bindir, tmp, save_dir)
+    while True:
+        job = conn.recv()
+        if job is None:
+            return
+        conn.send(run_case(job))
+
+
+class Pool:
+    """Worker processes, one case each at a time.  The oracles generate code
+    in the worker itself (oracles.py: inproc), so a crash of the library
+    kills the worker: the pool notices, reports the case, and starts
+    another worker."""
+
+    def __init__(self, n, args):
+        self.args, self.busy, self.idle = args, {}, []
+        for _ in range(n):
+            self.idle.append(self._start())
+
+    def _start(self):
+        parent, child = multiprocessing.Pipe()
+        p = multiprocessing.Process(target=_worker, args=(child,) + self.args, daemon=True)
+        p.start()
+        child.close()
+        return (p, parent)
+
+    def submit(self, job):
+        w = self.idle.pop()
+        w[1].send(job)
+        self.busy[w[1]] = (w, job)
+
+    def results(self):
+        """[(job, result or None if the worker died)] of the cases done."""
+        ready = multiprocessing.connection.wait(
+            [c for c in self.busy] + [w[0].sentinel for w, _ in self.busy.values()])
+        out = []
+        for c, (w, job) in list(self.busy.items()):
+            if c in ready or w[0].sentinel in ready:
+                try:
+                    res = c.recv()
+                except (EOFError, OSError):
+                    res = None
+                    w[0].join()
+                    w = self._start()
+                del self.busy[c]
+                self.idle.append(w)
+                out.append((job, res))
+        return out
+
+    def close(self):
+        for p, c in self.idle + [w for w, _ in self.busy.values()]:
+            try:
+                c.send(None)
+            except OSError:
+                pass
+            p.join(timeout=5)
+            if p.is_alive():
+                p.terminate()
+
+
+def died(job, bindir, tmp, save_dir):
+    """The case a worker died on: made again here, saved, and put through
+    the oracles with the programs (whose crashes a process survives)."""
+    path, rs = job
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        src = f.read()
+    m = mutate.mutate(src, random.Random(rs))
+    if m is None:
+        return ("crash", "worker", "the worker died on %s, before any oracle" % path,
+                "", "", None)
+    save(os.path.join(save_dir, "pending"), "worker", m.text)
+    o = oracles.Oracles(bindir, tmp)
+    o.inproc = False
+    kind, oracle, msg = o.check(src, m)
+    if kind != "crash":
+        kind, oracle, msg = "crash", "worker", "the worker died in-process; the programs " \
+            "say %s (%s)" % (kind, msg[:200])
+        return (kind, oracle, msg, m.text, "", None)
+    return (kind, oracle, msg, m.text, shrink(o, m.text, kind, oracle, msg), None)
+
+
 def fuzz(a, tmp):
     seed = a.seed if a.seed is not None else int(time.time())
     rng = random.Random(seed)
@@ -245,23 +335,21 @@ def fuzz(a, tmp):
     print("seed %d, %d seed files, %d jobs, %.0f s" % (seed, len(files), a.jobs, a.seconds))
     counts = dict.fromkeys(("ok", "rejected", "skipped", "unfaithful", "crash"), 0)
     t0 = time.time()
-    done = queue.Queue()
-    with multiprocessing.Pool(a.jobs, _init, (a.bin, tmp, a.save)) as pool:
-        inflight = 0
-        while inflight or time.time() - t0 < a.seconds:
-            # a few cases per worker in flight: the run ends on time
-            while inflight < 3 * a.jobs and time.time() - t0 < a.seconds:
-                pool.apply_async(run_case, ((rng.choice(files), rng.getrandbits(64)),),
-                                 callback=done.put,
-                                 error_callback=lambda e: done.put(("crash", "runner", repr(e),
-                                                                    "", "", None)))
-                inflight += 1
-            kind, oracle, msg, text, small, pair = done.get()
-            inflight -= 1
-            counts[kind] += 1
-            if kind in ("unfaithful", "crash"):
-                p = save(a.save, oracle, small or text, pair) if text else "(nothing to save)"
-                print("%s (%s): %s\n  saved %s" % (kind, oracle, msg.strip()[:400], p), flush=True)
+    pool = Pool(a.jobs, (a.bin, tmp, a.save))
+    try:
+        while pool.busy or time.time() - t0 < a.seconds:
+            while pool.idle and time.time() - t0 < a.seconds:
+                pool.submit((rng.choice(files), rng.getrandbits(64)))
+            for job, res in pool.results():
+                res = res or died(job, a.bin, tmp, a.save)
+                kind, oracle, msg, text, small, pair = res
+                counts[kind] += 1
+                if kind in ("unfaithful", "crash"):
+                    p = save(a.save, oracle, small or text, pair) if text else "(nothing to save)"
+                    print("%s (%s): %s\n  saved %s" % (kind, oracle, msg.strip()[:400], p),
+                          flush=True)
+    finally:
+        pool.close()
     dt = time.time() - t0
     cases = sum(counts[k] for k in ("ok", "rejected", "unfaithful", "crash"))
     print("%.0f s, %.1f cases/s; %d parsed and passed every oracle, %d rejected with a "

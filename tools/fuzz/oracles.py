@@ -17,6 +17,7 @@ import re
 import signal
 import shutil
 import subprocess
+import sys
 
 import intrace
 import ptxtok
@@ -49,6 +50,16 @@ class Oracles:
                            text=True)
         self.passes = [ln.split()[0] for ln in r.stdout.splitlines() if ln.strip()]
         signal.signal(signal.SIGALRM, intrace.on_alarm)
+        # codegen in this process, through the extension of the same build
+        # (BUILD/python), where there is one: three program launches fewer
+        # a case.  A crash then takes the worker down; the runner sees it
+        # and checks the case again with inproc off (the programs).
+        self.pyptx_c = None
+        if os.path.isdir(os.path.join(bindir, "python", "pyptx_c")):
+            sys.path.insert(0, os.path.join(bindir, "python"))
+            import pyptx_c
+            self.pyptx_c = pyptx_c
+        self.inproc = self.pyptx_c is not None
 
     def prog(self, name):
         return os.path.join(self.bin, name)
@@ -141,21 +152,38 @@ class Oracles:
                 return res
         return None
 
-    def one_codegen(self, mode, text, toks):
+    def generate(self, mode, text):
+        """(python text, None) or (None, (kind, message)): pyptx-codegen's
+        work, by the program or (inproc) by pyptx_c.ptx_to_python."""
+        if self.inproc:
+            sugar = False if mode == "plain" else (True if mode == "sugar" else mode[6:])
+            try:
+                return self.pyptx_c.ptx_to_python(text, sugar=sugar), None
+            except self.pyptx_c.PTXSyntaxError as e:
+                return None, ("rejected", "%s:%s:%s: error: %s" % (
+                    e.filename, e.lineno, e.offset, e.msg))
+            except self.pyptx_c.PTXError as e:
+                return None, ("rejected", str(e))
         flag = [] if mode == "plain" else ["--" + mode]
         r = self.run([self.prog("pyptx-codegen")] + flag + [self.path])
-        oracle = "codegen-" + mode.replace("=", "-")
         if r is None or r.returncode not in (0, 1):
-            return ("crash", oracle, "status %s" % (r and r.returncode))
+            return None, ("crash", "status %s" % (r and r.returncode))
+        err = r.stderr.decode("utf-8", "replace")
         if r.returncode == 1:
-            err = r.stderr.decode("utf-8", "replace")
-            return ("rejected", oracle, err) if DIAG.search(err) else \
-                ("crash", oracle, "exit 1 without a diagnostic: %r" % err[:300])
+            return None, ("rejected", err) if DIAG.search(err) else \
+                ("crash", "exit 1 without a diagnostic: %r" % err[:300])
+        return r.stdout.decode("utf-8", "surrogateescape"), None
+
+    def one_codegen(self, mode, text, toks):
+        oracle = "codegen-" + mode.replace("=", "-")
+        py, bad = self.generate(mode, text)
+        if bad:
+            return (bad[0], oracle, bad[1])
         rename = mode != "plain"
-        if self.traced.get(r.stdout, rename + 1) <= rename:
+        if self.traced.get(py, rename + 1) <= rename:
             return None        # the same text traced already (a pass that did nothing)
-        why = self.trace(r.stdout.decode("utf-8", "surrogateescape"), toks, rename, text)
-        self.traced[r.stdout] = rename
+        why = self.trace(py, toks, rename, text)
+        self.traced[py] = rename
         return None if why is None else ("unfaithful", oracle, why)
 
     def trace(self, py, toks, rename, text):
