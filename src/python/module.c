@@ -181,14 +181,25 @@ static const ptx_module *diff_side(PyObject *mod, PyObject *x, const char *name,
 static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
 {
     static char *names[] = { "a", "b", "ignore_debug", "ignore_labels", "ignore_names",
-                             "ignore_regs", "context", NULL };
+                             "ignore_regs", "context", "format", NULL };
+    /* pyptx-diff's three reports, as its default, --stat and --json print them */
+    static const struct { const char *name; void (*print)(const ptx_diff *, ptx_buf *); }
+        formats[] = { { "unified", ptx_diff_print_unified }, { "stat", ptx_diff_print_stat },
+                      { "json", ptx_diff_print_json } };
     PyObject *a, *b;
     int dbg = 0, labels = 0, nm = 0, regs = 0, context = 3;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$ppppi:diff", names, &a, &b, &dbg, &labels,
-                                     &nm, &regs, &context))
+    const char *format = "unified";
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$ppppis:diff", names, &a, &b, &dbg, &labels,
+                                     &nm, &regs, &context, &format))
         return NULL;
     if (context < 0)
         return PyErr_Format(PyExc_ValueError, "context must be >= 0");
+    void (*print)(const ptx_diff *, ptx_buf *) = NULL;
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (!strcmp(format, formats[i].name))
+            print = formats[i].print;
+    if (!print)
+        return PyErr_Format(PyExc_ValueError, "format must be 'unified', 'stat' or 'json'");
     ptx_module *fa, *fb = NULL;
     const ptx_module *ma = diff_side(mod, a, "a", &fa), *mb = ma ? diff_side(mod, b, "b", &fb) : NULL;
     PyObject *res = NULL;
@@ -202,7 +213,7 @@ static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
         Py_BEGIN_ALLOW_THREADS
         d = ptx_diff_run(ma, mb, &o, err, sizeof err);
         if (d)
-            ptx_diff_print_unified(d, &out);
+            print(d, &out);
         ptx_diff_free(d);
         Py_END_ALLOW_THREADS
         if (d)
@@ -244,9 +255,10 @@ PyDoc_STRVAR(ptx_to_python_doc,
 "parses but cannot be generated.");
 PyDoc_STRVAR(diff_doc,
 "diff(a, b, *, ignore_debug=False, ignore_labels=False, ignore_names=False,\n"
-"     ignore_regs=False, context=3) -> str\n\n"
-"Structural diff of two modules (Module objects or PTX sources) as the\n"
-"unified text pyptx-diff prints; '' when they are the same.");
+"     ignore_regs=False, context=3, format='unified') -> str\n\n"
+"Structural diff of two modules (Module objects or PTX sources), as the\n"
+"text pyptx-diff prints: format 'unified' ('' when they are the same),\n"
+"'stat' (its --stat) or 'json' (its --json).");
 PyDoc_STRVAR(passes_doc, "sugar_passes() -> list of (name, help), in the order they run.");
 
 static PyMethodDef functions[] = {

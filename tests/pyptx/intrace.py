@@ -46,7 +46,10 @@ def trace_back(py, text, toks=None, rename=False, timeout=20, cache=None):
         signal.signal(signal.SIGALRM, old)
     entries = ptxtok.find_entries(toks)
     fixed = {e["name"] for e in entries}
-    if module != text:     # (byte-identical: the same tokens)
+    # (byte-identical: the same tokens; a module compared already in this
+    # cache, under no more renaming, needs no second look)
+    seen = cache.setdefault("modules", {})
+    if module != text and seen.get(module, 2) > rename:
         if rename and "local" not in cache:
             cache["local"] = harness.local_names(toks)
         mt = ptxtok.tokenize(module)
@@ -54,6 +57,7 @@ def trace_back(py, text, toks=None, rename=False, timeout=20, cache=None):
                             harness.local_names(mt) if rename else (), fixed)
         if d is not None:
             return "module: " + harness._fmt_diff(toks, mt, d, "printed")
+        seen[module] = rename
     # every entry: KERNELS[name] traces to the text the module holds for it
     # (whose tokens, by the comparison above, are the input's)
     unsup = ns.get("UNSUPPORTED", {})

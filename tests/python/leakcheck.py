@@ -52,6 +52,8 @@ for _ in range(int(sys.argv[1]) if len(sys.argv) > 1 else 200):
     pyptx_c.ptx_to_python(SRC)
     pyptx_c.ptx_to_python(SRC, sugar=True, kernel_name="gemm")
     pyptx_c.diff(m, SRC.replace("8;", "16;"), ignore_regs=True)
+    pyptx_c.diff(m, SRC.replace("8;", "16;"), format="json")
+    pyptx_c.diff(SRC, SRC.replace("8;", "16;"), format="stat", context=0)
     for bad in (SRC.replace("ret;", "ret"), "\x00", ".entry k( {"):
         try:
             pyptx_c.parse(bad)

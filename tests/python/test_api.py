@@ -116,6 +116,14 @@ def test_diff_matches_the_program(tmp_path):
         got = pyptx_c.diff(pyptx_c.parse(a.read_text(), name=str(a)),
                            pyptx_c.parse(b.read_text(), name=str(b)), **kw)
         assert got == want, flags
+    for flag, fmt in (("--stat", "stat"), ("--json", "json")):
+        want = subprocess.run([PROG["pyptx-diff"], flag, str(a), str(b)],
+                              capture_output=True, text=True).stdout
+        got = pyptx_c.diff(pyptx_c.parse(a.read_text(), name=str(a)),
+                           pyptx_c.parse(b.read_text(), name=str(b)), format=fmt)
+        assert got == want, flag
+    with pytest.raises(ValueError):
+        pyptx_c.diff(SAMPLE, SAMPLE, format="html")
     assert pyptx_c.diff(SAMPLE, SAMPLE) == ""
     with pytest.raises(pyptx_c.PTXSyntaxError):
         pyptx_c.diff(SAMPLE, "ld.global")

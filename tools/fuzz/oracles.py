@@ -60,6 +60,7 @@ class Oracles:
             import pyptx_c
             self.pyptx_c = pyptx_c
         self.inproc = self.pyptx_c is not None
+        self.sampled = False
 
     def prog(self, name):
         return os.path.join(self.bin, name)
@@ -84,7 +85,9 @@ class Oracles:
         with open(self.path, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(mutant.text)
         steps = [self.roundtrip, self.codegen, lambda: self.diff(seed_text, mutant)]
-        if self.ptxas and (self.always_ptxas or self.rng.random() < PTXAS_SHARE):
+        # a sampled case also asks the programs (ptxas, pyptx-diff's status)
+        self.sampled = self.always_ptxas or self.rng.random() < PTXAS_SHARE
+        if self.ptxas and self.sampled:
             steps.insert(1, lambda: self.machine_code(mutant.text))
         for step in steps:
             res = step()
@@ -192,9 +195,17 @@ class Oracles:
 
     # -- diff --------------------------------------------------------------------
 
-    def diff(self, seed_text, mutant):
-        if seed_text is None:
-            return None
+    def diff_report(self, seed_text, text):
+        """pyptx-diff --json seed mutant, as data, or a failure (a tuple):
+        in process where it can, else (and on sampled cases) the program,
+        whose exit status must then say what the report says."""
+        if self.inproc and not self.sampled:
+            c = self.pyptx_c
+            try:
+                return json.loads(c.diff(c.parse(seed_text, name=self.seed_path),
+                                         c.parse(text, name=self.path), format="json"))
+            except (c.PTXSyntaxError, c.PTXError, ValueError) as e:
+                return ("crash", "diff", "pyptx_c.diff: %r" % e)
         with open(self.seed_path, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(seed_text)
         r = self.run([self.prog("pyptx-diff"), "--json", self.seed_path, self.path])
@@ -206,6 +217,14 @@ class Oracles:
             return ("crash", "diff", "no JSON report")
         if (r.returncode == 0) != bool(rep.get("same")):
             return ("unfaithful", "diff", "exit status %d but same=%s" % (r.returncode, rep.get("same")))
+        return rep
+
+    def diff(self, seed_text, mutant):
+        if seed_text is None:
+            return None
+        rep = self.diff_report(seed_text, mutant.text)
+        if isinstance(rep, tuple):
+            return rep
         if mutant.change is None:
             return None
         minus, plus = set(), set()
@@ -219,7 +238,7 @@ class Oracles:
         kind, a_line, b_line = mutant.change
         want_minus = {a_line} if a_line else set()
         want_plus = {b_line} if b_line else set()
-        if kind == "edit" and r.returncode == 0:
+        if kind == "edit" and rep.get("same"):
             return None      # the edit respelled a statement alike (8 -> 0x8)
         if kind != "edit" and (minus, plus) != (want_minus, want_plus):
             # an inserted or deleted copy of a neighbour may pair with
