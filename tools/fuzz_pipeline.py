@@ -21,8 +21,9 @@ through every oracle (oracles.py):
              back to the mutant (plain: the same tokens; sugar: up to one
              consistent renaming, which every reference follows)
   diff       pyptx-diff seed mutant: exit status 1 exactly when the
-             statements differ, and for a single edit, exactly the
-             statements the mutation changed
+             statements differ; for a single edit, exactly the statements
+             the mutation changed; for two or three, no more than they
+             changed
 
 Codegen runs inside the worker, through the pyptx_c extension of the same
 build (BUILD/python) where there is one, which saves three program

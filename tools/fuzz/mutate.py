@@ -336,10 +336,9 @@ def mutate(text, rng):
     if not bodies:
         return None
     n = rng.choice([1, 1, 1, 2, 3])
-    change = None
-    done = 0
+    changes = []
     for _ in range(n * 4):
-        if done == n:
+        if len(changes) == n:
             break
         if rng.random() < 0.05:
             c = rng.choice(MODULE_MUTATIONS)(lines, rng)
@@ -351,10 +350,33 @@ def mutate(text, rng):
             if not body.insts:
                 continue
             c = rng.choice(MUTATIONS)(body)
-        if c is None:
-            continue
-        done += 1
-        change = c if done == 1 else "structural"
-    if not done:
+        if c is not None:
+            changes.append(c)
+    if not changes:
         return None
+    origin = list(range(1, len(text.splitlines()) + 1))
+    change = changes[0] if len(changes) == 1 else _compose(changes, origin)
     return Mutant("".join(lines), change if isinstance(change, tuple) else None)
+
+
+def _compose(changes, origin):
+    """Several line edits as one: ("multi", seed lines edited or deleted,
+    mutant lines new or edited), following each edit's line numbers (those
+    of the text it was made on) back to the seed through `origin` (current
+    line -> seed line, or None for a line made by an edit).  None when an
+    edit is structural (no line numbers)."""
+    gone = set()
+    for c in changes:
+        if not isinstance(c, tuple):
+            return None
+        kind, a, b = c
+        if kind == "insert":
+            origin.insert(b - 1, None)
+            continue
+        if origin[a - 1] is not None:
+            gone.add(origin[a - 1])
+        if kind == "edit":
+            origin[a - 1] = None
+        else:
+            del origin[a - 1]
+    return ("multi", sorted(gone), [j + 1 for j, o in enumerate(origin) if o is None])

@@ -235,6 +235,16 @@ class Oracles:
                         minus.add(ln.get("a_line"))
                     elif ln.get("op") == "+":
                         plus.add(ln.get("b_line"))
+        if mutant.change[0] == "multi":
+            # a minimal diff has at most as many - and + lines as the
+            # edits made (fewer where an edit respelled a statement alike,
+            # or where edits undo each other); which lines, where copies of
+            # a neighbour may pair either way, is not fixed
+            _, gone, made = mutant.change
+            if len(minus) > len(gone) or len(plus) > len(made):
+                return ("unfaithful", "diff", "edits of lines %s/%s: diff reports - %s + %s" % (
+                    gone, made, sorted(minus), sorted(plus)))
+            return None
         kind, a_line, b_line = mutant.change
         want_minus = {a_line} if a_line else set()
         want_plus = {b_line} if b_line else set()
