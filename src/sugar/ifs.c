@@ -16,7 +16,9 @@
  * is recognized whatever the labels are called, provided nothing else
  * names them.  An empty else is the plain if_ (ELSE: END: adjacent).
  * Bodies nest; each list is walked once.  The labels pyptx makes must not
- * meet a label of the kernel spelled the same (sg_fix_pyptx_labels).
+ * meet a label of the kernel spelled the same (sg_fix_pyptx_labels).  An
+ * else_ takes the labels on top of a stack that each if_ pushes: no else_
+ * is made after a then-branch holding an if_ without one (unmatched_if).
  */
 #include <string.h>
 #include "codegen/build.h"
@@ -128,16 +130,68 @@ static int raise_if(ifs *c, cg_stmt **link)
     return 1;
 }
 
+static int is_with(const cg_stmt *s, const char *call)
+{
+    return s && s->kind == CG_S_WITH && !strcmp(s->u.sugar.name, call);
+}
+
+/* Does the list hold, at any depth, an if_ with no else_ after it?  pyptx's
+   if_ pushes its labels on a stack that only else_ pops, and else_ takes
+   the top: after such an if_ inside a then-branch, the enclosing if_'s
+   else_ would take the inner if_'s labels. */
+static int unmatched_if(const cg_stmt *s)
+{
+    for (; s; s = s->next) {
+        if (is_with(s, "ptx.if_") && !is_with(s->next, "ptx.else_"))
+            return 1;
+        cg_stmt **body = cg_body((cg_stmt *)s);
+        if (body && unmatched_if(*body))
+            return 1;
+    }
+    return 0;
+}
+
+static cg_stmt *last_of(cg_stmt *s)
+{
+    while (s->next)
+        s = s->next;
+    return s;
+}
+
+/* The if_ and else_ at *link back into the statements they stand for
+   (raise_if's orig: `@!P bra ELSE`, `bra END`, `ELSE:`, `END:`), their
+   bodies as raised. */
+static void lower_if_else(ifs *c, cg_stmt **link)
+{
+    cg_stmt *node = *link, *els = node->next, *after = els->next;
+    cg_stmt *br = node->u.sugar.orig, *bend = br->next, *lel = bend->next, *lend = lel->next;
+    *link = br;
+    br->next = node->u.sugar.body ? node->u.sugar.body : bend;
+    if (node->u.sugar.body)
+        last_of(node->u.sugar.body)->next = bend;
+    lel->next = els->u.sugar.body;          /* (an else_ is made only with a body) */
+    last_of(els->u.sugar.body)->next = lend;
+    lend->next = after;
+    c->refs[lel->u.label] = c->refs[lend->u.label] = 2;
+}
+
 /* One walk: a raised if_ (and else_) is passed over after its bodies,
-   which raise_list takes in turn. */
+   which raise_list takes in turn; then a pair whose then-branch holds an
+   if_ without else_ is lowered again. */
 static uint32_t raise_list(ifs *c, cg_stmt **head)
 {
     uint32_t made = 0;
     for (cg_stmt **link = head; *link; link = &(*link)->next) {
-        made += (uint32_t)raise_if(c, link);
+        int raised = raise_if(c, link);
         cg_stmt **body = cg_body(*link);
         if (body)
             made += raise_list(c, body);
+        if (raised && is_with((*link)->next, "ptx.else_") &&
+            unmatched_if((*link)->u.sugar.body)) {
+            lower_if_else(c, link);
+            raised = 0;
+        }
+        made += (uint32_t)raised;
     }
     return made;
 }
