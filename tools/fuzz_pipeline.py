@@ -147,6 +147,13 @@ def run_case(job):
     return (kind, oracle, msg, m.text, small, None)
 
 
+def pass_alone(name):
+    """The sugar pass a failure ran alone, from its oracle (codegen-sugar-PASS)
+    or its file's name (ORACLE-HASH.ptx, save()), or None."""
+    m = re.match(r"codegen-sugar-([a-z]+)(-[0-9a-f]+\.ptx)?$", name)
+    return m.group(1) if m else None
+
+
 def shrink(o, text, kind, oracle, msg):
     """The smallest text that fails the same way: the same oracle and the
     same message up to numbers, not another failure met on the way."""
@@ -154,8 +161,7 @@ def shrink(o, text, kind, oracle, msg):
         k2, o2, m2 = o.check(None, mutate.Mutant(t, None))
         return k2 == kind and o2 == oracle and signature(m2) == signature(msg)
     o.always_ptxas = oracle == "ptxas"
-    o.one_pass = re.sub(r"^codegen-sugar-", "", oracle) if oracle.startswith(
-        "codegen-sugar-") else None
+    o.one_pass = pass_alone(oracle)
     try:
         return minimize(text, same)
     finally:
@@ -169,8 +175,7 @@ def minimize_file(bindir, path, save_dir, tmp):
     o.inproc = False
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         text = f.read()
-    m = re.match(r"codegen-sugar-([a-z]+)-[0-9a-f]+\.ptx$", os.path.basename(path))
-    o.one_pass = m.group(1) if m else None
+    o.one_pass = pass_alone(os.path.basename(path))
     kind, oracle, msg = o.check(None, mutate.Mutant(text, None))
     o.one_pass = None
     if kind not in ("unfaithful", "crash"):
@@ -214,8 +219,7 @@ def replay(bindir, dirname, tmp):
             with open(pair, encoding="utf-8", errors="surrogateescape") as fh:
                 d = json.load(fh)
             seed, change = d["seed"], tuple(d["change"]) if d["change"] else None
-        m = re.match(r"codegen-sugar-([a-z]+)-[0-9a-f]+\.ptx$", f)
-        o.one_pass = m.group(1) if m else None     # the pass it failed alone
+        o.one_pass = pass_alone(f)
         kind, oracle, msg = o.check(seed, mutate.Mutant(t, change))
         if kind in ("unfaithful", "crash"):
             bad += 1

@@ -230,12 +230,9 @@ static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
 static PyObject *py_sugar_passes(PyObject *mod, PyObject *unused)
 {
     PyObject *l = PyList_New(0);
-    for (unsigned i = 0; l && i < ptx_codegen_npasses(); i++) {
-        PyObject *t = Py_BuildValue("(ss)", ptx_codegen_pass_name(i), ptx_codegen_pass_help(i));
-        if (!t || PyList_Append(l, t) < 0)
-            Py_CLEAR(l);
-        Py_XDECREF(t);
-    }
+    for (unsigned i = 0; l && i < ptx_codegen_npasses(); i++)
+        pyptx_append(&l, Py_BuildValue("(ss)", ptx_codegen_pass_name(i),
+                                       ptx_codegen_pass_help(i)));
     return l;
 }
 

@@ -37,6 +37,10 @@ PyObject *pyptx_module_new(ptx_module *m);
 
 /* module.c: raise PTXSyntaxError from a parse diagnostic. */
 PyObject *pyptx_raise_diag(PyObject *exc, const ptx_diag *d);
+/* tree.c: every list is built the same way: append each new reference w
+   (NULL when making it failed) to *l, which becomes NULL, with the error
+   set, at the first failure; the loops run while *l. */
+void pyptx_append(PyObject **l, PyObject *w);
 /* A str from bytes the library printed (lossless for any byte). */
 PyObject *pyptx_str(const char *p, size_t n);
 

@@ -61,40 +61,57 @@ static const ptx_stmt *children(const ptx_stmt *s)
     }
 }
 
-static PyObject *stmt_list(PtxModule *mod, const ptx_stmt *s)
+void pyptx_append(PyObject **l, PyObject *w)
+{
+    if (*l && (!w || PyList_Append(*l, w) < 0))
+        Py_CLEAR(*l);
+    Py_XDECREF(w);
+}
+
+/* A list's items as a tuple; the list is dropped. */
+static PyObject *as_tuple(PyObject *l)
+{
+    PyObject *t = l ? PyList_AsTuple(l) : NULL;
+    Py_XDECREF(l);
+    return t;
+}
+
+/* The canonical text of each expression of a list. */
+static PyObject *expr_texts(const ptx_module *m, const ptx_expr *e)
 {
     PyObject *l = PyList_New(0);
-    for (; l && s; s = s->next) {
-        PyObject *v = view_new(&PtxStatement_Type, mod, s);
-        if (!v || PyList_Append(l, v) < 0)
-            Py_CLEAR(l);
-        Py_XDECREF(v);
+    for (; l && e; e = e->next) {
+        ptx_buf b = { 0 };
+        ptx_emit_expr(m, e, &b);
+        pyptx_append(&l, pyptx_str(b.p, b.n));
+        ptx_buf_free(&b);
     }
     return l;
 }
 
-/* Every instruction under s and its followers, in source order. */
-static int add_instructions(PtxModule *mod, const ptx_stmt *s, PyObject *l)
+static PyObject *stmt_list(PtxModule *mod, const ptx_stmt *s)
 {
-    for (; s; s = s->next) {
-        if (s->kind == PTX_S_INSTR) {
-            PyObject *v = view_new(&PtxStatement_Type, mod, s);
-            int rc = v ? PyList_Append(l, v) : -1;
-            Py_XDECREF(v);
-            if (rc < 0)
-                return -1;
-        } else if (children(s) && add_instructions(mod, children(s), l) < 0) {
-            return -1;
-        }
+    PyObject *l = PyList_New(0);
+    for (; l && s; s = s->next)
+        pyptx_append(&l, view_new(&PtxStatement_Type, mod, s));
+    return l;
+}
+
+/* Every instruction under s and its followers, in source order, onto *l. */
+static void add_instructions(PtxModule *mod, const ptx_stmt *s, PyObject **l)
+{
+    for (; *l && s; s = s->next) {
+        if (s->kind == PTX_S_INSTR)
+            pyptx_append(l, view_new(&PtxStatement_Type, mod, s));
+        else if (children(s))
+            add_instructions(mod, children(s), l);
     }
-    return 0;
 }
 
 static PyObject *instruction_list(PtxModule *mod, const ptx_stmt *first)
 {
     PyObject *l = PyList_New(0);
-    if (l && add_instructions(mod, first, l) < 0)
-        Py_CLEAR(l);
+    add_instructions(mod, first, &l);
     return l;
 }
 
@@ -186,12 +203,8 @@ static PyObject *functions_of(PtxModule *mod, uint32_t kw)
 {
     PyObject *l = PyList_New(0);
     for (const ptx_stmt *s = mod->m->items; l && s; s = s->next) {
-        if (s->kind != PTX_S_FUNC || mod->m->toks[s->u.func.kw].kind != kw)
-            continue;
-        PyObject *f = view_new(&PtxFunction_Type, mod, s);
-        if (!f || PyList_Append(l, f) < 0)
-            Py_CLEAR(l);
-        Py_XDECREF(f);
+        if (s->kind == PTX_S_FUNC && mod->m->toks[s->u.func.kw].kind == kw)
+            pyptx_append(&l, view_new(&PtxFunction_Type, mod, s));
     }
     return l;
 }
@@ -207,21 +220,9 @@ static PyObject *module_filename(PtxModule *mod, void *c)
 /* The arguments of the first module directive of this kind, as words. */
 static PyObject *directive_args(PtxModule *mod, uint32_t kind)
 {
-    for (const ptx_stmt *s = mod->m->items; s; s = s->next) {
-        if (s->kind != kind)
-            continue;
-        PyObject *t = PyList_New(0);
-        for (const ptx_expr *e = s->u.dir.args; t && e; e = e->next) {
-            ptx_buf b = { 0 };
-            ptx_emit_expr(mod->m, e, &b);
-            PyObject *w = pyptx_str(b.p, b.n);
-            ptx_buf_free(&b);
-            if (!w || PyList_Append(t, w) < 0)
-                Py_CLEAR(t);
-            Py_XDECREF(w);
-        }
-        return t;
-    }
+    for (const ptx_stmt *s = mod->m->items; s; s = s->next)
+        if (s->kind == kind)
+            return expr_texts(mod->m, s->u.dir.args);
     return PyList_New(0);
 }
 
@@ -241,9 +242,7 @@ static PyObject *module_version(PtxModule *mod, void *c)
 
 static PyObject *module_target(PtxModule *mod, void *c)
 {
-    PyObject *l = directive_args(mod, PTX_S_TARGET), *t = l ? PyList_AsTuple(l) : NULL;
-    Py_XDECREF(l);
-    return t;
+    return as_tuple(directive_args(mod, PTX_S_TARGET));
 }
 
 static PyObject *module_repr(PtxModule *mod)
@@ -302,27 +301,17 @@ static PyObject *view_col(PtxView *v, void *c) { return where(v, 1); }
 static PyObject *function_linking(PtxView *v, void *c)
 {
     PyObject *l = PyList_New(0);
-    for (const ptx_spec *sp = fn(v)->specs; l && sp; sp = sp->next) {
-        PyObject *w = tok_str(v->mod->m, sp->tok);
-        if (!w || PyList_Append(l, w) < 0)
-            Py_CLEAR(l);
-        Py_XDECREF(w);
-    }
-    PyObject *t = l ? PyList_AsTuple(l) : NULL;
-    Py_XDECREF(l);
-    return t;
+    for (const ptx_spec *sp = fn(v)->specs; l && sp; sp = sp->next)
+        pyptx_append(&l, tok_str(v->mod->m, sp->tok));
+    return as_tuple(l);
 }
 
 static PyObject *function_params(PtxView *v, void *c)
 {
     PyObject *l = PyList_New(0);
     const ptx_param_list *pl = fn(v)->params;
-    for (const ptx_param *p = pl ? pl->params : NULL; l && p; p = p->next) {
-        PyObject *w = tok_str(v->mod->m, p->decl ? p->decl->name : PTX_NOTOK);
-        if (!w || PyList_Append(l, w) < 0)
-            Py_CLEAR(l);
-        Py_XDECREF(w);
-    }
+    for (const ptx_param *p = pl ? pl->params : NULL; l && p; p = p->next)
+        pyptx_append(&l, tok_str(v->mod->m, p->decl ? p->decl->name : PTX_NOTOK));
     return l;
 }
 
@@ -426,19 +415,7 @@ static PyObject *stmt_modifiers(PtxView *v, void *c)
 static PyObject *stmt_operands(PtxView *v, void *c)
 {
     const ptx_instr *in = instr(v);
-    PyObject *l = PyList_New(0);
-    for (const ptx_expr *e = in ? in->operands : NULL; l && e; e = e->next) {
-        ptx_buf b = { 0 };
-        ptx_emit_expr(v->mod->m, e, &b);
-        PyObject *w = pyptx_str(b.p, b.n);
-        ptx_buf_free(&b);
-        if (!w || PyList_Append(l, w) < 0)
-            Py_CLEAR(l);
-        Py_XDECREF(w);
-    }
-    PyObject *t = l ? PyList_AsTuple(l) : NULL;
-    Py_XDECREF(l);
-    return t;
+    return as_tuple(expr_texts(v->mod->m, in ? in->operands : NULL));
 }
 
 static PyObject *stmt_predicate(PtxView *v, void *c)

@@ -225,7 +225,7 @@ static void fresh_made(const cg_stmt *s, uint32_t *n, uint8_t *const *gen)
 {
     for (; s; s = s->next) {
         int first = -1, count = 0;
-        if (s->kind == CG_S_WITH && !strcmp(s->u.sugar.name, "ptx.if_"))
+        if (sg_with_is(s, "ptx.if_"))
             first = 0, count = 2;                  /* $_else_N, $_endif_N+1 */
         else if (s->kind == CG_S_FOR && s->u.sugar.args)
             first = 2, count = 2;                  /* $_loop_N, $_endloop_N+1 */

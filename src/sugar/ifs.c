@@ -130,11 +130,6 @@ static int raise_if(ifs *c, cg_stmt **link)
     return 1;
 }
 
-static int is_with(const cg_stmt *s, const char *call)
-{
-    return s && s->kind == CG_S_WITH && !strcmp(s->u.sugar.name, call);
-}
-
 /* Does the list hold, at any depth, an if_ with no else_ after it?  pyptx's
    if_ pushes its labels on a stack that only else_ pops, and else_ takes
    the top: after such an if_ inside a then-branch, the enclosing if_'s
@@ -142,7 +137,7 @@ static int is_with(const cg_stmt *s, const char *call)
 static int unmatched_if(const cg_stmt *s)
 {
     for (; s; s = s->next) {
-        if (is_with(s, "ptx.if_") && !is_with(s->next, "ptx.else_"))
+        if (sg_with_is(s, "ptx.if_") && !sg_with_is(s->next, "ptx.else_"))
             return 1;
         cg_stmt **body = cg_body((cg_stmt *)s);
         if (body && unmatched_if(*body))
@@ -186,7 +181,7 @@ static uint32_t raise_list(ifs *c, cg_stmt **head)
         cg_stmt **body = cg_body(*link);
         if (body)
             made += raise_list(c, body);
-        if (raised && is_with((*link)->next, "ptx.else_") &&
+        if (raised && sg_with_is((*link)->next, "ptx.else_") &&
             unmatched_if((*link)->u.sugar.body)) {
             lower_if_else(c, link);
             raised = 0;

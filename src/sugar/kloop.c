@@ -59,9 +59,8 @@ static cg_symid cmp_of(const cg_stmt *s, const char *cmp, cg_symid lhs, unsigned
 
 static int if_of(const cg_stmt *s, cg_symid p)
 {
-    return s && s->kind == CG_S_WITH && !strcmp(s->u.sugar.name, "ptx.if_") &&
-           sg_reg_is(s->u.sugar.args, p) && !(s->next && s->next->kind == CG_S_WITH &&
-                                           !strcmp(s->next->u.sugar.name, "ptx.else_"));
+    return sg_with_is(s, "ptx.if_") && sg_reg_is(s->u.sugar.args, p) &&
+           !sg_with_is(s->next, "ptx.else_");
 }
 
 /* The n statements from s equal the first body?  The statement after. */

@@ -191,6 +191,11 @@ static inline int sg_inst_is(const cg_stmt *s, const char *op)
     return s && s->kind == CG_S_INST && s->u.inst.op[0] == op[0] &&
            !strcmp(s->u.inst.op, op);
 }
+/* s is a `with CALL(...):` block (ifs.c: ptx.if_, ptx.else_). */
+static inline int sg_with_is(const cg_stmt *s, const char *call)
+{
+    return s && s->kind == CG_S_WITH && !strcmp(s->u.sugar.name, call);
+}
 unsigned sg_nops(const cg_opnd *o);
 /* The i-th operand of an instruction, or NULL. */
 static inline const cg_opnd *sg_op(const cg_inst *in, unsigned i)

@@ -354,17 +354,17 @@ def mutate(text, rng):
             changes.append(c)
     if not changes:
         return None
-    origin = list(range(1, len(text.splitlines()) + 1))
-    change = changes[0] if len(changes) == 1 else _compose(changes, origin)
+    change = changes[0] if len(changes) == 1 else _compose(changes, len(text.splitlines()))
     return Mutant("".join(lines), change if isinstance(change, tuple) else None)
 
 
-def _compose(changes, origin):
-    """Several line edits as one: ("multi", seed lines edited or deleted,
-    mutant lines new or edited), following each edit's line numbers (those
-    of the text it was made on) back to the seed through `origin` (current
-    line -> seed line, or None for a line made by an edit).  None when an
-    edit is structural (no line numbers)."""
+def _compose(changes, nlines):
+    """Several line edits of a seed of nlines lines as one: ("multi", seed
+    lines edited or deleted, mutant lines new or edited), following each
+    edit's line numbers (those of the text it was made on) back to the seed
+    through `origin` (current line -> seed line, or None for a line made by
+    an edit).  None when an edit is structural (no line numbers)."""
+    origin = list(range(1, nlines + 1))
     gone = set()
     for c in changes:
         if not isinstance(c, tuple):
