@@ -166,7 +166,8 @@ static int match_block(sg_key *key, cg_stmt *scope, block *bl)
         return 0;
     bl->scope = scope;
     bl->nw = key->nholes;
-    memcpy(bl->w, key->holes, key->nholes * sizeof *bl->w);
+    if (key->nholes)         /* holes is NULL until the first one */
+        memcpy(bl->w, key->holes, key->nholes * sizeof *bl->w);
     return 1;
 }
 
