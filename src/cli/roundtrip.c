@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "ptx/jitverify.h"
 #include "ptx/ptx.h"
@@ -29,6 +30,7 @@ typedef struct job {
     const opts *o;
     path_list *files;
     result *results;
+    size_t *order;     /* file indices, largest first (NULL: path order) */
     atomic_size_t next, done;
 } job;
 
@@ -184,15 +186,56 @@ static void *worker(void *arg)
     job *j = arg;
     int tty = !j->o->json && isatty(2) && j->files->n > 20;
     for (;;) {
-        size_t i = atomic_fetch_add(&j->next, 1);
-        if (i >= j->files->n)
+        size_t at = atomic_fetch_add(&j->next, 1);
+        if (at >= j->files->n)
             break;
+        size_t i = j->order ? j->order[at] : at;
         check_file(j->files->v[i], j->o, &j->results[i]);
         size_t done = atomic_fetch_add(&j->done, 1) + 1;
         if (tty && (done % 16 == 0 || done == j->files->n))
             progress(j, done);
     }
     return NULL;
+}
+
+typedef struct sized {
+    off_t size;
+    size_t i;
+} sized;
+
+static int larger_first(const void *a, const void *b)
+{
+    const sized *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size < y->size ? 1 : -1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The order the workers take the files in: largest first.  Time is about
+   proportional to size, and a library's modules range from kilobytes to
+   tens of megabytes; taken in path order, the largest may start last and
+   keep one thread busy after the others have finished.  Results stay in
+   path order (results[i]), so the output does not change.  NULL (path
+   order) when memory is short. */
+static size_t *largest_first(const path_list *files)
+{
+    sized *v = calloc(files->n ? files->n : 1, sizeof *v);
+    size_t *order = calloc(files->n ? files->n : 1, sizeof *order);
+    if (!v || !order) {
+        free(v);
+        free(order);
+        return NULL;
+    }
+    for (size_t i = 0; i < files->n; i++) {
+        struct stat st;
+        v[i].size = stat(files->v[i], &st) == 0 ? st.st_size : 0;
+        v[i].i = i;
+    }
+    qsort(v, files->n, sizeof *v, larger_first);
+    for (size_t i = 0; i < files->n; i++)
+        order[i] = v[i].i;
+    free(v);
+    return order;
 }
 
 static void run_jobs(job *j)
@@ -239,8 +282,9 @@ static int verify(path_list *files, const opts *o)
     result *res = calloc(files->n ? files->n : 1, sizeof *res);
     for (size_t i = 0; i < files->n; i++)
         res[i].verdict = -1;
-    job j = { o, files, res, 0, 0 };
+    job j = { o, files, res, o->jobs > 1 ? largest_first(files) : NULL, 0, 0 };
     run_jobs(&j);
+    free(j.order);
     size_t passed = 0, failed = 0, verdicts[4] = { 0 };
     for (size_t i = 0; i < files->n; i++) {
         if (res[i].ok)

@@ -27,14 +27,35 @@ static int ends_with_ptx(const char *s)
     return n >= 4 && strcmp(s + n - 4, ".ptx") == 0;
 }
 
-static int walk(path_list *l, const char *dir, int depth)
+/* The directories being walked, from the argument down to the current one:
+   a directory met again among them is a symbolic-link loop, which would
+   otherwise list the same files once per level. */
+typedef struct walking {
+    dev_t dev;
+    ino_t ino;
+    const struct walking *up;
+} walking;
+
+static int on_path(const walking *w, const struct stat *st)
 {
-    if (depth > 64)
-        return 0; /* symlink loops */
+    for (; w; w = w->up)
+        if (w->dev == st->st_dev && w->ino == st->st_ino)
+            return 1;
+    return 0;
+}
+
+static int walk(path_list *l, const char *dir, const walking *up)
+{
     DIR *d = opendir(dir);
     if (!d) {
         fprintf(stderr, "%s: error: %s\n", dir, strerror(errno));
         return -1;
+    }
+    struct stat self;
+    walking here = { 0, 0, up };
+    if (fstat(dirfd(d), &self) == 0) {
+        here.dev = self.st_dev;
+        here.ino = self.st_ino;
     }
     int rc = 0;
     struct dirent *e;
@@ -51,8 +72,11 @@ static int walk(path_list *l, const char *dir, int depth)
             free(p);
             continue;
         }
-        if (S_ISDIR(st.st_mode)) {
-            rc |= walk(l, p, depth + 1);
+        if (S_ISDIR(st.st_mode) && on_path(&here, &st)) {
+            fprintf(stderr, "%s: warning: a link back to a directory above it: not walked again\n", p);
+            free(p);
+        } else if (S_ISDIR(st.st_mode)) {
+            rc |= walk(l, p, &here);
             free(p);
         } else if (S_ISREG(st.st_mode) && ends_with_ptx(e->d_name)) {
             push(l, p);
@@ -76,7 +100,7 @@ int paths_add(path_list *l, const char *path)
         char *dir = strdup(path);
         while (n > 1 && dir[n - 1] == '/')
             dir[--n] = 0;
-        int rc = walk(l, dir, 0);
+        int rc = walk(l, dir, NULL);
         free(dir);
         return rc;
     }

@@ -370,10 +370,39 @@ def case_emit_safe(prog, work):
                                                                  len(p.stdout), p.stderr[:200]))
 
 
+def case_link_loops(prog, work):
+    """Links back to a directory being walked are not walked again: each
+    file is listed once, with a warning per such link.  (Walking into them
+    listed the files once per level, and two such links made the walk
+    exponential: it never finished.)"""
+    root = os.path.join(work, "loops")
+    os.makedirs(os.path.join(root, "a", "b"))
+    write(os.path.join(root, "a"), "x.ptx", HEAD)
+    write(os.path.join(root, "a", "b"), "y.ptx", HEAD)
+    os.symlink("..", os.path.join(root, "a", "b", "up"))
+    os.symlink(os.path.join(root, "a"), os.path.join(root, "a", "b", "abs"))
+    os.symlink(".", os.path.join(root, "a", "b", "self"))
+    try:
+        p, _ = run(prog, ["--json", root], timeout=60)
+    except subprocess.TimeoutExpired:
+        fail("a directory with links back up: no result in 60 s")
+        return
+    if not status_ok("link loops", p):
+        return
+    listed = sorted(os.path.relpath(f["path"], root) for f in json.loads(p.stdout)["files"])
+    warned = p.stderr.decode(errors="replace").count("warning: a link back to a directory")
+    if listed != ["a/b/y.ptx", "a/x.ptx"] or warned != 3 or p.returncode != 0:
+        fail("link loops: exit %d, listed %r, %d warnings; expected 0, the two files, 3"
+             % (p.returncode, listed, warned))
+
+
 def case_determinism(prog, work, args):
-    dirs = corpora(args)
+    # the bad inputs too: each fails with its own message, so a result
+    # reported under another file's path shows (--jobs takes the files
+    # largest first, the report lists them in path order)
+    dirs = corpora(args) + [HERE]
     outs = []
-    for jobs in ("1", "2"):
+    for jobs in ("1", "3"):
         p, dt = run(prog, ["--json", "--canonical", "--jobs", jobs] + dirs, timeout=1200)
         status_ok("--json --jobs " + jobs, p)
         outs.append(p.stdout)
@@ -381,7 +410,7 @@ def case_determinism(prog, work, args):
     if outs[0] != outs[1]:
         a, b = outs
         i = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), min(len(a), len(b)))
-        fail("--json --jobs 1 and --jobs 2 differ at byte %d:\n  %r\n  %r"
+        fail("--json --jobs 1 and --jobs 3 differ at byte %d:\n  %r\n  %r"
              % (i, a[max(0, i - 80):i + 80], b[max(0, i - 80):i + 80]))
     else:
         try:
@@ -448,7 +477,7 @@ def main():
                 "committed": case_committed, "huge_line": case_huge_line,
                 "deep_nesting": case_deep_nesting, "many_params": case_many_params,
                 "2gib": case_2gib, "truncations": case_truncations,
-                "emit_safe": case_emit_safe,
+                "emit_safe": case_emit_safe, "link_loops": case_link_loops,
                 "determinism": lambda p, w: case_determinism(p, w, args),
                 "valgrind": lambda p, w: case_valgrind(p, w, args),
             }

@@ -5,7 +5,8 @@
 find_package(Python3 COMPONENTS Interpreter REQUIRED)
 set(BAD_DIR ${CMAKE_CURRENT_LIST_DIR})
 
-foreach(case committed huge_line deep_nesting many_params 2gib truncations emit_safe)
+foreach(case committed huge_line deep_nesting many_params 2gib truncations emit_safe
+    link_loops)
   add_test(NAME bad_${case}
     COMMAND ${Python3_EXECUTABLE} ${BAD_DIR}/run.py
       --roundtrip $<TARGET_FILE:pyptx-roundtrip> ${case})
@@ -16,7 +17,8 @@ set_tests_properties(bad_truncations PROPERTIES TIMEOUT 1800)
 # the 2 GiB case checks time and peak memory: keep other tests off meanwhile
 set_tests_properties(bad_2gib PROPERTIES RUN_SERIAL TRUE)
 
-# --json --jobs 1 and --jobs 2 give the same bytes over both corpora.
+# --json --jobs 1 and --jobs 3 give the same bytes over both corpora and
+# the bad inputs.
 add_test(NAME roundtrip_determinism
   COMMAND ${Python3_EXECUTABLE} ${BAD_DIR}/run.py --roundtrip $<TARGET_FILE:pyptx-roundtrip>
     --shared ${PTX_SHARED_CORPUS} determinism)

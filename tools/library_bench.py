@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Library-scale figures: the --jobs scaling curve and peak memory per file.
+
+    python3 tools/library_bench.py --build build [--jobs 1,2,4,8,16]
+                                   [--rounds 3] [--top K] DIR...
+
+DIR: a corpus of large modules, such as tools/extract-library-ptx.sh makes
+on the device machine.  Two tables:
+
+1. Scaling.  `pyptx-roundtrip --jobs N DIR...` (parse, exact emit and the
+   byte comparison of every file) for each N: the median wall time of
+   --rounds runs, MB/s, and the speedup over one job.
+2. Memory.  Each program alone on each of the --top K largest files (all:
+   0): the peak RSS of the process (wait4's ru_maxrss) and its ratio to the
+   file's size, for the exact round trip (`pyptx-roundtrip --emit`), the
+   canonical one (`--emit --canonical`) and codegen (`pyptx-codegen`,
+   plain).  The worst ratio per program, and the largest file's.
+
+Single-threaded MB/s and the ratio to pyptx come from tools/bench.py, run
+on the same DIR.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import ptx_files  # noqa: E402  (one notion of "the .ptx files under")
+
+PROGRAMS = (   # (label, program, options before the file)
+    ("exact", "pyptx-roundtrip", ["--emit"]),
+    ("canonical", "pyptx-roundtrip", ["--emit", "--canonical"]),
+    ("codegen", "pyptx-codegen", []),
+)
+
+
+def wall(argv):
+    t0 = time.perf_counter()
+    p = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    dt = time.perf_counter() - t0
+    if p.returncode != 0:
+        sys.exit("library_bench: %s failed (exit %d):\n%s"
+                 % (" ".join(argv[:4]), p.returncode, p.stderr.decode(errors="replace")[-2000:]))
+    return dt
+
+
+def peak_rss(argv):
+    """The peak resident set of one run of argv, in bytes."""
+    with open(os.devnull, "wb") as null:
+        p = subprocess.Popen(argv, stdout=null, stderr=subprocess.DEVNULL)
+        _, status, ru = os.wait4(p.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit("library_bench: %s failed" % " ".join(argv))
+    return ru.ru_maxrss * 1024   # Linux: kilobytes
+
+
+def scaling(build, dirs, jobs, rounds, size):
+    exe = os.path.join(build, "pyptx-roundtrip")
+    print("%-6s %10s %9s %8s" % ("jobs", "median_s", "MB/s", "speedup"))
+    base = None
+    for n in jobs:
+        times = [wall([exe, "--jobs", str(n)] + dirs) for _ in range(rounds)]
+        med = statistics.median(times)
+        base = base or med
+        print("%-6d %10.3f %9.1f %7.2fx" % (n, med, size / med / 1e6, base / med))
+
+
+def memory(build, files):
+    print("\n%-10s %12s %12s %10s   %s" % ("program", "worst_ratio", "largest_MB", "its_ratio",
+                                          "worst file"))
+    largest = files[0]
+    for label, prog, opts in PROGRAMS:
+        exe = os.path.join(build, prog)
+        worst, worst_f, big = 0.0, "", None
+        for f in files:
+            r = peak_rss([exe] + opts + [f]) / max(1, os.path.getsize(f))
+            if f == largest:
+                big = r
+            if r > worst:
+                worst, worst_f = r, f
+        print("%-10s %11.1fx %12.1f %9.1fx   %s" % (label, worst, os.path.getsize(largest) / 1e6,
+                                                  big, os.path.basename(worst_f)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--jobs", default="1,2,4,8,16")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--top", type=int, default=0, help="memory: the K largest files (0: all)")
+    ap.add_argument("dirs", nargs="+")
+    a = ap.parse_args()
+    files = sorted(ptx_files(a.dirs), key=os.path.getsize, reverse=True)
+    if not files:
+        sys.exit("library_bench: no .ptx files under %s" % " ".join(a.dirs))
+    size = sum(os.path.getsize(f) for f in files)
+    print("%d files, %.1f MB, largest %.1f MB (%s)\n"
+          % (len(files), size / 1e6, os.path.getsize(files[0]) / 1e6, os.path.basename(files[0])))
+    scaling(a.build, a.dirs, [int(j) for j in a.jobs.split(",")], a.rounds, size)
+    memory(a.build, files[:a.top] if a.top else files)
+
+
+if __name__ == "__main__":
+    main()
