@@ -57,8 +57,19 @@ static void pass_by(loops *c, const cg_stmt *s, uint32_t list)
         c->passed[t] = list;
 }
 
+/* The register a back edge's guard names (CG_NOSYM: none). */
+static cg_symid guard_sym(const cg_opnd *g)
+{
+    if (g && g->kind == CG_O_NOT)
+        g = g->a;
+    return g && g->kind == CG_O_SYM ? g->sym : CG_NOSYM;
+}
+
 /* The loop that label *link opens (up to its last back edge, if that is
-   still ahead) as a CG_S_LOOP in its place; 0 if there is none. */
+   still ahead) as a CG_S_LOOP in its place; 0 if there is none.  A body
+   that declares the guard's register stays as it is: ptx.loop reads
+   pred= at its head, before the body has bound the Python name (PTX
+   declarations hold for the whole block, wherever they stand). */
 static int raise_at(loops *c, cg_stmt **link, uint32_t list)
 {
     cg_stmt *s = *link;
@@ -66,10 +77,14 @@ static int raise_at(loops *c, cg_stmt **link, uint32_t list)
     if (c->stamp[l] != list || c->passed[l] == list)
         return 0;
     cg_stmt *be = c->last[l], *before = s, *t;
-    for (t = s->next; t && t != be; t = t->next)
+    cg_symid g = guard_sym(be->u.inst.guard);
+    int binds_guard = 0;
+    for (t = s->next; t && t != be; t = t->next) {
         before = t;
-    if (!t)
-        return 0;   /* the back edge stands before: a label defined twice */
+        binds_guard |= (t->kind == CG_S_REG || t->kind == CG_S_BIND) && t->u.reg == g;
+    }
+    if (!t || binds_guard)
+        return 0;   /* !t: the back edge stands before, a label defined twice */
     for (t = s->next; t != be; t = t->next)
         pass_by(c, t, list);
     c->passed[l] = list;   /* its own back edge, for a second definition */
