@@ -32,6 +32,16 @@ TARGET = re.compile(r"^\s*\.target\s+(sm_\w+)", re.M)
 PTXAS_SHARE = 1 / 32
 
 
+def statements_on(text, lines):
+    """How many statements the given lines of text hold, at least one per
+    line (an edited line inside a statement split over lines changes that
+    statement): a statement ends in `;`, `:` (a label) or is a brace."""
+    per_line = {}
+    for tok, line in ptxtok.tokenize(text):
+        if tok in (";", ":", "{", "}"):
+            per_line[line] = per_line.get(line, 0) + 1
+    return sum(max(1, per_line.get(ln, 0)) for ln in lines)
+
 class Oracles:
     def __init__(self, bindir, tmp):
         import pyptx  # noqa: F401  (once per worker)
@@ -227,24 +237,28 @@ class Oracles:
             return rep
         if mutant.change is None:
             return None
-        minus, plus = set(), set()
+        minus, plus = [], []   # one entry per statement
         for u in rep.get("units", []):
             for h in u.get("hunks", []):
                 for ln in h.get("lines", []):
                     if ln.get("op") == "-":
-                        minus.add(ln.get("a_line"))
+                        minus.append(ln.get("a_line"))
                     elif ln.get("op") == "+":
-                        plus.add(ln.get("b_line"))
+                        plus.append(ln.get("b_line"))
         if mutant.change[0] == "multi":
-            # a minimal diff has at most as many - and + lines as the
-            # edits made (fewer where an edit respelled a statement alike,
-            # or where edits undo each other); which lines, where copies of
-            # a neighbour may pair either way, is not fixed
+            # a diff minimal in statements has at most as many - and +
+            # statements as the edited lines hold (fewer where an edit
+            # respelled a statement alike, or where edits undo each
+            # other); which lines, where copies of a neighbour may pair
+            # either way, is not fixed, and a line of several statements
+            # may then pair apart
             _, gone, made = mutant.change
-            if len(minus) > len(gone) or len(plus) > len(made):
+            if (len(minus) > statements_on(seed_text, gone) or
+                    len(plus) > statements_on(mutant.text, made)):
                 return ("unfaithful", "diff", "edits of lines %s/%s: diff reports - %s + %s" % (
                     gone, made, sorted(minus), sorted(plus)))
             return None
+        minus, plus = set(minus), set(plus)
         kind, a_line, b_line = mutant.change
         want_minus = {a_line} if a_line else set()
         want_plus = {b_line} if b_line else set()
