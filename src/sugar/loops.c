@@ -31,6 +31,14 @@ typedef struct loops {
     uint32_t lists;      /* lists seen (the stamp of the current one) */
 } loops;
 
+/* The register a back edge's guard names (CG_NOSYM: none). */
+static cg_symid guard_sym(const cg_opnd *g)
+{
+    if (g && g->kind == CG_O_NOT)
+        g = g->a;
+    return g && g->kind == CG_O_SYM ? g->sym : CG_NOSYM;
+}
+
 cg_symid sg_bra_back_edge(const cg_stmt *s)
 {
     if (!sg_inst_is(s, "bra"))
@@ -39,12 +47,8 @@ cg_symid sg_bra_back_edge(const cg_stmt *s)
     const cg_opnd *t = in->ops;
     if (!t || t->next || t->kind != CG_O_SYM || t->index >= 0)
         return CG_NOSYM;
-    if (in->guard) {
-        const cg_opnd *g = in->guard;
-        if (g->kind == CG_O_NOT)
-            g = g->a;
-        return in->nmods == 0 && g && g->kind == CG_O_SYM ? t->sym : CG_NOSYM;
-    }
+    if (in->guard)
+        return in->nmods == 0 && guard_sym(in->guard) != CG_NOSYM ? t->sym : CG_NOSYM;
     return in->nmods == 1 && !strcmp(in->mods[0], "uni") ? t->sym : CG_NOSYM;
 }
 
@@ -55,14 +59,6 @@ static void pass_by(loops *c, const cg_stmt *s, uint32_t list)
     cg_symid t = sg_back_edge(s);
     if (t != CG_NOSYM && c->stamp[t] == list && c->last[t] == s)
         c->passed[t] = list;
-}
-
-/* The register a back edge's guard names (CG_NOSYM: none). */
-static cg_symid guard_sym(const cg_opnd *g)
-{
-    if (g && g->kind == CG_O_NOT)
-        g = g->a;
-    return g && g->kind == CG_O_SYM ? g->sym : CG_NOSYM;
 }
 
 /* The loop that label *link opens (up to its last back edge, if that is

@@ -42,6 +42,7 @@ def statements_on(text, lines):
             per_line[line] = per_line.get(line, 0) + 1
     return sum(max(1, per_line.get(ln, 0)) for ln in lines)
 
+
 class Oracles:
     def __init__(self, bindir, tmp):
         import pyptx  # noqa: F401  (once per worker)
@@ -252,9 +253,11 @@ class Oracles:
             # other); which lines, where copies of a neighbour may pair
             # either way, is not fixed, and a line of several statements
             # may then pair apart
+            # (each line holds at least one: the lines' count settles most
+            # cases without tokenizing either text)
             _, gone, made = mutant.change
-            if (len(minus) > statements_on(seed_text, gone) or
-                    len(plus) > statements_on(mutant.text, made)):
+            if ((len(minus) > len(gone) and len(minus) > statements_on(seed_text, gone)) or
+                    (len(plus) > len(made) and len(plus) > statements_on(mutant.text, made))):
                 return ("unfaithful", "diff", "edits of lines %s/%s: diff reports - %s + %s" % (
                     gone, made, sorted(minus), sorted(plus)))
             return None
