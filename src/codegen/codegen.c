@@ -32,6 +32,19 @@ static void stats(const cg_module *m, ptx_codegen_stats *st)
     }
 }
 
+/* Put `what` into b at byte `at`: the bytes after it move up, in place (a
+   second buffer for them would be as large as the output, and new memory
+   costs a page fault per 4 KiB). */
+static void insert_at(ptx_buf *b, size_t at, const ptx_buf *what)
+{
+    if (!what->n)
+        return;
+    ptx_buf_reserve(b, what->n);
+    memmove(b->p + at + what->n, b->p + at, b->n - at);
+    memcpy(b->p + at, what->p, what->n);
+    b->n += what->n;
+}
+
 int ptx_codegen(const ptx_module *pm, const ptx_codegen_options *o,
                 ptx_buf *out, ptx_diag *err)
 {
@@ -43,8 +56,29 @@ int ptx_codegen(const ptx_module *pm, const ptx_codegen_options *o,
         return -1;
     if (o->stats)
         stats(m, o->stats);
-    cg_run_passes(m, o);
-    cg_print(m, out);
+    cg_passes_begin(m, o);
+    /* Each kernel is printed as soon as the passes are done with it, while
+       it is still cached: a library module's code is a hundred times the
+       size of a cache, and the printer that walked it after all the
+       passes met it cold.  The head names what the passes used, so with
+       sugar it is printed last and put in before the kernels. */
+    size_t start = out->n;
+    if (!o->sugar)
+        cg_print_head(m, out);
+    for (uint32_t i = 0; i < m->nkernels; i++) {
+        cg_kernel *k = &m->kernels[i];
+        if (k->unsupported)
+            continue;
+        cg_passes_run(m, o, k);
+        cg_print_kernel(m, k, out);
+    }
+    if (o->sugar) {
+        ptx_buf head = { 0 };
+        cg_print_head(m, &head);
+        insert_at(out, start, &head);
+        ptx_buf_free(&head);
+    }
+    cg_print_tail(m, out);
     cg_module_free(m);
     return 0;
 }

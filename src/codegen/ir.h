@@ -421,9 +421,17 @@ struct cg_module {
 int cg_build(const ptx_module *pm, const cg_options *o, cg_module **out,
              ptx_diag *err);
 void cg_module_free(cg_module *m);
-/* Run the passes selected by o->sugar, in table order (src/sugar/driver.c). */
-void cg_run_passes(cg_module *m, const cg_options *o);
-/* Print the whole Python file. */
+/* The passes selected by o->sugar (src/sugar/driver.c): cg_passes_begin
+   once, then cg_passes_run on each kernel pyptx can express; on a kernel,
+   rows run in table order. */
+void cg_passes_begin(cg_module *m, const cg_options *o);
+void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k);
+/* The Python file: the head (imports, which name what the passes used),
+   each kernel pyptx can express, the tail (KERNELS, UNSUPPORTED, _MODULE,
+   module_ptx); cg_print prints all three. */
+void cg_print_head(const cg_module *m, ptx_buf *out);
+void cg_print_kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out);
+void cg_print_tail(const cg_module *m, ptx_buf *out);
 void cg_print(const cg_module *m, ptx_buf *out);
 
 /* Printers, one per statement kind (a constant table in print.c; the

@@ -9,18 +9,20 @@
  * ptx_codegen_options.sugar selects row i; on each kernel, rows run in
  * table order.
  *
- * The driver runs the rows kernel by kernel (every selected row on the
- * first kernel, then on the second ...), not row by row over the module:
+ * The rows run kernel by kernel (cg_passes_run: every selected row on one
+ * kernel, which codegen.c then prints, then on the next), not row by row
+ * over the module:
  * a library module holds a million statements, far more than any cache,
  * so a row that walked every kernel before the next row started found
  * each kernel evicted again, once per row; one kernel (a few thousand
- * statements) stays cached from one row to the next.  Only a row listed
- * in SG_BARRIERS (sugar.h) finishes on every kernel before the next row
- * starts, because later rows of every kernel read what it sets for all
- * of them.  Kernels share nothing else that a row writes and another
- * reads (free.c: new PTX spellings are module-wide, but the rows that
- * give them never pick the same ones), so the output is the one that
- * running row by row gives.
+ * statements) stays cached from one row to the next.  What a row decides
+ * for the whole module comes first, in a prelude that runs on every
+ * kernel before any row runs on any (SG_PRELUDES in sugar.h: the kernels'
+ * Python names, which every row's new names avoid); a prelude walks no
+ * statement list, so it costs no pass over the kernels' bodies.  Kernels
+ * share nothing else that a row writes and another reads (free.c: new PTX
+ * spellings are module-wide, but the rows that give them never pick the
+ * same ones), so the output is the one that running row by row gives.
  */
 #include <string.h>
 #include "sugar/sugar.h"
@@ -33,31 +35,24 @@ const unsigned cg_npasses = sizeof cg_passes / sizeof cg_passes[0];
 _Static_assert(sizeof cg_passes / sizeof cg_passes[0] <= PTX_CODEGEN_MAX_PASSES,
                "one mask bit and one statistics slot per pass");
 
-/* Row indices by name, and the rows after which the driver waits. */
+/* Row indices by name; the rows that make fresh labels; the preludes. */
 #define INDEX(name, help) SG_ROW_##name,
 enum { SG_PASSES(INDEX) SG_NROWS };
 #undef INDEX
-#define BARRIER(name) | 1u << SG_ROW_##name
-static const uint32_t barriers = 0 SG_BARRIERS(BARRIER);
-static const uint32_t label_rows = 0 SG_FRESH_LABEL_ROWS(BARRIER);
-#undef BARRIER
+#define BIT(name) | 1u << SG_ROW_##name
+static const uint32_t label_rows = 0 SG_FRESH_LABEL_ROWS(BIT);
+#undef BIT
+#define PRELUDE(name, fn) { SG_ROW_##name, fn },
+static const struct {
+    unsigned row;
+    uint32_t (*kernel)(cg_module *m, cg_kernel *k);
+} preludes[] = { SG_PRELUDES(PRELUDE) };
+#undef PRELUDE
 
-/* Rows first..last of the selected ones, kernel by kernel. */
-static void run_rows(cg_module *m, const cg_options *o, unsigned first, unsigned last)
+static void count(const cg_options *o, unsigned row, uint32_t n)
 {
-    for (uint32_t ki = 0; ki < m->nkernels; ki++) {
-        if (m->kernels[ki].unsupported)
-            continue;
-        for (unsigned i = first; i <= last; i++) {
-            if (!(o->sugar >> i & 1))
-                continue;
-            uint32_t n = cg_passes[i].kernel(m, &m->kernels[ki]);
-            if (n && (label_rows >> i & 1))
-                m->kernels[ki].fresh_labels = 1;
-            if (o->stats)
-                o->stats->pass_applied[i] += n;
-        }
-    }
+    if (o->stats)
+        o->stats->pass_applied[row] += n;
 }
 
 int sg_runs(const cg_module *m, const char *name)
@@ -65,17 +60,27 @@ int sg_runs(const cg_module *m, const char *name)
     return (m->sugar & ptx_codegen_pass_bit(name)) != 0;
 }
 
-void cg_run_passes(cg_module *m, const cg_options *o)
+void cg_passes_begin(cg_module *m, const cg_options *o)
 {
     m->sugar = o->sugar;
-    for (unsigned first = 0, last; first < cg_npasses; first = last + 1) {
-        for (last = first; last + 1 < cg_npasses && !(barriers >> last & 1); last++)
-            ;
-        run_rows(m, o, first, last);
+    for (unsigned p = 0; p < sizeof preludes / sizeof *preludes; p++)
+        for (uint32_t ki = 0; ki < m->nkernels && (o->sugar >> preludes[p].row & 1); ki++)
+            if (!m->kernels[ki].unsupported)
+                count(o, preludes[p].row, preludes[p].kernel(m, &m->kernels[ki]));
+}
+
+void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k)
+{
+    for (unsigned i = 0; i < cg_npasses; i++) {
+        if (!(o->sugar >> i & 1))
+            continue;
+        uint32_t n = cg_passes[i].kernel(m, k);
+        if (n && (label_rows >> i & 1))
+            k->fresh_labels = 1;
+        count(o, i, n);
     }
-    for (uint32_t ki = 0; ki < m->nkernels; ki++)
-        if (!m->kernels[ki].unsupported && m->kernels[ki].fresh_labels)
-            sg_fix_pyptx_labels(m, &m->kernels[ki]);
+    if (k->fresh_labels)
+        sg_fix_pyptx_labels(m, k);
 }
 
 unsigned ptx_codegen_npasses(void) { return cg_npasses; }

@@ -242,19 +242,26 @@ static uint32_t name_aliases(cg_module *m, cg_kernel *k, const alias_set *as)
     return as->n;
 }
 
-/* Kernel, parameters, module symbols, special registers: in this order,
-   as each takes Python names.  The module symbols are found by the walk
-   of sg_name_specials, before the specials take names; their statement
-   goes at the top afterwards (the walks never saw it, so their positions
-   agree). */
-uint32_t sugar_names(cg_module *m, cg_kernel *k)
+/* Kernel and parameters, on every kernel before any row runs on any
+   (driver.c): the kernels' Python names are module-wide, and every Python
+   name a row picks, in any kernel, must avoid all of them.  The rest of
+   the pass (sugar_names) walks the body and runs with the other rows. */
+uint32_t sg_name_kernels(cg_module *m, cg_kernel *k)
 {
-    alias_set as = { .m = m, .k = k };
     const char *mangled = k->ptx_name;      /* before --rename-kernels */
     char kshort[256];
     int has_short = short_name(mangled, kshort, sizeof kshort);
     uint32_t n = name_kernel(m, k, has_short ? kshort : NULL);
-    n += name_params(m, k, mangled, has_short ? kshort : NULL);
-    n += sg_name_specials(m, k, alias_opnd, &as);
+    return n + name_params(m, k, mangled, has_short ? kshort : NULL);
+}
+
+/* Module symbols and special registers.  The module symbols are found by
+   the walk of sg_name_specials, before the specials take names; their
+   statement goes at the top afterwards (the walks never saw it, so their
+   positions agree). */
+uint32_t sugar_names(cg_module *m, cg_kernel *k)
+{
+    alias_set as = { .m = m, .k = k };
+    uint32_t n = sg_name_specials(m, k, alias_opnd, &as);
     return n + name_aliases(m, k, &as);
 }

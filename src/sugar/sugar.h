@@ -46,11 +46,12 @@
     X(group, "declarations in a row that allocate alike -> one line: a, b = reg.scalar(f32), ...") \
     X(outline, "a block repeated with other operands -> a local helper and one call per copy")
 
-/* Rows that run on every kernel before the next row starts on any (the
-   driver otherwise runs all rows kernel by kernel): "names" gives the
-   kernels their Python function names, which every Python name a later
-   row picks, in any kernel, must avoid (sg_py_name_free). */
-#define SG_BARRIERS(X) X(names)
+/* Rows with a first step that runs on every kernel before any row runs on
+   any (the driver otherwise runs all rows kernel by kernel): "names" gives
+   the kernels their Python function names there, which every Python name
+   a row picks, in any kernel, must avoid (sg_py_name_free). */
+#define SG_PRELUDES(X) X(names, sg_name_kernels)
+uint32_t sg_name_kernels(cg_module *m, cg_kernel *k);
 
 /* Rows that raise constructs whose trace takes fresh labels ($_else_N,
    $_loop_N, $_mbar_wait_N: free.c); sg_fix_pyptx_labels runs on the
