@@ -85,10 +85,13 @@ ptx_module *ptx_parse_buffer(const char *name, const char *data, size_t size,
 }
 
 /* Reads all of f; refuses more than PTX_MAX_INPUT bytes without reading
-   them all, so that a huge input fails early and within memory. */
-static char *read_all(FILE *f, size_t *size, const char **why)
+   them all, so that a huge input fails early and within memory.  `hint`:
+   the size fstat gave (0: unknown, a pipe): the buffer starts one byte
+   larger, so that a file read whole takes one allocation and one read,
+   and the second read sees the end. */
+static char *read_all(FILE *f, size_t hint, size_t *size, const char **why)
 {
-    size_t cap = 1 << 16, n = 0;
+    size_t cap = hint >= 1 << 16 ? hint + 1 : 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
     if (!buf) {
         *why = "out of memory";
@@ -142,8 +145,8 @@ ptx_module *ptx_parse_file(const char *path, ptx_diag *diag)
     }
     /* a regular file too big is refused before reading a byte of it */
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
-        (unsigned long long)st.st_size > PTX_MAX_INPUT) {
+    int regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+    if (regular && (unsigned long long)st.st_size > PTX_MAX_INPUT) {
         char msg[200];
         snprintf(msg, sizeof msg, TOO_BIG " (%llu bytes; the limit is %zu)",
                  (unsigned long long)st.st_size, (size_t)PTX_MAX_INPUT);
@@ -154,7 +157,7 @@ ptx_module *ptx_parse_file(const char *path, ptx_diag *diag)
     }
     const char *why = NULL;
     size_t size = 0;
-    char *buf = read_all(f, &size, &why);
+    char *buf = read_all(f, regular ? (size_t)st.st_size : 0, &size, &why);
     if (!is_stdin)
         fclose(f);
     if (!buf) {
