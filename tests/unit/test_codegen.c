@@ -398,6 +398,35 @@ static void test_name_option(void **state)
     free(py);
 }
 
+/* With sugar the head (imports) is printed after the kernels and put in
+   front of them: into a buffer that already holds text, after that text,
+   the same bytes as into an empty one. */
+static void test_appends(void **state)
+{
+    static const char src[] =
+        ".version 8.5\n.target sm_90a\n.address_size 64\n"
+        ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<3>;\n"
+        "\tmov.u32 %r1, %tid.x;\n\tadd.s32 %r2, %r1, 1;\n\tret;\n}\n";
+    for (int sugar = 0; sugar < 2; sugar++) {
+        ptx_codegen_options o = { .sugar = sugar ? (uint32_t)((1ull << ptx_codegen_npasses()) - 1) : 0 };
+        int rc;
+        char *alone = gen(src, &o, &rc);
+        assert_int_equal(rc, 0);
+        ptx_module *m = parse(src);
+        ptx_buf b = { 0 };
+        ptx_diag d;
+        ptx_buf_puts(&b, "# before\n");
+        assert_int_equal(ptx_codegen(m, &o, &b, &d), 0);
+        ptx_buf_putc(&b, 0);
+        assert_int_equal(strncmp(b.p, "# before\n", 9), 0);
+        assert_string_equal(b.p + 9, alone);
+        assert_non_null(strstr(alone, "from pyptx import kernel"));
+        ptx_buf_free(&b);
+        ptx_module_free(m);
+        free(alone);
+    }
+}
+
 /* Renaming is one assignment; cg_splice puts a node in place of a run and
    hands the run back; a node prints through its kind's printer. */
 static void test_ir_rename_and_splice(void **state)
@@ -463,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_name_option),
         cmocka_unit_test(test_ir_rename_and_splice),
         cmocka_unit_test(test_passes_table),
+        cmocka_unit_test(test_appends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
