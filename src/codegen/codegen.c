@@ -58,9 +58,9 @@ int ptx_codegen(const ptx_module *pm, const ptx_codegen_options *o,
         stats(m, o->stats);
     cg_passes_begin(m, o);
     /* Each kernel is printed as soon as the passes are done with it, while
-       it is still cached: a library module's code is a hundred times the
-       size of a cache, and the printer that walked it after all the
-       passes met it cold.  The head names what the passes used, so with
+       it is still cached: a library module's code is far larger than a
+       core's cache, and a printer that walked it after all the passes
+       met it cold.  The head names what the passes used, so with
        sugar it is printed last and put in before the kernels. */
     size_t start = out->n;
     if (!o->sugar)

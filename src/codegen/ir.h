@@ -426,13 +426,12 @@ void cg_module_free(cg_module *m);
    rows run in table order. */
 void cg_passes_begin(cg_module *m, const cg_options *o);
 void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k);
-/* The Python file: the head (imports, which name what the passes used),
-   each kernel pyptx can express, the tail (KERNELS, UNSUPPORTED, _MODULE,
-   module_ptx); cg_print prints all three. */
+/* The Python file is the head (imports, which name what the passes used),
+   each kernel pyptx can express, and the tail (KERNELS, UNSUPPORTED,
+   _MODULE, module_ptx): ptx_codegen (codegen.c) puts them together. */
 void cg_print_head(const cg_module *m, ptx_buf *out);
 void cg_print_kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out);
 void cg_print_tail(const cg_module *m, ptx_buf *out);
-void cg_print(const cg_module *m, ptx_buf *out);
 
 /* Printers, one per statement kind (a constant table in print.c; the
    sugar kinds' printers live with their passes).  `depth` is the Python

@@ -319,12 +319,3 @@ void cg_print_tail(const cg_module *m, ptx_buf *out)
     ptx_buf_puts(out, ")\n");
     ptx_buf_puts(out, tail);
 }
-
-void cg_print(const cg_module *m, ptx_buf *out)
-{
-    cg_print_head(m, out);
-    for (uint32_t i = 0; i < m->nkernels; i++)
-        if (!m->kernels[i].unsupported)
-            cg_print_kernel(m, &m->kernels[i], out);
-    cg_print_tail(m, out);
-}

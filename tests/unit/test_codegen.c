@@ -453,7 +453,9 @@ static void test_ir_rename_and_splice(void **state)
     assert_ptr_equal(first->next, last);
     assert_null(last->next);
     ptx_buf b = { 0 };
-    cg_print(m, &b);
+    cg_print_head(m, &b);
+    cg_print_kernel(m, k, &b);
+    cg_print_tail(m, &b);
     ptx_buf_putc(&b, 0);
     assert_non_null(strstr(b.p, "def k():\n    # two declarations were here\n"
                                 "    rd = reg.array(b64, 3, name=\"%rd\")\n"));
