@@ -90,15 +90,18 @@ def seeds(tmp):
     return sorted(out)
 
 
-def minimize(text, fails):
+def minimize(text, fails, deadline=None):
     """Delta debugging over lines: the smallest text (by lines) that still
-    fails the same way (fails(text) -> bool)."""
+    fails the same way (fails(text) -> bool); at `deadline` (time.time()),
+    the smallest found so far."""
     lines = text.splitlines(keepends=True)
     n = 2
     while len(lines) >= 2:
         chunk = max(1, len(lines) // n)
         reduced = False
         for i in range(0, len(lines), chunk):
+            if deadline is not None and time.time() >= deadline:
+                return "".join(lines)
             cand = lines[:i] + lines[i + chunk:]
             if cand and fails("".join(cand)):
                 lines = cand
@@ -125,10 +128,18 @@ def _init(bindir, tmp, save_dir):
     _CTX["pending"] = os.path.join(save_dir, "pending")
 
 
+# Shrinking a failure found by a timed run stops this long after the run's
+# end: a big mutant can take longer to shrink than the run itself (CI
+# fuzzes for 60 s, under a 900 s timeout), and the mutant as found is saved
+# before shrinking starts (pending/; --minimize finishes the job).
+SHRINK_GRACE = 120
+
+
 def run_case(job):
-    """One case in a worker: (seed path, rng seed) -> (kind, oracle, message,
-    mutant, minimized) with kind in ok / rejected / unfaithful / crash."""
-    path, rs = job
+    """One case in a worker: (seed path, rng seed, end of the run) -> (kind,
+    oracle, message, mutant, minimized, diff pair) with kind in ok /
+    rejected / skipped / unfaithful / crash."""
+    path, rs, end = job
     o = _CTX["o"]
     rng = random.Random(rs)
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
@@ -143,7 +154,7 @@ def run_case(job):
     if kind in ("unfaithful", "crash"):
         # the mutant as found, before a minimization that may outlast the run
         save(_CTX["pending"], oracle, m.text)
-        small = shrink(o, m.text, kind, oracle, msg)
+        small = shrink(o, m.text, kind, oracle, msg, end + SHRINK_GRACE)
     return (kind, oracle, msg, m.text, small, None)
 
 
@@ -154,16 +165,17 @@ def pass_alone(name):
     return m.group(1) if m else None
 
 
-def shrink(o, text, kind, oracle, msg):
+def shrink(o, text, kind, oracle, msg, deadline=None):
     """The smallest text that fails the same way: the same oracle and the
-    same message up to numbers, not another failure met on the way."""
+    same message up to numbers, not another failure met on the way (at
+    `deadline`, the smallest so far)."""
     def same(t):
         k2, o2, m2 = o.check(None, mutate.Mutant(t, None))
         return k2 == kind and o2 == oracle and signature(m2) == signature(msg)
     o.always_ptxas = oracle == "ptxas"
     o.one_pass = pass_alone(oracle)
     try:
-        return minimize(text, same)
+        return minimize(text, same, deadline)
     finally:
         o.always_ptxas, o.one_pass = False, None
 
@@ -315,7 +327,7 @@ class Pool:
 def died(job, bindir, tmp, save_dir):
     """The case a worker died on: made again here, saved, and put through
     the oracles with the programs (whose crashes a process survives)."""
-    path, rs = job
+    path, rs, end = job
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         src = f.read()
     m = mutate.mutate(src, random.Random(rs))
@@ -330,7 +342,8 @@ def died(job, bindir, tmp, save_dir):
         kind, oracle, msg = "crash", "worker", "the worker died in-process; the programs " \
             "say %s (%s)" % (kind, msg[:200])
         return (kind, oracle, msg, m.text, "", None)
-    return (kind, oracle, msg, m.text, shrink(o, m.text, kind, oracle, msg), None)
+    return (kind, oracle, msg, m.text,
+            shrink(o, m.text, kind, oracle, msg, end + SHRINK_GRACE), None)
 
 
 def fuzz(a, tmp):
@@ -344,7 +357,7 @@ def fuzz(a, tmp):
     try:
         while pool.busy or time.time() - t0 < a.seconds:
             while pool.idle and time.time() - t0 < a.seconds:
-                pool.submit((rng.choice(files), rng.getrandbits(64)))
+                pool.submit((rng.choice(files), rng.getrandbits(64), t0 + a.seconds))
             for job, res in pool.results():
                 res = res or died(job, a.bin, tmp, a.save)
                 kind, oracle, msg, text, small, pair = res

@@ -496,6 +496,22 @@ void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 
 /* ---- operator results read once, by the next statement ------------------ */
 
+/* The run first..last, just cut from a list, goes at the end of node's
+   orig.  A node stands for every statement it replaced: the walks that
+   count a register's uses look through orig, and never into a merge's
+   private data, where an operator nested into it (or a swizzle's offset)
+   lives on.  orig's head stays the node's own declaration (range.c and
+   mma.c read it). */
+static void keep_replaced(cg_stmt *node, cg_stmt *first, cg_stmt *last)
+{
+    cg_stmt **end = &node->u.sugar.orig;
+    while (*end)
+        end = &(*end)->next;
+    last->next = NULL;
+    *end = first;
+}
+
+
 #define MAXUSE 16   /* operands of an instruction looked at */
 
 /* The operator result x of node s (an OPER merge), or CG_NOSYM. */
@@ -607,7 +623,11 @@ static uint32_t swizzle(merger *c, cg_stmt **head)
         a->src = sg_py_opnd(c->m, cg_strndup(c->m, b.p, b.n));
         ptx_buf_free(&b);
         c->m->uses_smem = 1;
+        cg_stmt *first = *link, *last = first;
+        while (last->next != y)
+            last = last->next;
         *link = y;
+        keep_replaced(y, first, last);
         made++;
     }
     return made;
@@ -618,9 +638,9 @@ static uint32_t nest(merger *c, cg_stmt **head)
 {
     uint32_t made = 0;
     for (cg_stmt **link = head; *link && (*link)->next; ) {
-        cg_stmt *s = *link;
+        cg_stmt *s = *link, *t = s->next;
         cg_symid x = oper_result(s);
-        cg_opnd *use = x != CG_NOSYM && c->refs[x] == 2 ? sole_use(c, s->next, x) : NULL;
+        cg_opnd *use = x != CG_NOSYM && c->refs[x] == 2 ? sole_use(c, t, x) : NULL;
         if (!use) {
             link = &s->next;
             continue;
@@ -628,7 +648,10 @@ static uint32_t nest(merger *c, cg_stmt **head)
         cg_opnd *next = use->next;
         *use = *((alloc *)s->u.sugar.data)->src;
         use->next = next;
-        *link = s->next;              /* the result is pyptx's own now */
+        *link = t;                    /* the result is pyptx's own now */
+        if (t->kind == CG_S_ALLOC)    /* (an instruction holds the operator
+                                         among its operands, where walks look) */
+            keep_replaced(t, s, s);
         made++;
     }
     return made;
