@@ -511,7 +511,6 @@ static void keep_replaced(cg_stmt *node, cg_stmt *first, cg_stmt *last)
     *end = first;
 }
 
-
 #define MAXUSE 16   /* operands of an instruction looked at */
 
 /* The operator result x of node s (an OPER merge), or CG_NOSYM. */
