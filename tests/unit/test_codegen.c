@@ -407,8 +407,9 @@ static void test_appends(void **state)
         ".version 8.5\n.target sm_90a\n.address_size 64\n"
         ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<3>;\n"
         "\tmov.u32 %r1, %tid.x;\n\tadd.s32 %r2, %r1, 1;\n\tret;\n}\n";
+    const uint32_t every = (uint32_t)((1ull << ptx_codegen_npasses()) - 1);
     for (int sugar = 0; sugar < 2; sugar++) {
-        ptx_codegen_options o = { .sugar = sugar ? (uint32_t)((1ull << ptx_codegen_npasses()) - 1) : 0 };
+        ptx_codegen_options o = { .sugar = sugar ? every : 0 };
         int rc;
         char *alone = gen(src, &o, &rc);
         assert_int_equal(rc, 0);
