@@ -8,6 +8,8 @@
 # driver".
 
 list(APPEND PTX_EXTRA_LIBS ${CMAKE_DL_LIBS})
+# threads: a large module's parse (src/front/parse_jobs.c), diff's builds
+list(APPEND PTX_EXTRA_LIBS pthread)
 
 find_path(PTX_CUDA_INCLUDE_DIR cuda.h
   HINTS $ENV{CUDA_HOME}/include $ENV{CUDA_PATH}/include

@@ -650,6 +650,10 @@ static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg)
 {
     if (P->err)
         return; /* the lexer already said what went wrong */
+    if (P->prelexed) {   /* a piece: the serial parse says what is wrong */
+        P->err = "syntax error";
+        return;
+    }
     /* Bison's stack (YYMAXDEPTH) only overflows on right-recursive
        expressions (- - - x, a = b = ..., a ? b : c ? ...) nested far deeper
        than PTX_MAX_DEPTH: say so rather than "memory exhausted". */
@@ -671,6 +675,11 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
 {
     if (P->err)
         return 0; /* the lexer already said what went wrong */
+    if (P->prelexed) {   /* a piece: the serial parse says what is wrong, and
+                            the tokens after the piece may be being copied */
+        P->err = "syntax error";
+        return 0;
+    }
     enum { MAX = 4 };
     yysymbol_kind_t exp[YYNTOKENS];
     int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);

@@ -2,12 +2,13 @@
  * bench_frontend - parse+emit throughput of the C front end, single thread.
  *
  *   bench_frontend [--mode exact|canonical|codegen|sugar|parse]
- *                  [--seconds S | --repeat N] PATH...
+ *                  [--threads N] [--seconds S | --repeat N] PATH...
  *
  * Loads every .ptx file under PATH into memory first (disk is not timed),
  * then repeats parse + emit (codegen: parse + pyptx-codegen, plain mode;
  * sugar: the same with every sugar pass)
- * (parse: the parse alone, to split a mode's time into its stages)
+ * (parse: the parse alone, to split a mode's time into its stages;
+ * --threads N: each module parsed on up to N threads, ptx_parse_buffer_jobs)
  * over the whole set until S seconds (default 2)
  * have passed, and prints one line:  "bytes=N seconds=T mbps=X".
  * tools/bench.py runs it beside the reference implementation.
@@ -54,6 +55,7 @@ int main(int argc, char **argv)
     uint32_t sugar = 0;
     double seconds = 2.0;
     long repeat = 0; /* --repeat N: exactly N passes (for callgrind) */
+    unsigned threads = 1;
     path_list files = { 0 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--mode") && i + 1 < argc)
@@ -67,6 +69,8 @@ int main(int argc, char **argv)
         }
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
             seconds = atof(argv[++i]);
         else if (paths_add(&files, argv[i]) != 0)
@@ -86,7 +90,8 @@ int main(int argc, char **argv)
     do {
         for (size_t i = 0; i < files.n; i++) {
             ptx_diag d;
-            ptx_module *m = ptx_parse_buffer(in[i].name, in[i].data, in[i].n, &d);
+            ptx_module *m = ptx_parse_buffer_jobs(in[i].name, in[i].data, in[i].n,
+                                                   threads, &d);
             if (!m) {
                 ptx_diag_print(stderr, &d);
                 return 1;

@@ -2,14 +2,18 @@
 """Library-scale figures: the --jobs scaling curve and peak memory per file.
 
     python3 tools/library_bench.py --build build [--jobs 1,2,4,8,16]
-                                   [--rounds 3] [--top K] DIR...
+                                   [--rounds 3] [--top K] [--one FILE]
+                                   [--no-memory] DIR...
 
 DIR: a corpus of large modules, such as tools/extract-library-ptx.sh makes
-on the device machine.  Two tables:
+on the device machine.  Two tables, three with --one:
 
 1. Scaling.  `pyptx-roundtrip --jobs N DIR...` (parse, exact emit and the
    byte comparison of every file) for each N: the median wall time of
    --rounds runs, MB/s, and the speedup over one job.
+   With --one FILE, the same for that one module, whose parse and printing
+   the N threads share (`pyptx-roundtrip --jobs N FILE`), exact and with
+   --canonical.
 2. Memory.  Each program alone on each of the --top K largest files (all:
    0): the peak RSS of the process (wait4's ru_maxrss) and its ratio to the
    file's size, for the exact round trip (`pyptx-roundtrip --emit`), the
@@ -56,12 +60,12 @@ def peak_rss(argv):
     return ru.ru_maxrss * 1024   # Linux: kilobytes
 
 
-def scaling(build, dirs, jobs, rounds, size):
+def scaling(build, dirs, jobs, rounds, size, opts=()):
     exe = os.path.join(build, "pyptx-roundtrip")
     print("%-6s %10s %9s %8s" % ("jobs", "median_s", "MB/s", "speedup"))
     base = None
     for n in jobs:
-        times = [wall([exe, "--jobs", str(n)] + dirs) for _ in range(rounds)]
+        times = [wall([exe, "--jobs", str(n)] + list(opts) + dirs) for _ in range(rounds)]
         med = statistics.median(times)
         base = base or med
         print("%-6d %10.3f %9.1f %7.2fx" % (n, med, size / med / 1e6, base / med))
@@ -90,6 +94,8 @@ def main():
     ap.add_argument("--jobs", default="1,2,4,8,16")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--top", type=int, default=0, help="memory: the K largest files (0: all)")
+    ap.add_argument("--one", help="also the scaling of this one module")
+    ap.add_argument("--no-memory", action="store_true", help="leave out the memory table")
     ap.add_argument("dirs", nargs="+")
     a = ap.parse_args()
     files = sorted(ptx_files(a.dirs), key=os.path.getsize, reverse=True)
@@ -98,8 +104,15 @@ def main():
     size = sum(os.path.getsize(f) for f in files)
     print("%d files, %.1f MB, largest %.1f MB (%s)\n"
           % (len(files), size / 1e6, os.path.getsize(files[0]) / 1e6, os.path.basename(files[0])))
-    scaling(a.build, a.dirs, [int(j) for j in a.jobs.split(",")], a.rounds, size)
-    memory(a.build, files[:a.top] if a.top else files)
+    jobs = [int(j) for j in a.jobs.split(",")]
+    scaling(a.build, a.dirs, jobs, a.rounds, size)
+    if a.one:
+        for opts in ((), ("--canonical",)):
+            print("\none module, %s%s: %.1f MB" % (os.path.basename(a.one), " ".join(("",) + opts),
+                                                 os.path.getsize(a.one) / 1e6))
+            scaling(a.build, [a.one], jobs, a.rounds, os.path.getsize(a.one), opts)
+    if not a.no_memory:
+        memory(a.build, files[:a.top] if a.top else files)
 
 
 if __name__ == "__main__":

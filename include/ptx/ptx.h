@@ -48,6 +48,13 @@ ptx_module *ptx_parse_buffer(const char *name, const char *data, size_t size,
                              ptx_diag *diag);
 /* Read and parse a file; "-" reads standard input. */
 ptx_module *ptx_parse_file(const char *path, ptx_diag *diag);
+/* The same on up to `jobs` threads: a module of 512 KiB or more is cut
+   at top-level boundaries (after a function's or section's closing brace)
+   and its pieces lexed and parsed at once.  The tree, and any diagnostic,
+   are those of the serial parse. */
+ptx_module *ptx_parse_buffer_jobs(const char *name, const char *data, size_t size,
+                                  unsigned jobs, ptx_diag *diag);
+ptx_module *ptx_parse_file_jobs(const char *path, unsigned jobs, ptx_diag *diag);
 void ptx_module_free(ptx_module *m);
 
 /* Print "file:line:col: error: msg", the source line and a caret. */
@@ -117,6 +124,10 @@ void ptx_buf_free(ptx_buf *b);
 void ptx_emit_exact(const ptx_module *m, ptx_buf *out);
 /* One deterministic nvcc-like layout; comments dropped; same tokens. */
 void ptx_emit_canonical(const ptx_module *m, ptx_buf *out);
+/* Either text (canonical = 0 or 1) printed on up to `jobs` threads, in
+   groups of top-level items (a module of 512 KiB or more): the same bytes
+   as the two above. */
+void ptx_emit_jobs(const ptx_module *m, int canonical, unsigned jobs, ptx_buf *out);
 
 /* Print the exact (canonical = 0) or canonical (canonical = 1) text to f.
    Returns 0, or -1 if writing failed. */

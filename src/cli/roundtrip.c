@@ -16,6 +16,8 @@
 
 typedef struct opts {
     int canonical, json, jobs, emit;
+    unsigned file_jobs;    /* threads for one file's parse and printing:
+                              the jobs that fewer files leave over */
     ptx_jit *jit;      /* --jit: the driver, opened once */
     const char *arch;  /* --arch, or NULL for the device's own */
 } opts;
@@ -49,7 +51,9 @@ static const char usage[] =
     "               --canonical, the canonical) text with the CUDA driver and\n"
     "               compare the cubins' code sections\n"
     "  --arch sm_XX JIT target (default: the GPU present)\n"
-    "  --jobs N     verify N files at a time (default 1)\n"
+    "  --jobs N     use N threads (default 1): N files at a time, and the\n"
+    "               threads that fewer files leave over to parse each file\n"
+    "               in pieces\n"
     "  --json       print a machine-readable report instead of text\n"
     "  --help       show this help;  --version  show the version\n"
     "\n"
@@ -100,13 +104,14 @@ static void report_diff(ptx_buf *r, const char *path, const char *label,
 }
 
 /* On success leaves the canonical text in *c1 (the caller frees it). */
-static int check_canonical(const ptx_module *m, result *res, ptx_buf *c1_out)
+static int check_canonical(const ptx_module *m, unsigned jobs, result *res,
+                           ptx_buf *c1_out)
 {
     ptx_buf c1 = { 0 }, c2 = { 0 };
     ptx_diag d;
     size_t at_a = 0, at_b = 0;
     int ok = 0;
-    ptx_emit_canonical(m, &c1);
+    ptx_emit_jobs(m, 1, jobs, &c1);
     int same = ptx_same_tokens(m->src, m->size, c1.p, c1.n, &at_a, &at_b, &d);
     if (same != 1) {
         ptx_buf_printf(&res->report, "%s: canonical text has other tokens\n",
@@ -115,13 +120,13 @@ static int check_canonical(const ptx_module *m, result *res, ptx_buf *c1_out)
         show_line(&res->report, "canonical", c1.p, c1.n, at_b);
         goto out;
     }
-    ptx_module *m2 = ptx_parse_buffer(m->filename, c1.p, c1.n, &d);
+    ptx_module *m2 = ptx_parse_buffer_jobs(m->filename, c1.p, c1.n, jobs, &d);
     if (!m2) {
         ptx_buf_printf(&res->report, "%s: canonical text does not parse: %u:%u: %s\n",
                        m->filename, d.line, d.col, d.msg);
         goto out;
     }
-    ptx_emit_canonical(m2, &c2);
+    ptx_emit_jobs(m2, 1, jobs, &c2);
     ptx_module_free(m2);
     if (c1.n != c2.n || (c1.n && memcmp(c1.p, c2.p, c1.n) != 0)) {
         report_diff(&res->report, m->filename, "canonical text is not a fixed point;",
@@ -151,7 +156,7 @@ static void check_jit(const ptx_module *m, const opts *o, const ptx_buf *out,
 static void check_file(const char *path, const opts *o, result *res)
 {
     ptx_diag d;
-    ptx_module *m = ptx_parse_file(path, &d);
+    ptx_module *m = ptx_parse_file_jobs(path, o->file_jobs, &d);
     if (!m) {
         if (d.line) /* 0: no position (cannot open, too big) */
             ptx_buf_printf(&res->report, "%s:%u:%u: error: %s\n", d.file,
@@ -161,12 +166,12 @@ static void check_file(const char *path, const opts *o, result *res)
         return;
     }
     ptx_buf out = { 0 }, canon = { 0 };
-    ptx_emit_exact(m, &out);
+    ptx_emit_jobs(m, 0, o->file_jobs, &out);
     if (out.n != m->size || (out.n && memcmp(out.p, m->src, out.n) != 0))
         report_diff(&res->report, path, "re-emitted text", m->src, m->size,
                     out.p, out.n);
     else
-        res->ok = !o->canonical || check_canonical(m, res, &canon);
+        res->ok = !o->canonical || check_canonical(m, o->file_jobs, res, &canon);
     if (res->ok && o->jit)
         check_jit(m, o, &out, &canon, res);
     ptx_buf_free(&out);
@@ -240,7 +245,8 @@ static size_t *largest_first(const path_list *files)
 
 static void run_jobs(job *j)
 {
-    int n = j->o->jobs;
+    int n = j->o->jobs < 1 ? 1 : (size_t)j->o->jobs < j->files->n ? j->o->jobs
+                                                                 : (int)j->files->n;
     if (n <= 1) {
         worker(j);
         return;
@@ -316,16 +322,13 @@ static int verify(path_list *files, const opts *o)
 static int emit(const char *path, const opts *o)
 {
     ptx_diag d;
-    ptx_module *m = ptx_parse_file(path, &d);
+    ptx_module *m = ptx_parse_file_jobs(path, o->file_jobs, &d);
     if (!m) {
         ptx_diag_print(stderr, &d);
         return 1;
     }
     ptx_buf out = { 0 };
-    if (o->canonical)
-        ptx_emit_canonical(m, &out);
-    else
-        ptx_emit_exact(m, &out);
+    ptx_emit_jobs(m, o->canonical, o->file_jobs, &out);
     /* (out.p is NULL for an empty module: fwrite's pointer must not be) */
     int rc = (out.n == 0 || fwrite(out.p, 1, out.n, stdout) == out.n) &&
              fflush(stdout) == 0 ? 0 : 1;
@@ -346,7 +349,7 @@ int main(int argc, char **argv)
         { "jit", no_argument, 0, 'G' }, { "arch", required_argument, 0, 'A' },
         { 0, 0, 0, 0 }
     };
-    opts o = { 0, 0, 1, 0, NULL, NULL };
+    opts o = { .jobs = 1, .file_jobs = 1 };
     int jit = 0;
     int c;
     while ((c = getopt_long(argc, argv, "cej:h", longs, NULL)) != -1) {
@@ -377,6 +380,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "pyptx-roundtrip: error: --emit takes exactly one FILE\n");
             return 2;
         }
+        o.file_jobs = (unsigned)o.jobs;
         return emit(argv[optind], &o);
     }
     if (jit) {
@@ -391,6 +395,8 @@ int main(int argc, char **argv)
     for (int i = optind; i < argc; i++)
         bad |= paths_add(&files, argv[i]);
     paths_sort(&files);
+    if (files.n && (size_t)o.jobs > files.n)
+        o.file_jobs = (unsigned)((size_t)o.jobs / files.n);
     int rc = verify(&files, &o);
     paths_free(&files);
     if (o.jit)

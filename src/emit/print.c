@@ -8,7 +8,7 @@
  * two outputs cannot disagree about which tokens exist.
  */
 #include <string.h>
-#include "ptx/ptx.h"
+#include "emit/emit.h"
 
 typedef enum space {
     SP_NONE,  /* glued to the previous token */
@@ -24,6 +24,8 @@ typedef struct printer {
     ptx_buf *out;
     int canonical;
     int depth;
+    int after;   /* text comes before `out`'s (a later group of items,
+                    printed on a thread of its own: emit_jobs.c) */
     /* The exact printer prints each token with the trivia in front of it.
        Consecutive tokens are adjacent in the source, so its output is runs
        of tokens first..next-1, each copied in one piece when it breaks
@@ -57,12 +59,12 @@ static void spacing(printer *p, space sp)
     case SP_SPACE: ptx_buf_putc(p->out, ' '); break;
     case SP_TAB: ptx_buf_putc(p->out, '\t'); break;
     case SP_BLANK:
-        if (p->out->n)
+        if (p->out->n || p->after)
             ptx_buf_putc(p->out, '\n');
         /* fall through */
     case SP_LINE0:
     case SP_LINE:
-        if (p->out->n)
+        if (p->out->n || p->after)
             ptx_buf_putc(p->out, '\n');
         if (sp == SP_LINE)
             for (int i = 0; i < p->depth; i++)
@@ -333,13 +335,16 @@ static void stmt(printer *p, const ptx_stmt *s, space sp)
     }
 }
 
-static void module(const ptx_module *m, ptx_buf *out, int canonical)
+void ptx_emit_items(const ptx_module *m, const ptx_stmt *from, const ptx_stmt *to,
+                    int canonical, int after, ptx_buf *out)
 {
-    printer p = { m, out, canonical, 0, PTX_NOTOK, 0 };
-    for (const ptx_stmt *s = m->items; s; s = s->next)
+    printer p = { m, out, canonical, 0, after, PTX_NOTOK, 0 };
+    for (const ptx_stmt *s = from; s != to; s = s->next)
         stmt(&p, s, SP_LINE);
-    if (canonical) {
-        if (out->n)
+    if (to)
+        flush(&p);
+    else if (canonical) {
+        if (out->n || after)
             ptx_buf_putc(out, '\n');
     } else {
         /* the EOF token (length 0) carries the trivia that ends the file */
@@ -350,12 +355,12 @@ static void module(const ptx_module *m, ptx_buf *out, int canonical)
 
 void ptx_emit_exact(const ptx_module *m, ptx_buf *out)
 {
-    module(m, out, 0);
+    ptx_emit_items(m, m->items, NULL, 0, 0, out);
 }
 
 void ptx_emit_canonical(const ptx_module *m, ptx_buf *out)
 {
-    module(m, out, 1);
+    ptx_emit_items(m, m->items, NULL, 1, 0, out);
 }
 
 void ptx_emit_token(const ptx_module *m, ptx_tok t, ptx_buf *out)
@@ -365,7 +370,7 @@ void ptx_emit_token(const ptx_module *m, ptx_tok t, ptx_buf *out)
 
 void ptx_emit_expr(const ptx_module *m, const ptx_expr *e, ptx_buf *out)
 {
-    printer p = { m, out, 1, 0, PTX_NOTOK, 0 };
+    printer p = { m, out, 1, 0, 0, PTX_NOTOK, 0 };
     expr(&p, e, SP_NONE);
 }
 
@@ -375,7 +380,7 @@ void ptx_emit_stmt(const ptx_module *m, const ptx_stmt *s, int depth,
     /* a private, empty buffer: the statement's leading SP_LINE then adds
        only the indentation (labels and raw lines stay at column 0) */
     ptx_buf tmp = { 0 };
-    printer p = { m, &tmp, 1, depth, PTX_NOTOK, 0 };
+    printer p = { m, &tmp, 1, depth, 0, PTX_NOTOK, 0 };
     stmt(&p, s, SP_LINE);
     ptx_buf_put(out, tmp.p, tmp.n);
     ptx_buf_putc(out, '\n');

@@ -37,6 +37,23 @@ void *ptx_arena_alloc_chunk(ptx_arena *a, size_t n)
     return c->data;
 }
 
+void ptx_arena_adopt(ptx_arena *to, ptx_arena *from)
+{
+    ptx_arena_chunk *bottom = from->top;
+    if (bottom) {
+        while (bottom->prev)
+            bottom = bottom->prev;
+        /* `to` keeps its own top, where it allocates next */
+        if (to->top) {
+            bottom->prev = to->top->prev;
+            to->top->prev = from->top;
+        } else {
+            to->top = from->top;
+        }
+    }
+    free(from);
+}
+
 void ptx_arena_free(ptx_arena *a)
 {
     if (!a)

@@ -18,6 +18,9 @@ struct ptx_arena {
 
 ptx_arena *ptx_arena_new(void);
 void ptx_arena_free(ptx_arena *a);
+/* Moves every chunk of `from` into `to` (freed with it) and frees `from`:
+   the arenas of a parallel parse's pieces become the module's. */
+void ptx_arena_adopt(ptx_arena *to, ptx_arena *from);
 /* The slow path: a new chunk, then the (zeroed) allocation. */
 void *ptx_arena_alloc_chunk(ptx_arena *a, size_t n);
 

@@ -29,6 +29,7 @@ void ptx_module_free(ptx_module *m)
 
 /* Takes ownership of buf (size bytes plus a NUL at buf[size]). */
 static ptx_module *parse_owned(const char *name, char *buf, size_t size,
+                               unsigned jobs, size_t min_piece, int *split,
                                ptx_diag *diag)
 {
     ptx_module *m = calloc(1, sizeof *m);
@@ -44,6 +45,11 @@ static ptx_module *parse_owned(const char *name, char *buf, size_t size,
     m->src = buf;
     m->size = size;
     m->arena = ptx_arena_new();
+    int pieces = jobs > 1 && ptx_parse_pieces(m, jobs, min_piece);
+    if (split)
+        *split = pieces;
+    if (pieces)
+        return m;
 
     ptx_parser P = { 0 };
     P.m = m;
@@ -69,6 +75,21 @@ static ptx_module *parse_owned(const char *name, char *buf, size_t size,
 ptx_module *ptx_parse_buffer(const char *name, const char *data, size_t size,
                              ptx_diag *diag)
 {
+    return ptx_parse_buffer_jobs(name, data, size, 1, diag);
+}
+
+ptx_module *ptx_parse_buffer_jobs(const char *name, const char *data, size_t size,
+                                  unsigned jobs, ptx_diag *diag)
+{
+    return ptx_parse_split(name, data, size, jobs, PTX_MIN_PIECE, NULL, diag);
+}
+
+ptx_module *ptx_parse_split(const char *name, const char *data, size_t size,
+                            unsigned jobs, size_t min_piece, int *split,
+                            ptx_diag *diag)
+{
+    if (split)
+        *split = 0;
     if (size > PTX_MAX_INPUT) {
         set_diag(diag, name, TOO_BIG);
         return NULL;
@@ -81,7 +102,7 @@ ptx_module *ptx_parse_buffer(const char *name, const char *data, size_t size,
     if (size) /* data may be NULL for an empty buffer */
         memcpy(buf, data, size);
     buf[size] = 0;
-    return parse_owned(name, buf, size, diag);
+    return parse_owned(name, buf, size, jobs, min_piece, split, diag);
 }
 
 /* Reads all of f; refuses more than PTX_MAX_INPUT bytes without reading
@@ -135,6 +156,11 @@ static char *read_all(FILE *f, size_t hint, size_t *size, const char **why)
 
 ptx_module *ptx_parse_file(const char *path, ptx_diag *diag)
 {
+    return ptx_parse_file_jobs(path, 1, diag);
+}
+
+ptx_module *ptx_parse_file_jobs(const char *path, unsigned jobs, ptx_diag *diag)
+{
     int is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) {
@@ -164,5 +190,6 @@ ptx_module *ptx_parse_file(const char *path, ptx_diag *diag)
         set_diag(diag, is_stdin ? "<stdin>" : path, why);
         return NULL;
     }
-    return parse_owned(is_stdin ? "<stdin>" : path, buf, size, diag);
+    return parse_owned(is_stdin ? "<stdin>" : path, buf, size, jobs, PTX_MIN_PIECE, NULL,
+                       diag);
 }

@@ -14,12 +14,32 @@ typedef struct ptx_parser {
     ptx_lexer lx;
     uint32_t cap;          /* capacity of m->toks */
     int depth;             /* open brackets of any kind */
+    int prelexed;          /* 1: read m->toks[next..end) instead of lexing
+                              (a piece of a parallel parse, parse_jobs.c) */
+    uint32_t next, end;
     const char *err;       /* first error message (static or in errbuf) */
     size_t err_offset;
     char errbuf[256];
 } ptx_parser;
 
 int ptx_yyparse(ptx_parser *P);
+
+/* Smaller pieces of a module are not worth a thread. */
+#define PTX_MIN_PIECE ((size_t)256 * 1024)
+
+/* Parses m->src in pieces of at least min_piece bytes on up to `jobs`
+   threads (parse_jobs.c), into m->toks, m->items and m->arena.  0, leaving
+   m as it was, where the module is too small to cut or the pieces do not
+   parse: then the serial parse runs, and says what is wrong if anything
+   is. */
+int ptx_parse_pieces(ptx_module *m, unsigned jobs, size_t min_piece);
+
+/* ptx_parse_buffer_jobs with the smallest piece given (PTX_MIN_PIECE for
+   the library's callers; tests cut small modules); *split (if non-NULL)
+   says whether the pieces were parsed on their own. */
+ptx_module *ptx_parse_split(const char *name, const char *data, size_t size,
+                            unsigned jobs, size_t min_piece, int *split,
+                            ptx_diag *diag);
 
 /* Node builders for the grammar's actions (nodes.c).  Those that can fail
    (nesting deeper than PTX_MAX_DEPTH) set P->err and return NULL. */

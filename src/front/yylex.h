@@ -74,16 +74,32 @@ static int too_deep(ptx_parser *P, uint32_t start)
     return PTX_YYerror;
 }
 
+/* A piece of a parallel parse ends where the next piece's first token
+   stands: the end of the piece's input, as the last piece's EOF token is. */
+static int prelexed_token(ptx_parser *P, uint32_t *i)
+{
+    *i = P->next;
+    if (P->next == P->end)
+        return PTX_T_EOF;
+    return (int)P->m->toks[P->next++].kind;
+}
+
 static inline int ptx_yylex(PTX_YYSTYPE *lval, ptx_loc *lloc, ptx_parser *P)
 {
-    uint32_t start, len;
-    int kind = lex_token(&P->lx, &start, &len);
-    if (kind < 0)
-        return lex_error(P, start);
-    if (P->m->ntoks == P->cap && !grow_tokens(P))
-        return PTX_YYerror;
-    uint32_t i = P->m->ntoks++;
-    P->m->toks[i] = (ptx_token){ start, len, (uint32_t)kind };
+    uint32_t i;
+    int kind;
+    if (__builtin_expect(P->prelexed, 0)) {
+        kind = prelexed_token(P, &i);
+    } else {
+        uint32_t start, len;
+        kind = lex_token(&P->lx, &start, &len);
+        if (kind < 0)
+            return lex_error(P, start);
+        if (P->m->ntoks == P->cap && !grow_tokens(P))
+            return PTX_YYerror;
+        i = P->m->ntoks++;
+        P->m->toks[i] = (ptx_token){ start, len, (uint32_t)kind };
+    }
     lval->tok = *lloc = i;
     /* closing brackets may take the depth below 0 (the parser rejects
        them); only a deeper opening one can pass the limit */
@@ -91,7 +107,7 @@ static inline int ptx_yylex(PTX_YYSTYPE *lval, ptx_loc *lloc, ptx_parser *P)
     if (step) {
         P->depth += step;
         if (P->depth > PTX_MAX_DEPTH)
-            return too_deep(P, start);
+            return too_deep(P, P->m->toks[i].start);
     }
     return lex_map[kind].sym;
 }

@@ -1,0 +1,280 @@
+/*
+ * parse_jobs.c - one module parsed on several threads.
+ *
+ * The input is cut into pieces at top-level boundaries, and each piece is
+ * lexed, then parsed, on a thread of its own, with the one grammar:
+ *
+ *   1. lex: piece p keeps the tokens that start before piece p+1 does, in
+ *      an array of its own, and notes the first token that does not.  That
+ *      token must be piece p+1's own first one: the lexer's only state is
+ *      its position, so from there on both lexers see the same tokens, and
+ *      the pieces' tokens are exactly the serial lexer's.
+ *   2. the arrays are joined into the module's (each thread copies its own
+ *      at the offset the counts before it give);
+ *   3. parse: each thread parses its piece from the module's array
+ *      (ptx_parser.prelexed), so that its nodes hold the module's token
+ *      indices, into an arena of its own.
+ * The pieces' item lists are then joined and their arenas given to the
+ * module.
+ *
+ * Why the tree is the serial parse's: a piece starts right after a '}'
+ * alone at the start of a line and before a directive, where a function or
+ * section ends and the next item begins.  The module is `items`, and the
+ * canonical LR parser is in one state after reducing `items`, however they
+ * were made, so when every piece parses as `items`, the serial parse makes
+ * the same items.  Anything else (a lexical error, tokens that do not meet,
+ * a piece that does not parse, a thread that cannot start) and the caller
+ * parses the module serially: a diagnostic is always the serial parse's.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "front/parser_state.h"
+
+/* The scanner, inlined into lex_piece's loop as into the parser's yylex. */
+#define PTX_LEX_INLINE
+#include "lexer.c"
+
+#define MAX_PIECES 256
+
+typedef struct piece {
+    const ptx_module *m;
+    uint32_t from, to;     /* the piece's tokens start in [from, to) */
+    ptx_token *toks;       /* step 1's, then NULL */
+    uint32_t n, cap;
+    ptx_token next;        /* the first token at or after `to` */
+    uint32_t base;         /* where its tokens go in the module's array */
+    int ok;
+    ptx_module sub;        /* step 3: its items, in its own arena */
+} piece;
+
+/* The directives that start a top-level item and never stand in a
+   function's body. */
+static const char *const item_starts[] = {
+    ".visible", ".entry", ".func", ".weak", ".extern", ".section", ".file",
+    ".global", ".common", ".alias", ".version", ".target", ".address_size",
+};
+
+static int item_start(const char *p, size_t left)
+{
+    for (size_t i = 0; i < sizeof item_starts / sizeof *item_starts; i++) {
+        size_t n = strlen(item_starts[i]);
+        if (n < left && !memcmp(p, item_starts[i], n) &&
+            (p[n] == ' ' || p[n] == '\t' || p[n] == '\n' || p[n] == '\r'))
+            return 1;
+    }
+    return 0;
+}
+
+/* Offset right after a '}' that stands at the start of a line and is
+   followed, after blank space and // comments, by a directive that starts
+   an item (the end of a function or section, in the output of every
+   compiler): the first such at or after `at`, or `size` if none. */
+static size_t boundary(const char *src, size_t size, size_t at)
+{
+    while (at < size) {
+        const char *b = memchr(src + at, '}', size - at);
+        if (!b)
+            return size;
+        size_t i = (size_t)(b - src);
+        at = i + 1;
+        if (i == 0 || src[i - 1] != '\n')
+            continue;
+        size_t j = at;
+        for (;;) {
+            while (j < size && strchr(" \t\r\n\f\v", src[j]) && src[j])
+                j++;
+            if (j + 1 >= size || src[j] != '/' || src[j + 1] != '/')
+                break;
+            const char *nl = memchr(src + j, '\n', size - j);
+            j = nl ? (size_t)(nl - src) : size;
+        }
+        if (j < size && item_start(src + j, size - j))
+            return at;
+    }
+    return size;
+}
+
+/* Cuts src into at most `want` pieces of about equal size: *n of them. */
+static piece *cut(const ptx_module *m, unsigned want, unsigned *n)
+{
+    piece *v = calloc(want, sizeof *v);
+    if (!v)
+        return NULL;
+    size_t from = 0;
+    unsigned k = 0;
+    for (unsigned i = 1; i <= want && from < m->size; i++) {
+        size_t to = i == want ? m->size : boundary(m->src, m->size, m->size / want * i);
+        if (to <= from)
+            continue;
+        v[k].m = m;
+        v[k].from = (uint32_t)from;
+        v[k].to = (uint32_t)to;
+        k++;
+        from = to;
+    }
+    *n = k;
+    return v;
+}
+
+/* Step 1. */
+static int lex_piece(piece *p)
+{
+    const ptx_module *m = p->m;
+    ptx_lexer lx = { (const unsigned char *)m->src, (const unsigned char *)m->src + p->from,
+                     (const unsigned char *)m->src + m->size, NULL };
+    p->cap = (p->to - p->from) / 4 + 64;
+    p->toks = malloc((size_t)p->cap * sizeof *p->toks);
+    if (!p->toks)
+        return 0;
+    for (;;) {
+        uint32_t start, len;
+        int kind = lex_token(&lx, &start, &len);
+        if (kind < 0)
+            return 0;
+        ptx_token t = { start, len, (uint32_t)kind };
+        if (start >= p->to && p->to < m->size) {
+            p->next = t;
+            return 1;
+        }
+        if (p->n == p->cap) {
+            ptx_token *g = realloc(p->toks, (size_t)p->cap * 2 * sizeof *g);
+            if (!g)
+                return 0;
+            p->toks = g;
+            p->cap *= 2;
+        }
+        p->toks[p->n++] = t;
+        if (kind == PTX_T_EOF)
+            return 1;
+    }
+}
+
+/* Step 3, on the module's array. */
+static int parse_piece(piece *p, const ptx_module *m)
+{
+    p->sub = *m;
+    p->sub.items = NULL;
+    p->sub.arena = ptx_arena_new();
+    ptx_parser P = { 0 };
+    P.m = &p->sub;
+    P.prelexed = 1;
+    P.next = p->base;
+    P.end = p->base + p->n;
+    return ptx_yyparse(&P) == 0 && !P.err;
+}
+
+typedef struct run {
+    piece *v;
+    unsigned n;
+    ptx_module *m;
+    int step;              /* 1: lex; 3: copy and parse */
+} run;
+
+typedef struct worker {
+    run *r;
+    unsigned i;
+} worker;
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    piece *p = &w->r->v[w->i];
+    if (w->r->step == 1) {
+        p->ok = lex_piece(p);
+    } else {
+        memcpy(w->r->m->toks + p->base, p->toks, (size_t)p->n * sizeof *p->toks);
+        free(p->toks);
+        p->toks = NULL;
+        p->ok = parse_piece(p, w->r->m);
+    }
+    return NULL;
+}
+
+/* Runs r->step on every piece, one thread each (this one takes the first,
+   and any a thread could not be started for).  1 if every piece did. */
+static int run_step(run *r)
+{
+    pthread_t t[MAX_PIECES];
+    worker w[MAX_PIECES];
+    int started[MAX_PIECES] = { 0 };
+    for (unsigned i = 0; i < r->n; i++)
+        w[i] = (worker){ r, i };
+    for (unsigned i = 1; i < r->n; i++)
+        started[i] = pthread_create(&t[i], NULL, work, &w[i]) == 0;
+    for (unsigned i = 0; i < r->n; i++)
+        if (!started[i])
+            work(&w[i]);
+    int ok = 1;
+    for (unsigned i = 0; i < r->n; i++) {
+        if (started[i])
+            pthread_join(t[i], NULL);
+        ok &= r->v[i].ok;
+    }
+    return ok;
+}
+
+/* Step 2's bookkeeping: the pieces' tokens meet, and where each goes. */
+static int join(run *r)
+{
+    uint64_t total = 0;
+    for (unsigned i = 0; i < r->n; i++) {
+        piece *p = &r->v[i];
+        if (i + 1 < r->n) {
+            const piece *q = p + 1;
+            if (!q->n || memcmp(&p->next, &q->toks[0], sizeof p->next))
+                return 0;
+        }
+        p->base = (uint32_t)total;
+        total += p->n;
+    }
+    if (total > UINT32_MAX - 1)
+        return 0;
+    r->m->toks = malloc((size_t)total * sizeof *r->m->toks);
+    r->m->ntoks = (uint32_t)total;
+    return r->m->toks != NULL;
+}
+
+static void undo(run *r)
+{
+    for (unsigned i = 0; i < r->n; i++) {
+        free(r->v[i].toks);
+        ptx_arena_free(r->v[i].sub.arena);
+    }
+    free(r->m->toks);
+    r->m->toks = NULL;
+    r->m->ntoks = 0;
+}
+
+int ptx_parse_pieces(ptx_module *m, unsigned jobs, size_t min_piece)
+{
+    size_t most = m->size / (min_piece ? min_piece : 1);
+    unsigned want = jobs > MAX_PIECES ? MAX_PIECES : jobs;
+    if (most < want)
+        want = (unsigned)most;
+    if (want < 2)
+        return 0;
+    run r = { NULL, 0, m, 1 };
+    r.v = cut(m, want, &r.n);
+    if (!r.v)
+        return 0;
+    int ok = r.n >= 2 && run_step(&r) && join(&r);
+    if (ok) {
+        r.step = 3;
+        ok = run_step(&r);
+    }
+    if (!ok) {
+        undo(&r);
+        free(r.v);
+        return 0;
+    }
+    ptx_stmt **tail = &m->items;
+    for (unsigned i = 0; i < r.n; i++) {
+        *tail = r.v[i].sub.items;
+        while (*tail)
+            tail = &(*tail)->next;
+        ptx_arena_adopt(m->arena, r.v[i].sub.arena);
+    }
+    free(r.v);
+    return 1;
+}

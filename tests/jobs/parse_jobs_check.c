@@ -1,0 +1,216 @@
+/*
+ * parse_jobs_check - a module parsed in pieces on several threads must be
+ * the serial parse: the same tokens, the same tree, the same diagnostic.
+ *
+ *   parse_jobs_check [--corrupt N] PATH...
+ *
+ * Every .ptx file under PATH is parsed serially and in pieces of at least
+ * one byte (so that small files are cut too, at every function's end) with
+ * 2, 3, 8 and 64 threads.  Where the serial parse succeeds, the pieces'
+ * module must have the serial module's tokens, re-emit the input, and give
+ * the same canonical text and plain codegen, and both texts printed on as
+ * many threads (ptx_emit_split, groups of items of at least one byte) must
+ * be the one-thread printer's; where it fails, the same
+ * diagnostic (message, line, column, source line).  --corrupt N adds N
+ * corrupted variants in all, spread over the files: truncated, a byte
+ * deleted, or text inserted that a splitter could trip on (braces, a
+ * comment or string opened, a directive), at seeded random offsets.
+ * Prints one line: files, variants, how many parsed in pieces, errors, and
+ * how many differ (each difference is named first).  Exit 0 when none
+ * differ and some files were cut (a test that never cuts tests nothing).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "emit/emit.h"
+#include "front/parser_state.h"
+#include "ptx/codegen.h"
+#include "util/paths.h"
+
+static const unsigned thread_counts[] = { 2, 3, 8, 64 };
+
+typedef struct tally {
+    size_t inputs, cut, errors, differ;
+} tally;
+
+static int same_diag(const ptx_diag *a, const ptx_diag *b)
+{
+    return a->line == b->line && a->col == b->col && a->offset == b->offset &&
+           !strcmp(a->file, b->file) && !strcmp(a->msg, b->msg) &&
+           !strcmp(a->line_text, b->line_text) && a->caret == b->caret;
+}
+
+static int same_text(const ptx_module *a, const ptx_module *b,
+                     void (*emit)(const ptx_module *, ptx_buf *))
+{
+    ptx_buf x = { 0 }, y = { 0 };
+    emit(a, &x);
+    emit(b, &y);
+    int same = x.n == y.n && (!x.n || !memcmp(x.p, y.p, x.n));
+    ptx_buf_free(&x);
+    ptx_buf_free(&y);
+    return same;
+}
+
+/* a's text printed by one thread against b's printed in groups of items
+   (of at least one byte of source) on `jobs` threads, both after some text
+   already in the buffer. */
+static int same_split(const ptx_module *a, const ptx_module *b, int canonical,
+                      unsigned jobs)
+{
+    ptx_buf x = { 0 }, y = { 0 };
+    for (int pre = 0; pre < 2; pre++) {
+        x.n = y.n = 0;
+        if (pre) {
+            ptx_buf_puts(&x, "// before\n");
+            ptx_buf_puts(&y, "// before\n");
+        }
+        (canonical ? ptx_emit_canonical : ptx_emit_exact)(a, &x);
+        ptx_emit_split(b, canonical, jobs, 1, &y);
+        if (x.n != y.n || memcmp(x.p, y.p, x.n))
+            break;
+        if (pre) {
+            ptx_buf_free(&x);
+            ptx_buf_free(&y);
+            return 1;
+        }
+    }
+    ptx_buf_free(&x);
+    ptx_buf_free(&y);
+    return 0;
+}
+
+static void codegen(const ptx_module *m, ptx_buf *out)
+{
+    ptx_codegen_options o = { 0 };
+    ptx_diag d;
+    if (ptx_codegen(m, &o, out, &d) != 0)
+        ptx_buf_printf(out, "codegen error: %s\n", d.msg);
+}
+
+/* What differs between the serial module a and the pieces' b, or NULL. */
+static const char *difference(const ptx_module *a, const ptx_module *b, int full,
+                              unsigned jobs)
+{
+    if (a->ntoks != b->ntoks || memcmp(a->toks, b->toks, a->ntoks * sizeof *a->toks))
+        return "tokens";
+    ptx_buf x = { 0 };
+    ptx_emit_exact(b, &x);
+    int exact = x.n == b->size && (!x.n || !memcmp(x.p, b->src, x.n));
+    ptx_buf_free(&x);
+    if (!exact)
+        return "exact text";
+    if (!same_text(a, b, ptx_emit_canonical))
+        return "canonical text";
+    if (!same_split(a, b, 0, jobs))
+        return "exact text printed on threads";
+    if (!same_split(a, b, 1, jobs))
+        return "canonical text printed on threads";
+    if (full && !same_text(a, b, codegen))
+        return "codegen";
+    return NULL;
+}
+
+static void check(const char *name, const char *data, size_t n, int full, tally *t)
+{
+    ptx_diag ds;
+    ptx_module *a = ptx_parse_buffer(name, data, n, &ds);
+    t->inputs++;
+    t->errors += !a;
+    for (size_t i = 0; i < sizeof thread_counts / sizeof *thread_counts; i++) {
+        ptx_diag dp;
+        int split = 0;
+        ptx_module *b = ptx_parse_split(name, data, n, thread_counts[i], 1, &split, &dp);
+        const char *why = !a != !b ? "success" : a ? difference(a, b, full, thread_counts[i])
+                                               : same_diag(&ds, &dp) ? NULL : "diagnostic";
+        t->cut += split;
+        if (why) {
+            t->differ++;
+            printf("%s (%zu bytes, %u threads): %s differs\n", name, n, thread_counts[i], why);
+        }
+        ptx_module_free(b);
+    }
+    ptx_module_free(a);
+}
+
+static uint64_t next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Variant v of data into out (n + 32 bytes of room): its length. */
+static size_t corrupt(const char *data, size_t n, uint64_t *rng, char *out)
+{
+    static const char *const inserts[] = { " ; ", "}\n", "{", "/*", "\"", "\n}\n.entry k()\n{\n" };
+    size_t at = n ? next(rng) % n : 0;
+    unsigned kind = (unsigned)(next(rng) % (2 + sizeof inserts / sizeof *inserts));
+    if (kind == 0) {           /* truncated */
+        memcpy(out, data, at);
+        return at;
+    }
+    if (kind == 1) {           /* a byte deleted */
+        memcpy(out, data, at);
+        memcpy(out + at, data + at + (at < n), n - at - (at < n));
+        return n - (at < n);
+    }
+    const char *s = inserts[kind - 2];
+    size_t k = strlen(s);
+    memcpy(out, data, at);
+    memcpy(out + at, s, k);
+    memcpy(out + at + k, data + at, n - at);
+    return n + k;
+}
+
+static char *read_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *p = malloc((size_t)size + 1);
+    *n = p ? fread(p, 1, (size_t)size, f) : 0;
+    fclose(f);
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    size_t variants = 0;
+    path_list files = { 0 };
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--corrupt") && i + 1 < argc)
+            variants = (size_t)atol(argv[++i]);
+        else if (paths_add(&files, argv[i]) != 0)
+            return 2;
+    }
+    paths_sort(&files);
+    tally t = { 0 };
+    uint64_t rng = 0x9e3779b97f4a7c15ull;
+    for (size_t f = 0; f < files.n; f++) {
+        size_t n;
+        char *data = read_file(files.v[f], &n);
+        if (!data) {
+            printf("%s: cannot read\n", files.v[f]);
+            return 2;
+        }
+        check(files.v[f], data, n, 1, &t);
+        /* the variants, spread evenly over the files */
+        size_t want = variants * (f + 1) / files.n - variants * f / files.n;
+        char *buf = malloc(n + 64);
+        for (size_t v = 0; v < want; v++) {
+            size_t m = corrupt(data, n, &rng, buf);
+            check(files.v[f], buf, m, 0, &t);
+        }
+        free(buf);
+        free(data);
+    }
+    printf("%zu files, %zu variants: %zu parses in pieces, %zu errors, %zu differ\n",
+           files.n, t.inputs - files.n, t.cut, t.errors, t.differ);
+    paths_free(&files);
+    return t.differ || !t.cut;
+}
