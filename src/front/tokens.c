@@ -78,3 +78,19 @@ out:
     free(cb);
     return result;
 }
+
+int ptx_same_module_tokens(const ptx_module *a, const ptx_module *b, size_t *at_a,
+                           size_t *at_b)
+{
+    uint32_t n = a->ntoks < b->ntoks ? a->ntoks : b->ntoks;
+    for (uint32_t i = 0; i < n; i++) {
+        const ptx_token *x = &a->toks[i], *y = &b->toks[i];
+        if (x->kind != y->kind || x->len != y->len ||
+            memcmp(a->src + x->start, b->src + y->start, x->len) != 0) {
+            if (at_a) *at_a = x->start;
+            if (at_b) *at_b = y->start;
+            return 0;
+        }
+    }
+    return 1;   /* each ends with its EOF token: the same number of tokens */
+}
