@@ -44,6 +44,8 @@ typedef struct ptx_codegen_options {
                                 function names (PTX names never change) */
     ptx_codegen_stats *stats; /* or NULL */
     const char *srcname;     /* shown in the header comment, or NULL */
+    unsigned jobs;           /* threads for the kernels' builds and, in plain
+                                mode, their printing (0 or 1: this one) */
 } ptx_codegen_options;
 
 /* Generate Python for module m into *out (appended).  Returns 0, or -1

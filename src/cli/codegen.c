@@ -22,6 +22,8 @@ static const char usage[] =
     "  --sugar[=a,b]      run all (or the named) sugar passes\n"
     "  --no-sugar=a,b     do not run the named passes\n"
     "  --rename-kernels   sugar may also rename kernels\n"
+    "  --jobs N           use N threads (default 1) to parse the file and build\n"
+    "                     its kernels, and, without sugar, to print them\n"
     "  --stats            print counts to standard error\n"
     "  --list-passes      list the sugar passes and exit\n"
     "  --help, --version\n"
@@ -30,7 +32,7 @@ static const char usage[] =
     "generated, 2 usage error or the output cannot be written.\n";
 
 enum { OPT_NAME = 256, OPT_SUGAR, OPT_NO_SUGAR, OPT_RENAME, OPT_STATS,
-       OPT_LIST, OPT_HELP, OPT_VERSION };
+       OPT_LIST, OPT_HELP, OPT_VERSION, OPT_JOBS };
 
 /* Set (on=1) or clear the bits of a comma list of pass names. */
 static int pass_list(const char *list, uint32_t *mask, int on)
@@ -128,6 +130,7 @@ static int parse_options(int argc, char **argv, ptx_codegen_options *o,
         { "no-sugar", required_argument, 0, OPT_NO_SUGAR },
         { "rename-kernels", no_argument, 0, OPT_RENAME },
         { "stats", no_argument, 0, OPT_STATS },
+        { "jobs", required_argument, 0, OPT_JOBS },
         { "list-passes", no_argument, 0, OPT_LIST },
         { "help", no_argument, 0, OPT_HELP },
         { "version", no_argument, 0, OPT_VERSION },
@@ -151,6 +154,16 @@ static int parse_options(int argc, char **argv, ptx_codegen_options *o,
             break;
         case OPT_RENAME: o->rename_kernels = 1; break;
         case OPT_STATS: *want_stats = 1; break;
+        case OPT_JOBS: {
+            char *end;
+            long j = strtol(optarg, &end, 10);
+            if (*end || j < 1 || j > 256) {
+                fprintf(stderr, "pyptx-codegen: error: --jobs wants 1..256\n");
+                return 2;
+            }
+            o->jobs = (unsigned)j;
+            break;
+        }
         case OPT_LIST: list_passes(); return 0;
         case 'h': case OPT_HELP: fputs(usage, stdout); return 0;
         case OPT_VERSION: printf("pyptx-codegen %s\n", PTX_VERSION_STRING); return 0;
@@ -178,7 +191,7 @@ int main(int argc, char **argv)
     o.stats = want_stats ? &st : NULL;
     o.srcname = argv[optind];
     ptx_diag d;
-    ptx_module *m = ptx_parse_file(argv[optind], &d);
+    ptx_module *m = ptx_parse_file_jobs(argv[optind], o.jobs, &d);
     if (!m) {
         ptx_diag_print(stderr, &d);
         return 1;

@@ -175,7 +175,10 @@ ptx_tok cg_expr_last(const ptx_expr *e);
 /* build_body.c */
 void cg_build_body(cg_builder *b, const ptx_block *body, cg_stmt **out);
 
-/* build_module.c */
+/* build_module.c: one kernel after its name (the rest of cg_build) */
+void cg_build_kernel(cg_module *m, cg_kernel *k);
+/* build_jobs.c: cg_build_kernel on every kernel, on up to `jobs` threads */
+void cg_build_kernels(cg_module *m, unsigned jobs);
 
 
 #endif

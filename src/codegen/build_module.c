@@ -241,22 +241,30 @@ static void kernel_names(cg_module *m, cg_kernel *k, uint32_t i)
     cg_map_put(m, m->pyfns, k->py_name, strlen(k->py_name));
 }
 
-static void build_kernel(cg_module *m, const ptx_stmt *s, cg_kernel *k,
-                         uint32_t i)
+/* What a kernel's build needs of the others: its PTX name and its Python
+   function's, which must differ from theirs (serial, in source order). */
+static void kernel_head(cg_module *m, const ptx_stmt *s, cg_kernel *k, uint32_t i)
 {
-    const ptx_func *f = &s->u.func;
+    k->src = s;
+    if (!k->ptx_name) {
+        ptx_str n = tstr(m->src, s->u.func.name);
+        k->ptx_name = cg_strndup(m, n.p, n.n);
+    }
+    kernel_names(m, k, i);
+}
+
+/* The rest of the kernel: parameters, directives, body.  It writes only k
+   and what m allocates, so kernels may be built at once, each with a
+   module of its own for that (build_jobs.c). */
+void cg_build_kernel(cg_module *m, cg_kernel *k)
+{
+    const ptx_func *f = &k->src->u.func;
     cg_builder b = { .m = m, .pm = m->src, .k = k, .gen = 1 };
     size_t readable = m->src->size + 1; /* the NUL after the source too */
     b.load8_lo = (uintptr_t)m->src->src;
     b.load8_span = readable >= 8 ? readable - 8 : 0;
     if (readable < 8)
         b.load8_lo = UINTPTR_MAX; /* nothing: no p passes */
-    k->src = s;
-    if (!k->ptx_name) {
-        ptx_str n = tstr(m->src, f->name);
-        k->ptx_name = cg_strndup(m, n.p, n.n);
-    }
-    kernel_names(m, k, i);
     k->unsupported = params(&b, k, f);
     if (k->unsupported) {
         /* carried as raw text, which keeps its PTX name (--name too) */
@@ -398,21 +406,24 @@ int cg_build(const ptx_module *pm, const cg_options *o, cg_module **out,
     header_values(m);
     m->kernels = cg_alloc(m, (size_t)(ne + 1) * sizeof *m->kernels);
     m->segs = cg_alloc(m, (size_t)(2 * ne + 2) * sizeof *m->segs);
-    size_t pos = 0;
-    const ptx_stmt *from = pm->items; /* the next raw segment's first item */
-    for (const ptx_stmt *s = pm->items; s; s = s->next) {
-        if (!is_entry_def(pm, s))
-            continue;
-        cg_kernel *k = &m->kernels[m->nkernels];
-        k->ptx_name = o->name ? o->name : NULL;
-        build_kernel(m, s, k, m->nkernels);
-        if (!k->unsupported) {
-            add_seg(m, pos, pm->toks[s->u.func.kw].start, -1, &from);
-            add_seg(m, 0, 0, (int32_t)m->nkernels, NULL);
-            ptx_tok rb = s->u.func.body->rbrace;
-            pos = pm->toks[rb].start + pm->toks[rb].len;
+    for (const ptx_stmt *s = pm->items; s; s = s->next)
+        if (is_entry_def(pm, s)) {
+            cg_kernel *k = &m->kernels[m->nkernels];
+            k->ptx_name = o->name ? o->name : NULL;
+            kernel_head(m, s, k, m->nkernels++);
         }
-        m->nkernels++;
+    cg_build_kernels(m, o->jobs);
+    /* the raw text between the kernels pyptx can express */
+    size_t pos = 0;
+    const ptx_stmt *from = pm->items;
+    for (uint32_t i = 0; i < m->nkernels; i++) {
+        const cg_kernel *k = &m->kernels[i];
+        if (k->unsupported)
+            continue;
+        add_seg(m, pos, pm->toks[k->src->u.func.kw].start, -1, &from);
+        add_seg(m, 0, 0, (int32_t)i, NULL);
+        ptx_tok rb = k->src->u.func.body->rbrace;
+        pos = pm->toks[rb].start + pm->toks[rb].len;
     }
     add_seg(m, pos, pm->size, -1, &from);
     *out = m;

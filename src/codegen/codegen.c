@@ -4,6 +4,7 @@
  */
 #include <string.h>
 #include "codegen/build.h"
+#include "util/threads.h"
 
 static void count(cg_stmt *s, ptx_codegen_stats *st)
 {
@@ -45,6 +46,41 @@ static void insert_at(ptx_buf *b, size_t at, const ptx_buf *what)
     b->n += what->n;
 }
 
+/* Plain mode's kernels, printed on several threads: each prints a run of
+   kernels of about equal source size (a kernel's text depends on nothing
+   printed before it). */
+typedef struct kernel_run {
+    const cg_module *m;
+    uint32_t from, to;
+} kernel_run;
+
+static void print_run(void *arg, ptx_buf *text)
+{
+    const kernel_run *r = arg;
+    for (uint32_t i = r->from; i < r->to; i++)
+        if (!r->m->kernels[i].unsupported)
+            cg_print_kernel(r->m, &r->m->kernels[i], text);
+}
+
+static void print_plain(const cg_module *m, unsigned jobs, ptx_buf *out)
+{
+    kernel_run runs[PTX_MAX_THREADS];
+    unsigned n = jobs < PTX_MAX_THREADS ? jobs : PTX_MAX_THREADS;
+    size_t per = m->src->size / (n ? n : 1), next = per;
+    unsigned k = 0;
+    runs[0] = (kernel_run){ m, 0, m->nkernels };
+    for (uint32_t i = 1; i < m->nkernels && k + 1 < n; i++)
+        if (m->src->toks[m->kernels[i].src->first].start >= next) {
+            runs[k].to = i;
+            runs[++k] = (kernel_run){ m, i, m->nkernels };
+            next = m->src->toks[m->kernels[i].src->first].start + per;
+        }
+    if (k)
+        ptx_print_each_thread(runs, k + 1, sizeof *runs, print_run, out);
+    else
+        print_run(&runs[0], out);
+}
+
 int ptx_codegen(const ptx_module *pm, const ptx_codegen_options *o,
                 ptx_buf *out, ptx_diag *err)
 {
@@ -63,8 +99,13 @@ int ptx_codegen(const ptx_module *pm, const ptx_codegen_options *o,
        met it cold.  The head names what the passes used, so with
        sugar it is printed last and put in before the kernels. */
     size_t start = out->n;
-    if (!o->sugar)
+    if (!o->sugar) {   /* no passes: the kernels can be printed at once */
         cg_print_head(m, out);
+        print_plain(m, o->jobs, out);
+        cg_print_tail(m, out);
+        cg_module_free(m);
+        return 0;
+    }
     for (uint32_t i = 0; i < m->nkernels; i++) {
         cg_kernel *k = &m->kernels[i];
         if (k->unsupported)
@@ -72,12 +113,10 @@ int ptx_codegen(const ptx_module *pm, const ptx_codegen_options *o,
         cg_passes_run(m, o, k);
         cg_print_kernel(m, k, out);
     }
-    if (o->sugar) {
-        ptx_buf head = { 0 };
-        cg_print_head(m, &head);
-        insert_at(out, start, &head);
-        ptx_buf_free(&head);
-    }
+    ptx_buf head = { 0 };
+    cg_print_head(m, &head);
+    insert_at(out, start, &head);
+    ptx_buf_free(&head);
     cg_print_tail(m, out);
     cg_module_free(m);
     return 0;

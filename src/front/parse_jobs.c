@@ -26,19 +26,19 @@
  * a piece that does not parse, a thread that cannot start) and the caller
  * parses the module serially: a diagnostic is always the serial parse's.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "front/parser_state.h"
+#include "util/threads.h"
 
 /* The scanner, inlined into lex_piece's loop as into the parser's yylex. */
 #define PTX_LEX_INLINE
 #include "lexer.c"
 
-#define MAX_PIECES 256
+#define MAX_PIECES PTX_MAX_THREADS
 
 typedef struct piece {
-    const ptx_module *m;
+    ptx_module *m;
     uint32_t from, to;     /* the piece's tokens start in [from, to) */
     ptx_token *toks;       /* step 1's, then NULL */
     uint32_t n, cap;
@@ -96,7 +96,7 @@ static size_t boundary(const char *src, size_t size, size_t at)
 }
 
 /* Cuts src into at most `want` pieces of about equal size: *n of them. */
-static piece *cut(const ptx_module *m, unsigned want, unsigned *n)
+static piece *cut(ptx_module *m, unsigned want, unsigned *n)
 {
     piece *v = calloc(want, sizeof *v);
     if (!v)
@@ -168,49 +168,30 @@ typedef struct run {
     piece *v;
     unsigned n;
     ptx_module *m;
-    int step;              /* 1: lex; 3: copy and parse */
 } run;
 
-typedef struct worker {
-    run *r;
-    unsigned i;
-} worker;
-
-static void *work(void *arg)
+static void lex_one(void *arg)
 {
-    worker *w = arg;
-    piece *p = &w->r->v[w->i];
-    if (w->r->step == 1) {
-        p->ok = lex_piece(p);
-    } else {
-        memcpy(w->r->m->toks + p->base, p->toks, (size_t)p->n * sizeof *p->toks);
-        free(p->toks);
-        p->toks = NULL;
-        p->ok = parse_piece(p, w->r->m);
-    }
-    return NULL;
+    piece *p = arg;
+    p->ok = lex_piece(p);
 }
 
-/* Runs r->step on every piece, one thread each (this one takes the first,
-   and any a thread could not be started for).  1 if every piece did. */
-static int run_step(run *r)
+static void parse_one(void *arg)
 {
-    pthread_t t[MAX_PIECES];
-    worker w[MAX_PIECES];
-    int started[MAX_PIECES] = { 0 };
-    for (unsigned i = 0; i < r->n; i++)
-        w[i] = (worker){ r, i };
-    for (unsigned i = 1; i < r->n; i++)
-        started[i] = pthread_create(&t[i], NULL, work, &w[i]) == 0;
-    for (unsigned i = 0; i < r->n; i++)
-        if (!started[i])
-            work(&w[i]);
+    piece *p = arg;
+    memcpy(p->m->toks + p->base, p->toks, (size_t)p->n * sizeof *p->toks);
+    free(p->toks);
+    p->toks = NULL;
+    p->ok = parse_piece(p, p->m);
+}
+
+/* Runs fn on every piece, a thread each: 1 if every piece did. */
+static int each_piece(run *r, void (*fn)(void *))
+{
+    ptx_each_thread(r->v, r->n, sizeof *r->v, fn);
     int ok = 1;
-    for (unsigned i = 0; i < r->n; i++) {
-        if (started[i])
-            pthread_join(t[i], NULL);
+    for (unsigned i = 0; i < r->n; i++)
         ok &= r->v[i].ok;
-    }
     return ok;
 }
 
@@ -254,15 +235,11 @@ int ptx_parse_pieces(ptx_module *m, unsigned jobs, size_t min_piece)
         want = (unsigned)most;
     if (want < 2)
         return 0;
-    run r = { NULL, 0, m, 1 };
+    run r = { NULL, 0, m };
     r.v = cut(m, want, &r.n);
     if (!r.v)
         return 0;
-    int ok = r.n >= 2 && run_step(&r) && join(&r);
-    if (ok) {
-        r.step = 3;
-        ok = run_step(&r);
-    }
+    int ok = r.n >= 2 && each_piece(&r, lex_one) && join(&r) && each_piece(&r, parse_one);
     if (!ok) {
         undo(&r);
         free(r.v);

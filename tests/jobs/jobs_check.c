@@ -1,16 +1,18 @@
 /*
- * parse_jobs_check - a module parsed in pieces on several threads must be
- * the serial parse: the same tokens, the same tree, the same diagnostic.
+ * jobs_check - what several threads make of a module must be what one
+ * makes: the parse (the same tokens, the same tree, the same diagnostic),
+ * the printed PTX and the generated Python.
  *
- *   parse_jobs_check [--corrupt N] PATH...
+ *   jobs_check [--corrupt N] PATH...
  *
  * Every .ptx file under PATH is parsed serially and in pieces of at least
  * one byte (so that small files are cut too, at every function's end) with
  * 2, 3, 8 and 64 threads.  Where the serial parse succeeds, the pieces'
  * module must have the serial module's tokens, re-emit the input, and give
- * the same canonical text and plain codegen, and both texts printed on as
- * many threads (ptx_emit_split, groups of items of at least one byte) must
- * be the one-thread printer's; where it fails, the same
+ * the same canonical text; both texts printed on as many threads
+ * (ptx_emit_split, groups of items of at least one byte) must be the
+ * one-thread printer's, and so must the Python that ptx_codegen writes on
+ * as many threads, plain and with every sugar pass; where it fails, the same
  * diagnostic (message, line, column, source line).  --corrupt N adds N
  * corrupted variants in all, spread over the files: truncated, a byte
  * deleted, or text inserted that a splitter could trip on (braces, a
@@ -80,12 +82,25 @@ static int same_split(const ptx_module *a, const ptx_module *b, int canonical,
     return 0;
 }
 
-static void codegen(const ptx_module *m, ptx_buf *out)
+static void codegen(const ptx_module *m, uint32_t sugar, unsigned jobs, ptx_buf *out)
 {
-    ptx_codegen_options o = { 0 };
+    ptx_codegen_options o = { .sugar = sugar, .jobs = jobs };
     ptx_diag d;
     if (ptx_codegen(m, &o, out, &d) != 0)
         ptx_buf_printf(out, "codegen error: %s\n", d.msg);
+}
+
+/* a's Python from one thread against b's from `jobs`. */
+static int same_python(const ptx_module *a, const ptx_module *b, uint32_t sugar,
+                       unsigned jobs)
+{
+    ptx_buf x = { 0 }, y = { 0 };
+    codegen(a, sugar, 1, &x);
+    codegen(b, sugar, jobs, &y);
+    int same = x.n == y.n && (!x.n || !memcmp(x.p, y.p, x.n));
+    ptx_buf_free(&x);
+    ptx_buf_free(&y);
+    return same;
 }
 
 /* What differs between the serial module a and the pieces' b, or NULL. */
@@ -106,8 +121,10 @@ static const char *difference(const ptx_module *a, const ptx_module *b, int full
         return "exact text printed on threads";
     if (!same_split(a, b, 1, jobs))
         return "canonical text printed on threads";
-    if (full && !same_text(a, b, codegen))
-        return "codegen";
+    if (full && !same_python(a, b, 0, jobs))
+        return "plain codegen";
+    if (full && !same_python(a, b, (uint32_t)((1ull << ptx_codegen_npasses()) - 1), jobs))
+        return "sugar codegen";
     return NULL;
 }
 

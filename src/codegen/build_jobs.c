@@ -1,0 +1,80 @@
+/*
+ * build_jobs.c - the kernels of a module built on several threads.
+ *
+ * A kernel's build (cg_build_kernel) reads the parsed module and writes
+ * its own cg_kernel, and it allocates from the module: its arenas, and the
+ * opcode cache that the module's instructions share.  So each thread
+ * builds with a module of its own, a copy that holds its own arenas and
+ * opcode cache, and takes the next kernel not yet built; afterwards the
+ * copies' arenas and opcodes (sugar's free.c reads their names) become the
+ * module's, and the pyptx types their bodies used are added to its.  A
+ * kernel's instructions all come from one cache, so instructions that
+ * spell one opcode word still share its op and mods arrays within the
+ * kernel, which is what the sugar passes' memos assume (ir.h); kernels
+ * built by different threads do not share them, and nothing compares
+ * instructions of two kernels.  Which thread builds a kernel does not
+ * change what is built: the output is the serial build's.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include "codegen/build.h"
+#include "front/arena.h"
+#include "util/threads.h"
+
+typedef struct builder_thread {
+    cg_module copy;
+    atomic_uint *next;
+    cg_module *m;
+} builder_thread;
+
+static void build_some(void *arg)
+{
+    builder_thread *t = arg;
+    for (;;) {
+        uint32_t i = atomic_fetch_add(t->next, 1);
+        if (i >= t->m->nkernels)
+            return;
+        cg_build_kernel(&t->copy, &t->m->kernels[i]);
+    }
+}
+
+/* Hands t's arenas, opcodes and types to m. */
+static void merge(cg_module *m, builder_thread *t)
+{
+    ptx_arena_adopt(m->arena, t->copy.arena);
+    ptx_arena_adopt(m->stmts, t->copy.stmts);
+    m->types_used |= t->copy.types_used;
+    for (uint32_t i = 0; i < t->copy.nopcodes; i++) {
+        m->opcodes_v = cg_grow(m, m->opcodes_v, m->nopcodes, &m->capopcodes,
+                               sizeof *m->opcodes_v);
+        m->opcodes_v[m->nopcodes++] = t->copy.opcodes_v[i];
+    }
+}
+
+void cg_build_kernels(cg_module *m, unsigned jobs)
+{
+    unsigned n = jobs < m->nkernels ? jobs : m->nkernels;
+    n = n < PTX_MAX_THREADS ? n : PTX_MAX_THREADS;
+    builder_thread *t = n >= 2 ? calloc(n, sizeof *t) : NULL;
+    if (!t) {
+        for (uint32_t i = 0; i < m->nkernels; i++)
+            cg_build_kernel(m, &m->kernels[i]);
+        return;
+    }
+    atomic_uint next = 0;
+    for (unsigned i = 0; i < n; i++) {
+        t[i].copy = *m;
+        t[i].copy.arena = ptx_arena_new();
+        t[i].copy.stmts = ptx_arena_new();
+        t[i].copy.opcodes = NULL;
+        t[i].copy.opcodes_v = NULL;
+        t[i].copy.nopcodes = t[i].copy.capopcodes = 0;
+        t[i].copy.types_used = 0;
+        t[i].next = &next;
+        t[i].m = m;
+    }
+    ptx_each_thread(t, n, sizeof *t, build_some);
+    for (unsigned i = 0; i < n; i++)
+        merge(m, &t[i]);
+    free(t);
+}

@@ -1,0 +1,79 @@
+/* threads.c - one call of a function per item, each on a thread of its own. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/threads.h"
+
+typedef struct call {
+    void (*fn)(void *item);
+    void *item;
+} call;
+
+static void *start(void *arg)
+{
+    call *c = arg;
+    c->fn(c->item);
+    return NULL;
+}
+
+void ptx_each_thread(void *items, unsigned n, size_t size, void (*fn)(void *item))
+{
+    pthread_t t[PTX_MAX_THREADS];
+    call c[PTX_MAX_THREADS];
+    int started[PTX_MAX_THREADS] = { 0 };
+    unsigned nt = n < PTX_MAX_THREADS ? n : PTX_MAX_THREADS;
+    for (unsigned i = 1; i < nt; i++) {
+        c[i] = (call){ fn, (char *)items + i * size };
+        started[i] = pthread_create(&t[i], NULL, start, &c[i]) == 0;
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (i >= nt || !started[i])
+            fn((char *)items + i * size);
+    for (unsigned i = 1; i < nt; i++)
+        if (started[i])
+            pthread_join(t[i], NULL);
+}
+
+typedef struct printed {
+    void (*fn)(void *part, ptx_buf *text);
+    void *part;
+    ptx_buf text;
+    char *dest;     /* where text goes in the output (the second round) */
+} printed;
+
+static void print_or_copy(void *arg)
+{
+    printed *p = arg;
+    if (p->dest) {
+        memcpy(p->dest, p->text.p, p->text.n);
+        ptx_buf_free(&p->text);
+    } else {
+        p->fn(p->part, &p->text);
+    }
+}
+
+void ptx_print_each_thread(void *parts, unsigned n, size_t size,
+                           void (*fn)(void *part, ptx_buf *text), ptx_buf *out)
+{
+    printed *v = calloc(n ? n : 1, sizeof *v);
+    if (!v) {   /* one part after another, straight into out */
+        for (unsigned i = 0; i < n; i++)
+            fn((char *)parts + i * size, out);
+        return;
+    }
+    for (unsigned i = 0; i < n; i++)
+        v[i] = (printed){ fn, (char *)parts + i * size, { 0 }, NULL };
+    ptx_each_thread(v, n, sizeof *v, print_or_copy);
+    size_t total = 0;
+    for (unsigned i = 0; i < n; i++)
+        total += v[i].text.n;
+    ptx_buf_reserve(out, total);
+    char *at = out->p + out->n;
+    for (unsigned i = 0; i < n; i++) {
+        v[i].dest = at;
+        at += v[i].text.n;
+    }
+    out->n += total;
+    ptx_each_thread(v, n, sizeof *v, print_or_copy);
+    free(v);
+}
