@@ -11,9 +11,10 @@ on the device machine.  Two tables, three with --one:
 1. Scaling.  `pyptx-roundtrip --jobs N DIR...` (parse, exact emit and the
    byte comparison of every file) for each N: the median wall time of
    --rounds runs, MB/s, and the speedup over one job.
-   With --one FILE, the same for that one module, whose parse and printing
-   the N threads share (`pyptx-roundtrip --jobs N FILE`), exact and with
-   --canonical.
+   With --one FILE, the same for that one module, whose work the N threads
+   share: the round trip, exact and --canonical (`pyptx-roundtrip --jobs N
+   FILE`: parse and printing), and codegen (`pyptx-codegen --jobs N FILE`:
+   parse, the kernels' build and printing; with --sugar, parse and build).
 2. Memory.  Each program alone on each of the --top K largest files (all:
    0): the peak RSS of the process (wait4's ru_maxrss) and its ratio to the
    file's size, for the exact round trip (`pyptx-roundtrip --emit`), the
@@ -60,8 +61,8 @@ def peak_rss(argv):
     return ru.ru_maxrss * 1024   # Linux: kilobytes
 
 
-def scaling(build, dirs, jobs, rounds, size, opts=()):
-    exe = os.path.join(build, "pyptx-roundtrip")
+def scaling(build, dirs, jobs, rounds, size, opts=(), prog="pyptx-roundtrip"):
+    exe = os.path.join(build, prog)
     print("%-6s %10s %9s %8s" % ("jobs", "median_s", "MB/s", "speedup"))
     base = None
     for n in jobs:
@@ -107,10 +108,11 @@ def main():
     jobs = [int(j) for j in a.jobs.split(",")]
     scaling(a.build, a.dirs, jobs, a.rounds, size)
     if a.one:
-        for opts in ((), ("--canonical",)):
-            print("\none module, %s%s: %.1f MB" % (os.path.basename(a.one), " ".join(("",) + opts),
-                                                 os.path.getsize(a.one) / 1e6))
-            scaling(a.build, [a.one], jobs, a.rounds, os.path.getsize(a.one), opts)
+        for prog, opts in (("pyptx-roundtrip", ()), ("pyptx-roundtrip", ("--canonical",)),
+                           ("pyptx-codegen", ()), ("pyptx-codegen", ("--sugar",))):
+            print("\none module, %s: %s, %.1f MB" % (" ".join((prog,) + opts),
+                                                  os.path.basename(a.one), os.path.getsize(a.one) / 1e6))
+            scaling(a.build, [a.one], jobs, a.rounds, os.path.getsize(a.one), opts, prog)
     if not a.no_memory:
         memory(a.build, files[:a.top] if a.top else files)
 
