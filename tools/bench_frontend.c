@@ -2,13 +2,14 @@
  * bench_frontend - parse+emit throughput of the C front end, single thread.
  *
  *   bench_frontend [--mode exact|canonical|codegen|sugar|parse]
- *                  [--threads N] [--seconds S | --repeat N] PATH...
+ *                  [--threads N] [--pass-times] [--seconds S | --repeat N] PATH...
  *
  * Loads every .ptx file under PATH into memory first (disk is not timed),
  * then repeats parse + emit (codegen: parse + pyptx-codegen, plain mode;
  * sugar: the same with every sugar pass)
  * (parse: the parse alone, to split a mode's time into its stages;
- * --threads N: each module parsed on up to N threads, ptx_parse_buffer_jobs)
+ * --threads N: each module parsed on up to N threads, ptx_parse_buffer_jobs;
+ * --pass-times: with sugar, the time of each pass per round, on stderr)
  * over the whole set until S seconds (default 2)
  * have passed, and prints one line:  "bytes=N seconds=T mbps=X".
  * tools/bench.py runs it beside the reference implementation.
@@ -56,6 +57,9 @@ int main(int argc, char **argv)
     double seconds = 2.0;
     long repeat = 0; /* --repeat N: exactly N passes (for callgrind) */
     unsigned threads = 1;
+    int pass_times = 0;
+    ptx_codegen_stats st = { 0 };
+    long rounds = 0;
     path_list files = { 0 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--mode") && i + 1 < argc)
@@ -69,6 +73,8 @@ int main(int argc, char **argv)
         }
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--pass-times"))
+            pass_times = 1;
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
@@ -98,7 +104,7 @@ int main(int argc, char **argv)
             }
             out.n = 0;
             if (codegen) {
-                ptx_codegen_options o = { .sugar = sugar };
+                ptx_codegen_options o = { .sugar = sugar, .stats = pass_times ? &st : NULL };
                 if (ptx_codegen(m, &o, &out, &d) != 0) {
                     fprintf(stderr, "%s: %s\n", in[i].name, d.msg);
                     return 1;
@@ -112,10 +118,14 @@ int main(int argc, char **argv)
             ptx_module_free(m);
         }
         bytes += total;
+        rounds++;
         t = now() - t0;
     } while (repeat ? --repeat > 0 : t < seconds);
     printf("files=%zu bytes=%zu seconds=%.3f mbps=%.1f\n", files.n, bytes, t,
            bytes / t / 1e6);
+    for (unsigned i = 0; pass_times && i < ptx_codegen_npasses(); i++)
+        fprintf(stderr, "%-10s %8.1f ms\n", ptx_codegen_pass_name(i),
+                st.pass_ns[i] / 1e6 / (double)rounds);
     ptx_buf_free(&out);
     return 0;
 }

@@ -10,7 +10,8 @@ on the device machine.  Two tables, three with --one:
 
 1. Scaling.  `pyptx-roundtrip --jobs N DIR...` (parse, exact emit and the
    byte comparison of every file) for each N: the median wall time of
-   --rounds runs, MB/s, and the speedup over one job.
+   --rounds runs (interleaved: round r runs every N in turn), MB/s, and the
+   speedup over the first N.
    With --one FILE, the same for that one module, whose work the N threads
    share: the round trip, exact and --canonical (`pyptx-roundtrip --jobs N
    FILE`: parse and printing), and codegen (`pyptx-codegen --jobs N FILE`:
@@ -62,13 +63,18 @@ def peak_rss(argv):
 
 
 def scaling(build, dirs, jobs, rounds, size, opts=(), prog="pyptx-roundtrip"):
+    """The rounds run every job count in turn (each round in the other
+    order than the last), so that a slow spell of a shared host falls on
+    all of them alike."""
     exe = os.path.join(build, prog)
+    times = {n: [] for n in jobs}
+    for r in range(rounds):
+        for n in (jobs if r % 2 == 0 else jobs[::-1]):
+            times[n].append(wall([exe, "--jobs", str(n)] + list(opts) + dirs))
     print("%-6s %10s %9s %8s" % ("jobs", "median_s", "MB/s", "speedup"))
-    base = None
+    base = statistics.median(times[jobs[0]])
     for n in jobs:
-        times = [wall([exe, "--jobs", str(n)] + list(opts) + dirs) for _ in range(rounds)]
-        med = statistics.median(times)
-        base = base or med
+        med = statistics.median(times[n])
         print("%-6d %10.3f %9.1f %7.2fx" % (n, med, size / med / 1e6, base / med))
 
 

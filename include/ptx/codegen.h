@@ -34,6 +34,8 @@ typedef struct ptx_codegen_stats {
                                            before sugar: the same plain
                                            and sugar */
     uint32_t pass_applied[PTX_CODEGEN_MAX_PASSES]; /* rewrites per pass */
+    uint64_t pass_ns[PTX_CODEGEN_MAX_PASSES];      /* time per pass (its
+                                                      prelude included) */
 } ptx_codegen_stats;
 
 typedef struct ptx_codegen_options {

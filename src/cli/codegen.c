@@ -87,8 +87,8 @@ static void print_stats(const ptx_codegen_stats *st)
     fprintf(stderr, "kernels=%u unsupported=%u insts=%u raw=%u decls=%u\n",
             st->kernels, st->unsupported, st->insts, st->raw_stmts, st->decls);
     for (unsigned i = 0; i < ptx_codegen_npasses(); i++)
-        fprintf(stderr, "pass %s: %u\n", ptx_codegen_pass_name(i),
-                st->pass_applied[i]);
+        fprintf(stderr, "pass %s: %u (%.1f ms)\n", ptx_codegen_pass_name(i),
+                st->pass_applied[i], st->pass_ns[i] / 1e6);
 }
 
 /* Write atomically: temp file in the same directory, then rename. */

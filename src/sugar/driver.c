@@ -25,6 +25,7 @@
  * same ones), so the output is the one that running row by row gives.
  */
 #include <string.h>
+#include <time.h>
 #include "sugar/sugar.h"
 
 #define ROW(name, help) { #name, help, sugar_##name },
@@ -49,10 +50,25 @@ static const struct {
 } preludes[] = { SG_PRELUDES(PRELUDE) };
 #undef PRELUDE
 
-static void count(const cg_options *o, unsigned row, uint32_t n)
+static uint64_t now_ns(void)
 {
-    if (o->stats)
-        o->stats->pass_applied[row] += n;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Runs fn on k as row `row`, counting its rewrites and (where statistics
+   are asked for) its time. */
+static uint32_t timed(const cg_options *o, unsigned row,
+                      uint32_t (*fn)(cg_module *, cg_kernel *), cg_module *m, cg_kernel *k)
+{
+    if (!o->stats)
+        return fn(m, k);
+    uint64_t t0 = now_ns();
+    uint32_t n = fn(m, k);
+    o->stats->pass_ns[row] += now_ns() - t0;
+    o->stats->pass_applied[row] += n;
+    return n;
 }
 
 int sg_runs(const cg_module *m, const char *name)
@@ -66,7 +82,7 @@ void cg_passes_begin(cg_module *m, const cg_options *o)
     for (unsigned p = 0; p < sizeof preludes / sizeof *preludes; p++)
         for (uint32_t ki = 0; ki < m->nkernels && (o->sugar >> preludes[p].row & 1); ki++)
             if (!m->kernels[ki].unsupported)
-                count(o, preludes[p].row, preludes[p].kernel(m, &m->kernels[ki]));
+                timed(o, preludes[p].row, preludes[p].kernel, m, &m->kernels[ki]);
 }
 
 void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k)
@@ -74,10 +90,9 @@ void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k)
     for (unsigned i = 0; i < cg_npasses; i++) {
         if (!(o->sugar >> i & 1))
             continue;
-        uint32_t n = cg_passes[i].kernel(m, k);
+        uint32_t n = timed(o, i, cg_passes[i].kernel, m, k);
         if (n && (label_rows >> i & 1))
             k->fresh_labels = 1;
-        count(o, i, n);
     }
     if (k->fresh_labels)
         sg_fix_pyptx_labels(m, k);
