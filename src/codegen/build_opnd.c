@@ -86,6 +86,7 @@ static cg_opnd *sym_opnd(cg_builder *b, cg_symid id, int32_t idx)
     o->sym = id;
     o->index = idx;
     b->k->syms[id].uses++;
+    b->k->syms[id].elem0 |= idx == 0;
     return o;
 }
 

@@ -106,6 +106,8 @@ typedef struct cg_sym {
     uint8_t implicit;    /* declared without name=: pyptx allocates this
                             very name (sugar: decls.c) */
     uint16_t scope;      /* 0 = kernel top level; n = n-th nested block */
+    uint8_t elem0;       /* an operand the build made names element 0 (so
+                            sugar's compare.c may skip looking for one) */
     const char *ptx;
     const char *py;
     const char *type;    /* registers/vars: pyptx type name "b32"; may be a
@@ -411,6 +413,7 @@ struct cg_module {
        so that printing a million calls does not match them again */
     struct sg_form *forms;
     uint32_t nforms, capforms;
+    struct sg_word_fits *word_fits;   /* and what each opcode word fits */
 };
 
 /* ------------------------------------------------------------------ */

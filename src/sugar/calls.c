@@ -658,12 +658,18 @@ typedef struct word_fit {
     uint32_t form[NWRAPPERS];    /* each row's form (m->forms) */
 } word_fit;
 
+/* Every word's fit, by word_fit.key: kept in the module (m->word_fits),
+   since what a word fits does not depend on the kernel. */
+struct sg_word_fits {
+    cg_map words;                /* word_fit.key -> index into v */
+    word_fit **v;
+    uint32_t n, cap;
+};
+
 typedef struct wrapping {
     cg_module *m;
     const cg_kernel *k;
-    cg_map words;                /* word_fit.key -> index into fits */
-    word_fit **fits;
-    uint32_t nfits, capfits;
+    struct sg_word_fits *fits;
     struct fit_memo {            /* the map's answers, direct-mapped: most */
         const char *op;          /* instructions spell one of a few words */
         const char **mods;
@@ -678,9 +684,10 @@ static const word_fit *fit_in_map(wrapping *c, const cg_inst *in)
     memcpy(key, &in->op, sizeof in->op);
     memcpy(key + sizeof in->op, &in->mods, sizeof in->mods);
     memcpy(key + 2 * sizeof(void *), &in->nmods, sizeof in->nmods);
-    cg_mslot *slot = cg_map_put(c->m, &c->words, key, sizeof key);
+    struct sg_word_fits *all = c->fits;
+    cg_mslot *slot = cg_map_put(c->m, &all->words, key, sizeof key);
     if (slot->val >= 0)
-        return c->fits[slot->val];
+        return all->v[slot->val];
     word_fit *f = cg_alloc(c->m, sizeof *f);
     memcpy(f->key, key, sizeof key);
     for (unsigned i = 0; i < NWRAPPERS; i++) {
@@ -696,10 +703,10 @@ static const word_fit *fit_in_map(wrapping *c, const cg_inst *in)
             if (vals[j] && slot_named(w->mods[j]) && slot_named(w->mods[j])->type)
                 f->types[i] |= 1u << cg_type_index(vals[j], strlen(vals[j]));
     }
-    c->fits = cg_grow(c->m, c->fits, c->nfits, &c->capfits, sizeof *c->fits);
-    c->fits[c->nfits] = f;
+    all->v = cg_grow(c->m, all->v, all->n, &all->cap, sizeof *all->v);
+    all->v[all->n] = f;
     slot->k = f->key;
-    slot->val = (int32_t)c->nfits++;
+    slot->val = (int32_t)all->n++;
     return f;
 }
 
@@ -747,6 +754,8 @@ static uint32_t wrap_list(wrapping *c, cg_stmt *s)
 
 uint32_t sugar_calls(cg_module *m, cg_kernel *k)
 {
-    wrapping c = { .m = m, .k = k };
+    if (!m->word_fits)
+        m->word_fits = cg_alloc(m, sizeof *m->word_fits);
+    wrapping c = { .m = m, .k = k, .fits = m->word_fits };
     return wrap_list(&c, k->body);
 }

@@ -325,8 +325,11 @@ static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned *decl)
     }
     if (c->p == CG_NOSYM)
         return 0;
-    if (!c->k->p0_named)      /* decls asks first (sg_pool_last), then the pass */
-        c->k->p0_named = names_p0(c, c->k->body) ? 1 : 2;
+    /* decls asks first (sg_pool_last), then the pass; the build marked the
+       arrays whose element 0 an operand names, and no row before adds such
+       an operand, so most kernels are spared the walk */
+    if (!c->k->p0_named)
+        c->k->p0_named = c->k->syms[c->p].elem0 && names_p0(c, c->k->body) ? 1 : 2;
     if (c->k->p0_named != 1)
         return 0;
     cg_module *m = c->m;

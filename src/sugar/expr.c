@@ -58,18 +58,20 @@ typedef struct ctx {
     } memo[256];
 } ctx;
 
-static int int_type(const char *t)
-{
-    if (!t || (t[0] != 'b' && t[0] != 'u' && t[0] != 's'))
-        return 0;
-    return !strcmp(t + 1, "16") || !strcmp(t + 1, "32") || !strcmp(t + 1, "64");
-}
-
+/* The width of an integer type b16 ... s64, else 0 (asked of every
+   operand of every arithmetic instruction: no strcmp). */
 static int kind_bits(const char *t)
 {
-    if (!int_type(t))
+    if (!t || (t[0] != 'b' && t[0] != 'u' && t[0] != 's') || t[1] < '0' || t[1] > '9' ||
+        t[2] < '0' || t[2] > '9' || t[3])
         return 0;
-    return !strcmp(t + 1, "32") ? 32 : !strcmp(t + 1, "64") ? 64 : 16;
+    int w = (t[1] - '0') * 10 + (t[2] - '0');
+    return w == 16 || w == 32 || w == 64 ? w : 0;
+}
+
+static int int_type(const char *t)
+{
+    return kind_bits(t) != 0;
 }
 
 /* An integer operation pyptx's operators or a chain may stand for, by its

@@ -5,9 +5,10 @@
  * any kernel (the harness and pyptx-diff compare a module under one
  * bijection), no kernel, no name the module text outside the kernels
  * declares or uses (a global it would shadow), no opcode, and no spelling
- * another pass gave.  Those names are hashed once per module (ptxwords),
- * every spelling a pass gives joins them, so each test is one lookup and
- * a pass that renames every label of a module stays linear.  (Names inside
+ * another pass gave.  Those names are hashed once per module (ptxwords;
+ * only the words among them, which a new spelling could equal), every
+ * spelling a pass gives joins them, so each test is one lookup and a pass
+ * that renames every label of a module stays linear.  (Names inside
  * a kernel are its symbols: carried text refers to them by identity.)
  *
  * A word is a maximal run of [A-Za-z0-9_$] not right after '%' (that is
@@ -30,16 +31,6 @@ static int wbyte(unsigned char c)
            ((c | 32) >= 'a' && (c | 32) <= 'z');
 }
 
-static int is_word(const char *p)
-{
-    if (!*p)
-        return 0;
-    for (; *p; p++)
-        if (!wbyte((unsigned char)*p))
-            return 0;
-    return 1;
-}
-
 /* The words of p[0..n) into map (keys point into p, which outlives it):
    all of them, or (names_only) those a new spelling could be. */
 static void add_words(cg_module *m, cg_map *map, const char *p, size_t n, int names_only)
@@ -60,9 +51,23 @@ static void add_words(cg_module *m, cg_map *map, const char *p, size_t n, int na
     }
 }
 
+/* A new spelling is such a word, without '$' and not starting with a
+   digit (sg_ptx_name_free). */
+static int could_be_new(const char *p)
+{
+    if (!*p || (*p >= '0' && *p <= '9'))
+        return 0;
+    for (; *p; p++)
+        if (*p == '$' || !wbyte((unsigned char)*p))
+            return 0;
+    return 1;
+}
+
+/* A register (%r1) or an nvcc label ($L__BB0_1) can never be a new
+   spelling, so the map leaves them out (most of a module's symbols). */
 static void add_name(cg_module *m, const char *p)
 {
-    if (p)
+    if (p && p[0] != '%' && p[0] != '$')
         cg_map_put(m, m->ptxwords, p, strlen(p));
 }
 
@@ -98,8 +103,7 @@ int sg_ptx_pinned(cg_module *m, const char *ptx)
 
 int sg_ptx_name_free(cg_module *m, const char *name)
 {
-    return is_word(name) && !strchr(name, '$') && !(name[0] >= '0' && name[0] <= '9') &&
-           !cg_map_get(ptxwords(m), name, strlen(name));
+    return could_be_new(name) && !cg_map_get(ptxwords(m), name, strlen(name));
 }
 
 /* Candidate i of a new name into buf (256 bytes): base itself for i = 1,
@@ -125,6 +129,11 @@ int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
     size_t bn = strlen(base);
     if (bn > 255)
         return 0;
+    if (sg_ptx_name_free(m, base) && (!py_too || sg_py_name_free(m, k, base))) {
+        k->syms[s].ptx = cg_strndup(m, base, bn);   /* the common case: no */
+        sg_ptx_claim(m, k->syms[s].ptx);            /* suffix to look for */
+        return 1;
+    }
     /* base, base_2, base_3 ...: the ones below `taken` are known to be
        taken already (names are never given back), so a module whose 1000
        kernels each want param0 does not try them all a thousand times */
