@@ -473,11 +473,17 @@ static void text_of(const cg_module *m, const cg_kernel *k, const enode *e, ptx_
         text_operator(m, k, e, out);
         return;
     }
-    cg_stmt head = *s;                     /* ptx.inst.<path>()\n, by the */
-    head.next = NULL;                      /* printer of instructions */
-    head.u.inst.ops = head.u.inst.guard = NULL;
-    cg_print_stmts(m, k, &head, 0, out);
-    out->n -= 2;                           /* then the operands before ")" */
+    if (s->u.inst.path && !s->u.inst.wrapper) {   /* ptx.inst.<path>( */
+        ptx_buf_put(out, "ptx.inst.", 9);
+        ptx_buf_put(out, s->u.inst.path, s->u.inst.pathlen);
+        ptx_buf_putc(out, '(');
+    } else {
+        cg_stmt head = *s;                 /* ptx.inst.<path>()\n, by the */
+        head.next = NULL;                  /* printer of instructions */
+        head.u.inst.ops = head.u.inst.guard = NULL;
+        cg_print_stmts(m, k, &head, 0, out);
+        out->n -= 2;                       /* then the operands before ")" */
+    }
     unsigned i = 0;
     for (const cg_opnd *o = s->u.inst.ops; o; o = o->next, i++) {
         if (i)

@@ -121,8 +121,13 @@ static void note_one(specials *c, cg_opnd *o, int first, int strs)
    c->str. */
 static void note_opnds(specials *c, cg_opnd *o, int first, int strs, int one)
 {
-    for (; o; o = one ? NULL : o->next, first = 0)
+    for (; o; o = one ? NULL : o->next, first = 0) {
+        if (o->kind == CG_O_SYM && !o->text.n && !o->a && !o->b && !o->elems) {
+            note(c, o, o->sym, o->index, first, 0);   /* a register: no call */
+            continue;
+        }
         note_one(c, o, first, strs);
+    }
 }
 
 static void walk(specials *c, cg_stmt *s)
