@@ -29,16 +29,18 @@ static const char usage[] =
     "  --stat             per function: statements added, removed, changed\n"
     "  --json             the report as JSON\n"
     "  -q, --brief        print nothing, only set the exit status\n"
+    "  --jobs N           parse the two files with N threads in all (default 2)\n"
     "  --help             show this help;  --version  show the version\n"
     "\n"
     "Exit status: 0 same, 1 different, 2 trouble.\n";
 
 enum { O_DEBUG = 256, O_LABELS, O_REGS, O_NAMES, O_FUNCTION, O_STAT, O_JSON,
-       O_HELP, O_VERSION };
+       O_HELP, O_VERSION, O_JOBS };
 
 typedef struct cli {
     ptx_diff_opts o;
     int stat, json, brief;
+    unsigned jobs;     /* threads for the two parses together */
     const char **funcs;
     size_t nfuncs;
 } cli;
@@ -53,6 +55,7 @@ static const struct option longs[] = {
     { "stat", no_argument, 0, O_STAT },
     { "json", no_argument, 0, O_JSON },
     { "brief", no_argument, 0, 'q' },
+    { "jobs", required_argument, 0, O_JOBS },
     { "help", no_argument, 0, O_HELP },
     { "version", no_argument, 0, O_VERSION },
     { 0, 0, 0, 0 }
@@ -84,6 +87,15 @@ static int parse_args(int argc, char **argv, cli *c)
         case O_STAT: c->stat = 1; break;
         case O_JSON: c->json = 1; break;
         case 'q': c->brief = 1; break;
+        case O_JOBS: {
+            long j = strtol(optarg, &end, 10);
+            if (*end || end == optarg || j < 1 || j > 256) {
+                fprintf(stderr, "pyptx-diff: --jobs wants 1..256\n");
+                return -1;
+            }
+            c->jobs = (unsigned)j;
+            break;
+        }
         case O_HELP: fputs(usage, stdout); exit(0);
         case O_VERSION: puts("pyptx-diff " PTX_VERSION_STRING); exit(0);
         default: return -1;
@@ -100,6 +112,7 @@ static int parse_args(int argc, char **argv, cli *c)
 
 typedef struct load {
     const char *path;
+    unsigned jobs;     /* threads for this file's parse */
     ptx_module *m;
     ptx_diag diag;
 } load;
@@ -107,12 +120,14 @@ typedef struct load {
 static void *load_one(void *arg)
 {
     load *l = arg;
-    l->m = ptx_parse_file(l->path, &l->diag);
+    l->m = ptx_parse_file_jobs(l->path, l->jobs, &l->diag);
     return NULL;
 }
 
-/* Parses both files, the second on another thread: parsing is most of the
-   work, and modules are independent.  Standard input is read by one. */
+/* Parses both files, the second on another thread, each with half the
+   --jobs threads (a large module is parsed in pieces): parsing is most of
+   the work, and modules are independent.  Standard input is read by
+   one. */
 static int load_both(load *la, load *lb)
 {
     pthread_t t;
@@ -139,12 +154,14 @@ static int write_all(const ptx_buf *b)
 int main(int argc, char **argv)
 {
     ptx_keep_freed_memory();
-    cli c = { .o = { .context = 3 } };
+    cli c = { .o = { .context = 3 }, .jobs = 2 };
     if (parse_args(argc, argv, &c) < 0) {
         fputs(usage, stderr);
         return 2;
     }
-    load la = { .path = argv[optind] }, lb = { .path = argv[optind + 1] };
+    unsigned half = c.jobs / 2 ? c.jobs / 2 : 1;
+    load la = { .path = argv[optind], .jobs = half },
+         lb = { .path = argv[optind + 1], .jobs = half };
     if (load_both(&la, &lb) < 0) {
         ptx_module_free(la.m);
         ptx_module_free(lb.m);
