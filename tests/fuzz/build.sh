@@ -36,12 +36,14 @@ fi
 flags=(-std=gnu11 -g -O1 -fno-omit-frame-pointer
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
        -I"$root/include" -I"$root/src" -I"$out/gen")
-front=("$root"/src/front/*.c "$root"/src/emit/*.c "$out/gen/lexer.c" "$out/gen/parser.c")
+# (the parallel parse and printers run their threads through src/util/threads.c)
+front=("$root"/src/front/*.c "$root"/src/emit/*.c "$root/src/util/threads.c"
+       "$out/gen/lexer.c" "$out/gen/parser.c")
 
 link() { # name sources...
     local name=$1; shift
     local tmp="$out/$name.tmp.$$"
-    "$cc" "${flags[@]}" "$@" -o "$tmp" -lm
+    "$cc" "${flags[@]}" "$@" -o "$tmp" -lm -lpthread
     mv -f "$tmp" "$out/$name"
     echo "fuzz/build.sh: built $out/$name"
 }
@@ -68,7 +70,9 @@ if wanted fuzz_codegen; then
     if [ -f "$root/include/ptx/codegen.h" ] && compgen -G "$root/src/codegen/*.c" >/dev/null; then
         srcs=("$root/tests/fuzz/fuzz_codegen.c" "${front[@]}" "$root"/src/codegen/*.c)
         for d in sugar util; do
-            compgen -G "$root/src/$d/*.c" >/dev/null && srcs+=("$root"/src/$d/*.c)
+            for f in "$root"/src/$d/*.c; do   # (threads.c is in front already)
+                [ -e "$f" ] && [ "$f" != "$root/src/util/threads.c" ] && srcs+=("$f")
+            done
         done
         # src/sugar demangles C++ names with libiberty's cplus_demangle
         libs=()
