@@ -52,7 +52,10 @@ typedef struct specials {
     sg_opnd_fn str;      /* the caller's, for every CG_O_STR operand of */
     void *strctx;        /* an instruction (sg_name_specials) */
     uint8_t *cand;       /* per register slot: a special's mov writes it (the
-                            walk keeps account of those alone) */
+                            walk keeps account of those alone, so only
+                            their v and to are set up) */
+    uint32_t *to;        /* per register slot: the symbol that names it after
+                            its alias is made, or CG_NOSYM */
     uint8_t *cand_sym;   /* per symbol: one of its slots is such a slot */
     sg_scratch movs;     /* cg_stmt **: where each such mov stands, in order */
     sg_scratch uses;     /* use: every operand naming a candidate's register */
@@ -180,6 +183,8 @@ static uint32_t candidates(specials *c, cg_stmt **link)
             if (i != NEVER) {
                 c->cand[i] = 1;
                 c->cand_sym[s->u.inst.ops->sym] = 1;
+                c->v[i] = (seen){ 0 };
+                c->to[i] = CG_NOSYM;
                 ptx_buf_put(&c->movs, (const char *)&link, sizeof link);
                 n++;
             }
@@ -263,16 +268,15 @@ uint32_t sg_name_specials(cg_module *m, cg_kernel *k, sg_opnd_fn str, void *ctx)
     }
     uint32_t nregs = (uint32_t)total;
     sg_scratch scratch = { 0 };
-    c.v = sg_scratch_get(&scratch, (nregs + 1) * (sizeof *c.v + sizeof(uint32_t) + 1) +
-                                   nsyms + 1);   /* zeroed: first NULL, named 0 */
-    uint32_t *to = (uint32_t *)(c.v + nregs + 1);
-    c.cand = (uint8_t *)(to + nregs + 1);
+    ptx_buf_reserve(&scratch, (nregs + 1) * (sizeof *c.v + sizeof(uint32_t) + 1) + nsyms + 1);
+    c.v = (seen *)scratch.p;   /* set up for the candidates alone */
+    c.to = (uint32_t *)(c.v + nregs + 1);
+    c.cand = (uint8_t *)(c.to + nregs + 1);
     c.cand_sym = c.cand + nregs + 1;
+    memset(c.cand, 0, nregs + 1 + nsyms + 1);
     if (candidates(&c, &k->body)) {
-        for (uint32_t i = 0; i < nregs; i++)
-            to[i] = CG_NOSYM;
         walk(&c, k->body);
-        make_aliases(&c, to);
+        make_aliases(&c, c.to);
     } else {
         c.nbase = 0;   /* as above */
         walk(&c, k->body);

@@ -45,7 +45,8 @@ static void print_or_copy(void *arg)
 {
     printed *p = arg;
     if (p->dest) {
-        memcpy(p->dest, p->text.p, p->text.n);
+        if (p->text.n)   /* (a part that printed nothing has no buffer) */
+            memcpy(p->dest, p->text.p, p->text.n);
         ptx_buf_free(&p->text);
     } else {
         p->fn(p->part, &p->text);
@@ -67,6 +68,10 @@ void ptx_print_each_thread(void *parts, unsigned n, size_t size,
     size_t total = 0;
     for (unsigned i = 0; i < n; i++)
         total += v[i].text.n;
+    if (!total) {   /* nothing printed: nothing to copy, no buffer to free */
+        free(v);
+        return;
+    }
     ptx_buf_reserve(out, total);
     char *at = out->p + out->n;
     for (unsigned i = 0; i < n; i++) {

@@ -69,7 +69,7 @@ static int same_split(const ptx_module *a, const ptx_module *b, int canonical,
         }
         (canonical ? ptx_emit_canonical : ptx_emit_exact)(a, &x);
         ptx_emit_split(b, canonical, jobs, 1, &y);
-        if (x.n != y.n || memcmp(x.p, y.p, x.n))
+        if (x.n != y.n || (x.n && memcmp(x.p, y.p, x.n)))
             break;
         if (pre) {
             ptx_buf_free(&x);
