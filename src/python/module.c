@@ -61,8 +61,10 @@ static int source_bytes(PyObject *src, const char **p, Py_ssize_t *n, PyObject *
     return 0;
 }
 
-/* Parse without the GIL; NULL with PTXSyntaxError raised on failure. */
-static ptx_module *parse_source(PyObject *mod, PyObject *src, const char *name)
+/* Parse without the GIL, on up to `jobs` threads; NULL with PTXSyntaxError
+   raised on failure. */
+static ptx_module *parse_source(PyObject *mod, PyObject *src, const char *name,
+                                unsigned jobs)
 {
     const char *p;
     Py_ssize_t n;
@@ -72,7 +74,7 @@ static ptx_module *parse_source(PyObject *mod, PyObject *src, const char *name)
     ptx_diag d;
     ptx_module *m;
     Py_BEGIN_ALLOW_THREADS
-    m = ptx_parse_buffer(name, p, (size_t)n, &d);
+    m = ptx_parse_buffer_jobs(name, p, (size_t)n, jobs, &d);
     Py_END_ALLOW_THREADS
     Py_DECREF(keep);
     if (!m)
@@ -80,14 +82,25 @@ static ptx_module *parse_source(PyObject *mod, PyObject *src, const char *name)
     return m;
 }
 
+/* jobs=N: 1 .. 256 threads. */
+static int jobs_arg(int jobs)
+{
+    if (jobs >= 1 && jobs <= 256)
+        return 0;
+    PyErr_SetString(PyExc_ValueError, "jobs must be 1 to 256");
+    return -1;
+}
+
 static PyObject *py_parse(PyObject *mod, PyObject *args, PyObject *kw)
 {
-    static char *names[] = { "text", "name", NULL };
+    static char *names[] = { "text", "name", "jobs", NULL };
     PyObject *src;
     const char *name = "<string>";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|s:parse", names, &src, &name))
+    int jobs = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|s$i:parse", names, &src, &name, &jobs) ||
+        jobs_arg(jobs) < 0)
         return NULL;
-    ptx_module *m = parse_source(mod, src, name);
+    ptx_module *m = parse_source(mod, src, name, (unsigned)jobs);
     return m ? pyptx_module_new(m) : NULL;
 }
 
@@ -133,16 +146,18 @@ static int sugar_mask(PyObject *sugar, uint32_t *mask)
 
 static PyObject *py_ptx_to_python(PyObject *mod, PyObject *args, PyObject *kw)
 {
-    static char *names[] = { "source", "sugar", "kernel_name", NULL };
+    static char *names[] = { "source", "sugar", "kernel_name", "jobs", NULL };
     PyObject *src, *sugar = Py_False;
     const char *kernel_name = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Oz:ptx_to_python", names, &src, &sugar,
-                                     &kernel_name))
+    int jobs = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Ozi:ptx_to_python", names, &src, &sugar,
+                                     &kernel_name, &jobs) ||
+        jobs_arg(jobs) < 0)
         return NULL;
-    ptx_codegen_options o = { .srcname = "<string>" };
+    ptx_codegen_options o = { .srcname = "<string>", .jobs = (unsigned)jobs };
     if (sugar_mask(sugar, &o.sugar) < 0)
         return NULL;
-    ptx_module *m = parse_source(mod, src, "<string>");
+    ptx_module *m = parse_source(mod, src, "<string>", o.jobs);
     if (!m)
         return NULL;
     /* pyptx.codegen names the kernel kernel_name when sugar is on; with
@@ -175,7 +190,7 @@ static const ptx_module *diff_side(PyObject *mod, PyObject *x, const char *name,
     *owned = NULL;
     if (PyObject_TypeCheck(x, &PtxModule_Type))
         return ((PtxModule *)x)->m;
-    return *owned = parse_source(mod, x, name);
+    return *owned = parse_source(mod, x, name, 1);
 }
 
 static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
@@ -239,15 +254,19 @@ static PyObject *py_sugar_passes(PyObject *mod, PyObject *unused)
 /* ---- the module ------------------------------------------------------------- */
 
 PyDoc_STRVAR(parse_doc,
-"parse(text, name='<string>') -> Module\n\n"
+"parse(text, name='<string>', *, jobs=1) -> Module\n\n"
 "Parse PTX (str or bytes) into a lossless syntax tree.  `name` appears in\n"
-"diagnostics.  Raises PTXSyntaxError with filename, lineno, offset and text.");
+"diagnostics.  jobs=N parses a large module (512 KiB or more) in pieces on\n"
+"N threads: the same tree.  Raises PTXSyntaxError with filename, lineno,\n"
+"offset and text.");
 PyDoc_STRVAR(ptx_to_python_doc,
-"ptx_to_python(source, *, sugar=False, kernel_name=None) -> str\n\n"
+"ptx_to_python(source, *, sugar=False, kernel_name=None, jobs=1) -> str\n\n"
 "PTX to Python for the pyptx 0.1.1 DSL, a drop-in for\n"
 "pyptx.codegen.ptx_to_python.  sugar=True runs every sugar pass (a string\n"
 "'a,b' runs the named ones).  With sugar on and one .entry in the module,\n"
-"kernel_name renames it, as pyptx's does; None keeps the PTX name.\n"
+"kernel_name renames it, as pyptx's does; None keeps the PTX name.  jobs=N\n"
+"parses and builds the kernels on N threads (and prints them so without\n"
+"sugar): the same text.\n"
 "Raises PTXSyntaxError on PTX that does not parse, PTXError on PTX that\n"
 "parses but cannot be generated.");
 PyDoc_STRVAR(diff_doc,

@@ -167,6 +167,25 @@ def test_bad_arguments():
         pyptx_c.ptx_to_python(SAMPLE, True)     # keyword-only, as pyptx's
 
 
+def test_jobs_change_nothing():
+    # 5000 kernels, 1.2 MB: large enough to be cut into pieces
+    kernel = SAMPLE.split(".visible", 1)[1].split(".func", 1)[0]
+    head = SAMPLE.split(".visible", 1)[0]
+    text = head + "".join(".visible" + kernel.replace(" k(", " k%d(" % i)
+                          .replace("k_param_", "k%d_param_" % i) for i in range(5000))
+    assert len(text) > 2 * 512 * 1024
+    one = pyptx_c.parse(text)
+    four = pyptx_c.parse(text, jobs=4)
+    assert four.emit() == text and four.canonical() == one.canonical()
+    assert pyptx_c.ptx_to_python(text, jobs=4) == pyptx_c.ptx_to_python(text)
+    assert pyptx_c.ptx_to_python(text, sugar=True, jobs=4) == \
+        pyptx_c.ptx_to_python(text, sugar=True)
+    with pytest.raises(ValueError):
+        pyptx_c.parse(text, jobs=0)
+    with pytest.raises(TypeError):
+        pyptx_c.parse(text, "name", 4)     # keyword-only
+
+
 def test_four_threads_parse_at_once(corpus):
     files = corpus[::7][:40]
     texts = [read(f) for f in files]
