@@ -646,14 +646,22 @@ cexpr
 /* ptx_yylex: the token array and the bracket depth */
 #include "front/yylex.h"
 
+/* A piece of a parallel parse that fails says no more: the serial parse
+   that follows says what is wrong (and the tokens after the piece may be
+   being copied meanwhile). */
+static int piece_error(ptx_parser *P)
+{
+    if (P->prelexed)
+        P->err = "syntax error";
+    return P->prelexed;
+}
+
 static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg)
 {
     if (P->err)
         return; /* the lexer already said what went wrong */
-    if (P->prelexed) {   /* a piece: the serial parse says what is wrong */
-        P->err = "syntax error";
+    if (piece_error(P))
         return;
-    }
     /* Bison's stack (YYMAXDEPTH) only overflows on right-recursive
        expressions (- - - x, a = b = ..., a ? b : c ? ...) nested far deeper
        than PTX_MAX_DEPTH: say so rather than "memory exhausted". */
@@ -675,11 +683,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
 {
     if (P->err)
         return 0; /* the lexer already said what went wrong */
-    if (P->prelexed) {   /* a piece: the serial parse says what is wrong, and
-                            the tokens after the piece may be being copied */
-        P->err = "syntax error";
+    if (piece_error(P))
         return 0;
-    }
     enum { MAX = 4 };
     yysymbol_kind_t exp[YYNTOKENS];
     int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);

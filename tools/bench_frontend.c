@@ -38,17 +38,9 @@ static double now(void)
 
 static int load(const char *path, input *in)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    in->data = malloc((size_t)n + 1);
-    in->n = fread(in->data, 1, (size_t)n, f);
-    fclose(f);
+    in->data = paths_read(path, &in->n);
     in->name = strdup(path);
-    return 0;
+    return in->data ? 0 : -1;
 }
 
 typedef struct bench {

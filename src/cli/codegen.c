@@ -10,6 +10,7 @@
 #include "ptx/codegen.h"
 #include "ptx/ptx.h"
 #include "util/memory.h"
+#include "util/threads.h"
 
 static const char usage[] =
     "usage: pyptx-codegen [options] FILE.ptx      (FILE '-' reads standard input)\n"
@@ -154,16 +155,12 @@ static int parse_options(int argc, char **argv, ptx_codegen_options *o,
             break;
         case OPT_RENAME: o->rename_kernels = 1; break;
         case OPT_STATS: *want_stats = 1; break;
-        case OPT_JOBS: {
-            char *end;
-            long j = strtol(optarg, &end, 10);
-            if (*end || j < 1 || j > 256) {
+        case OPT_JOBS:
+            if (ptx_jobs_arg(optarg, &o->jobs) != 0) {
                 fprintf(stderr, "pyptx-codegen: error: --jobs wants 1..256\n");
                 return 2;
             }
-            o->jobs = (unsigned)j;
             break;
-        }
         case OPT_LIST: list_passes(); return 0;
         case 'h': case OPT_HELP: fputs(usage, stdout); return 0;
         case OPT_VERSION: printf("pyptx-codegen %s\n", PTX_VERSION_STRING); return 0;

@@ -9,6 +9,7 @@
 #include "ptx/ptx.h"
 #include "ptx/diff.h"
 #include "util/memory.h"
+#include "util/threads.h"
 
 static const char usage[] =
     "usage: pyptx-diff [options] A.ptx B.ptx\n"
@@ -87,15 +88,12 @@ static int parse_args(int argc, char **argv, cli *c)
         case O_STAT: c->stat = 1; break;
         case O_JSON: c->json = 1; break;
         case 'q': c->brief = 1; break;
-        case O_JOBS: {
-            long j = strtol(optarg, &end, 10);
-            if (*end || end == optarg || j < 1 || j > 256) {
+        case O_JOBS:
+            if (ptx_jobs_arg(optarg, &c->jobs) != 0) {
                 fprintf(stderr, "pyptx-diff: --jobs wants 1..256\n");
                 return -1;
             }
-            c->jobs = (unsigned)j;
             break;
-        }
         case O_HELP: fputs(usage, stdout); exit(0);
         case O_VERSION: puts("pyptx-diff " PTX_VERSION_STRING); exit(0);
         default: return -1;

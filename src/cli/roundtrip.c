@@ -249,8 +249,7 @@ static size_t *largest_first(const path_list *files)
 
 static void run_jobs(job *j)
 {
-    int n = j->o->jobs < 1 ? 1 : (size_t)j->o->jobs < j->files->n ? j->o->jobs
-                                                                 : (int)j->files->n;
+    int n = (size_t)j->o->jobs < j->files->n ? j->o->jobs : (int)j->files->n;
     if (n <= 1) {
         worker(j);
         return;

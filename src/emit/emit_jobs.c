@@ -12,9 +12,6 @@
 #include "emit/emit.h"
 #include "util/threads.h"
 
-#define MAX_GROUPS PTX_MAX_THREADS
-/* Less text per thread than this is printed faster than a thread starts. */
-#define MIN_GROUP ((size_t)256 * 1024)
 
 typedef struct group {
     const ptx_module *m;
@@ -47,21 +44,18 @@ static unsigned cut(const ptx_module *m, int canonical, unsigned want, group *g)
 
 void ptx_emit_jobs(const ptx_module *m, int canonical, unsigned jobs, ptx_buf *out)
 {
-    ptx_emit_split(m, canonical, jobs, MIN_GROUP, out);
+    ptx_emit_split(m, canonical, jobs, PTX_MIN_PART, out);
 }
 
 void ptx_emit_split(const ptx_module *m, int canonical, unsigned jobs, size_t min_group,
                     ptx_buf *out)
 {
-    size_t most = m->size / (min_group ? min_group : 1);
-    unsigned want = jobs > MAX_GROUPS ? MAX_GROUPS : jobs;
-    if (most < want)
-        want = (unsigned)most;
+    unsigned want = ptx_parts(m->size, jobs, min_group);
     if (want < 2 || !m->items) {
         ptx_emit_items(m, m->items, NULL, canonical, 0, out);
         return;
     }
-    group g[MAX_GROUPS];
+    group g[PTX_MAX_THREADS];
     unsigned n = cut(m, canonical, want, g);
     g[0].after = out->n != 0;   /* as the one-thread printer sees out */
     ptx_print_each_thread(g, n, sizeof *g, print_group, out);

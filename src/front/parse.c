@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "front/parser_state.h"
+#include "util/threads.h"
 
 #define TOO_BIG "input of 2 GiB or more is not supported"
 
@@ -81,7 +82,7 @@ ptx_module *ptx_parse_buffer(const char *name, const char *data, size_t size,
 ptx_module *ptx_parse_buffer_jobs(const char *name, const char *data, size_t size,
                                   unsigned jobs, ptx_diag *diag)
 {
-    return ptx_parse_split(name, data, size, jobs, PTX_MIN_PIECE, NULL, diag);
+    return ptx_parse_split(name, data, size, jobs, PTX_MIN_PART, NULL, diag);
 }
 
 ptx_module *ptx_parse_split(const char *name, const char *data, size_t size,
@@ -190,6 +191,6 @@ ptx_module *ptx_parse_file_jobs(const char *path, unsigned jobs, ptx_diag *diag)
         set_diag(diag, is_stdin ? "<stdin>" : path, why);
         return NULL;
     }
-    return parse_owned(is_stdin ? "<stdin>" : path, buf, size, jobs, PTX_MIN_PIECE, NULL,
+    return parse_owned(is_stdin ? "<stdin>" : path, buf, size, jobs, PTX_MIN_PART, NULL,
                        diag);
 }

@@ -35,8 +35,6 @@
 #define PTX_LEX_INLINE
 #include "lexer.c"
 
-#define MAX_PIECES PTX_MAX_THREADS
-
 typedef struct piece {
     ptx_module *m;
     uint32_t from, to;     /* the piece's tokens start in [from, to) */
@@ -229,10 +227,7 @@ static void undo(run *r)
 
 int ptx_parse_pieces(ptx_module *m, unsigned jobs, size_t min_piece)
 {
-    size_t most = m->size / (min_piece ? min_piece : 1);
-    unsigned want = jobs > MAX_PIECES ? MAX_PIECES : jobs;
-    if (most < want)
-        want = (unsigned)most;
+    unsigned want = ptx_parts(m->size, jobs, min_piece);
     if (want < 2)
         return 0;
     run r = { NULL, 0, m };

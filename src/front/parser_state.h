@@ -24,9 +24,6 @@ typedef struct ptx_parser {
 
 int ptx_yyparse(ptx_parser *P);
 
-/* Smaller pieces of a module are not worth a thread. */
-#define PTX_MIN_PIECE ((size_t)256 * 1024)
-
 /* Parses m->src in pieces of at least min_piece bytes on up to `jobs`
    threads (parse_jobs.c), into m->toks, m->items and m->arena.  0, leaving
    m as it was, where the module is too small to cut or the pieces do not
@@ -34,7 +31,7 @@ int ptx_yyparse(ptx_parser *P);
    is. */
 int ptx_parse_pieces(ptx_module *m, unsigned jobs, size_t min_piece);
 
-/* ptx_parse_buffer_jobs with the smallest piece given (PTX_MIN_PIECE for
+/* ptx_parse_buffer_jobs with the smallest piece given (PTX_MIN_PART for
    the library's callers; tests cut small modules); *split (if non-NULL)
    says whether the pieces were parsed on their own. */
 ptx_module *ptx_parse_split(const char *name, const char *data, size_t size,

@@ -82,7 +82,7 @@ static ptx_module *parse_source(PyObject *mod, PyObject *src, const char *name,
     return m;
 }
 
-/* jobs=N: 1 .. 256 threads. */
+/* jobs=N: 1 .. 256 threads, as the programs' --jobs. */
 static int jobs_arg(int jobs)
 {
     if (jobs >= 1 && jobs <= 256)

@@ -120,6 +120,29 @@ static void candidate(char *buf, const char *base, size_t bn, uint32_t i)
     *cg_put_digits(buf + bn + 1, i, 0) = 0;
 }
 
+/* base_2, base_3 ... into buf: the first free one (a Python name too,
+   with py_too), or 0 after 1000 tries. */
+static int suffixed(cg_module *m, const cg_kernel *k, const char *base, size_t bn,
+                    int py_too, char *buf)
+{
+    /* the ones below `taken` are known to be taken already (names are
+       never given back), so a module whose 1000 kernels each want param0
+       does not try them all a thousand times */
+    cg_mslot *taken = cg_suffix_next(m, &m->ptxnext, base, bn, 1);
+    uint32_t i = (uint32_t)taken->val, limit = i + 1000;
+    for (;; i++) {
+        candidate(buf, base, bn, i);   /* called for every label: no printf */
+        if (!sg_ptx_name_free(m, buf)) {
+            if ((uint32_t)taken->val == i)
+                taken->val = (int32_t)i + 1;
+        } else if (!py_too || sg_py_name_free(m, k, buf)) {
+            return 1;
+        }
+        if (i == limit)
+            return 0;
+    }
+}
+
 int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
                   int py_too)
 {
@@ -129,27 +152,10 @@ int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
     size_t bn = strlen(base);
     if (bn > 255)
         return 0;
-    if (sg_ptx_name_free(m, base) && (!py_too || sg_py_name_free(m, k, base))) {
-        k->syms[s].ptx = cg_strndup(m, base, bn);   /* the common case: no */
-        sg_ptx_claim(m, k->syms[s].ptx);            /* suffix to look for */
-        return 1;
-    }
-    /* base, base_2, base_3 ...: the ones below `taken` are known to be
-       taken already (names are never given back), so a module whose 1000
-       kernels each want param0 does not try them all a thousand times */
-    cg_mslot *taken = cg_suffix_next(m, &m->ptxnext, base, bn, 1);
-    uint32_t i = (uint32_t)taken->val, limit = i + 1000;
-    for (;; i++) {
-        candidate(buf, base, bn, i);   /* called for every label: no printf */
-        if (!sg_ptx_name_free(m, buf)) {
-            if ((uint32_t)taken->val == i)
-                taken->val = (int32_t)i + 1;
-        } else if (!py_too || sg_py_name_free(m, k, buf)) {
-            break;
-        }
-        if (i == limit)
-            return 0;
-    }
+    if (sg_ptx_name_free(m, base) && (!py_too || sg_py_name_free(m, k, base)))
+        memcpy(buf, base, bn + 1);   /* the common case: no suffix to look for */
+    else if (!suffixed(m, k, base, bn, py_too, buf))
+        return 0;
     k->syms[s].ptx = cg_strndup(m, buf, strlen(buf));
     sg_ptx_claim(m, k->syms[s].ptx);
     return 1;
@@ -176,7 +182,7 @@ const char *sg_py_fresh(cg_module *m, cg_kernel *k, const char *base)
     size_t bn = strlen(base);
     if (bn > 255)
         return NULL;
-    /* as sg_rename_ptx: the suffixes below `taken` are function names
+    /* as suffixed: the suffixes below `taken` are function names
        already (a module of 800 kernels named splitKreduce_kernel) */
     cg_mslot *taken = cg_suffix_next(m, &m->pynext, base, bn, 1);
     for (uint32_t i = (uint32_t)taken->val, limit = i + 1000;; i++) {

@@ -136,3 +136,20 @@ void paths_free(path_list *l)
     l->v = NULL;
     l->n = l->cap = 0;
 }
+
+char *paths_read(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *p = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (p) {
+        *size = fread(p, 1, (size_t)n, f);
+        p[*size] = 0;
+    }
+    fclose(f);
+    return p;
+}

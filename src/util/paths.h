@@ -16,5 +16,8 @@ int paths_add(path_list *l, const char *path);
 /* Sorts and removes duplicates, so runs are deterministic. */
 void paths_sort(path_list *l);
 void paths_free(path_list *l);
+/* The whole of file `path`, with a NUL after its *size bytes (free it), or
+   NULL if it cannot be read. */
+char *paths_read(const char *path, size_t *size);
 
 #endif

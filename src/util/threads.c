@@ -34,6 +34,23 @@ void ptx_each_thread(void *items, unsigned n, size_t size, void (*fn)(void *item
             pthread_join(t[i], NULL);
 }
 
+unsigned ptx_parts(size_t size, unsigned jobs, size_t min_part)
+{
+    size_t most = size / (min_part ? min_part : 1);
+    unsigned want = jobs < PTX_MAX_THREADS ? jobs : PTX_MAX_THREADS;
+    return most < want ? (unsigned)most : want;
+}
+
+int ptx_jobs_arg(const char *text, unsigned *jobs)
+{
+    char *end;
+    long j = strtol(text, &end, 10);
+    if (end == text || *end || j < 1 || j > PTX_MAX_THREADS)
+        return -1;
+    *jobs = (unsigned)j;
+    return 0;
+}
+
 typedef struct printed {
     void (*fn)(void *part, ptx_buf *text);
     void *part;

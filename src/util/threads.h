@@ -7,8 +7,19 @@
 #include "ptx/ptx.h"
 
 /* The most threads ptx_each_thread starts (items past them run on the
-   calling thread). */
+   calling thread), and so the most a --jobs or jobs= may ask for. */
 #define PTX_MAX_THREADS 256
+/* The least text worth a thread of its own: a smaller part is parsed or
+   printed faster than a thread starts. */
+#define PTX_MIN_PART ((size_t)256 * 1024)
+
+/* Into how many parts of at least min_part bytes (0: 1) a text of `size`
+   bytes is cut for `jobs` threads: 1, or 0, means not at all. */
+unsigned ptx_parts(size_t size, unsigned jobs, size_t min_part);
+
+/* A --jobs argument: a decimal from 1 to PTX_MAX_THREADS into *jobs, 0;
+   anything else -1. */
+int ptx_jobs_arg(const char *text, unsigned *jobs);
 
 /* Calls fn(item i) for the n items of `size` bytes at `items`, each on a
    thread of its own, and returns when all have returned.  This thread takes

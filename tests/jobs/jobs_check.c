@@ -181,20 +181,6 @@ static size_t corrupt(const char *data, size_t n, uint64_t *rng, char *out)
     return n + k;
 }
 
-static char *read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *p = malloc((size_t)size + 1);
-    *n = p ? fread(p, 1, (size_t)size, f) : 0;
-    fclose(f);
-    return p;
-}
-
 int main(int argc, char **argv)
 {
     size_t variants = 0;
@@ -210,7 +196,7 @@ int main(int argc, char **argv)
     uint64_t rng = 0x9e3779b97f4a7c15ull;
     for (size_t f = 0; f < files.n; f++) {
         size_t n;
-        char *data = read_file(files.v[f], &n);
+        char *data = paths_read(files.v[f], &n);
         if (!data) {
             printf("%s: cannot read\n", files.v[f]);
             return 2;
