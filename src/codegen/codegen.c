@@ -65,15 +65,14 @@ static void print_run(void *arg, ptx_buf *text)
 static void print_plain(const cg_module *m, unsigned jobs, ptx_buf *out)
 {
     kernel_run runs[PTX_MAX_THREADS];
-    unsigned n = jobs < PTX_MAX_THREADS ? jobs : PTX_MAX_THREADS;
-    size_t per = m->src->size / (n ? n : 1), next = per;
+    ptx_cut c = ptx_cut_start(m->src->size,
+                              jobs < PTX_MAX_THREADS ? jobs : PTX_MAX_THREADS);
     unsigned k = 0;
     runs[0] = (kernel_run){ m, 0, m->nkernels };
-    for (uint32_t i = 1; i < m->nkernels && k + 1 < n; i++)
-        if (m->src->toks[m->kernels[i].src->first].start >= next) {
+    for (uint32_t i = 1; i < m->nkernels; i++)
+        if (ptx_cut_here(&c, m->src->toks[m->kernels[i].src->first].start)) {
             runs[k].to = i;
             runs[++k] = (kernel_run){ m, i, m->nkernels };
-            next = m->src->toks[m->kernels[i].src->first].start + per;
         }
     if (k)
         ptx_print_each_thread(runs, k + 1, sizeof *runs, print_run, out);

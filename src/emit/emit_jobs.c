@@ -25,20 +25,18 @@ static void print_group(void *arg, ptx_buf *text)
     ptx_emit_items(g->m, g->from, g->to, g->canonical, g->after, text);
 }
 
-/* Cuts the items into at most `want` groups of about m->size / want bytes
-   of source each: their number. */
+/* Cuts the items into at most `want` groups of about equal source size:
+   their number. */
 static unsigned cut(const ptx_module *m, int canonical, unsigned want, group *g)
 {
-    size_t per = m->size / want, next = per;
+    ptx_cut c = ptx_cut_start(m->size, want);
     unsigned n = 0;
     g[0] = (group){ m, m->items, NULL, canonical, 0 };
-    for (const ptx_stmt *s = m->items; s; s = s->next) {
-        if (n + 1 == want || m->toks[s->first].start < next || s == g[n].from)
-            continue;
-        g[n].to = s;
-        g[++n] = (group){ m, s, NULL, canonical, 1 };
-        next = m->toks[s->first].start + per;
-    }
+    for (const ptx_stmt *s = m->items->next; s; s = s->next)
+        if (ptx_cut_here(&c, m->toks[s->first].start)) {
+            g[n].to = s;
+            g[++n] = (group){ m, s, NULL, canonical, 1 };
+        }
     return n + 1;
 }
 

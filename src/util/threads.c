@@ -41,6 +41,21 @@ unsigned ptx_parts(size_t size, unsigned jobs, size_t min_part)
     return most < want ? (unsigned)most : want;
 }
 
+ptx_cut ptx_cut_start(size_t total, unsigned parts)
+{
+    size_t per = total / (parts ? parts : 1);
+    return (ptx_cut){ per, per, 1, parts ? parts : 1 };
+}
+
+int ptx_cut_here(ptx_cut *c, size_t offset)
+{
+    if (c->runs == c->most || offset < c->next)
+        return 0;
+    c->runs++;
+    c->next = offset + c->per;
+    return 1;
+}
+
 int ptx_jobs_arg(const char *text, unsigned *jobs)
 {
     char *end;

@@ -17,6 +17,18 @@
    bytes is cut for `jobs` threads: 1, or 0, means not at all. */
 unsigned ptx_parts(size_t size, unsigned jobs, size_t min_part);
 
+/* Runs of consecutive items of about equal source size, at most `parts`:
+   an item starts a new run when its offset is at least the offset where
+   the run before began plus total / parts.  Ask ptx_cut_here of every item
+   but the first, in order; the first begins run 0. */
+typedef struct ptx_cut {
+    size_t per, next;
+    unsigned runs, most;
+} ptx_cut;
+
+ptx_cut ptx_cut_start(size_t total, unsigned parts);
+int ptx_cut_here(ptx_cut *c, size_t offset);
+
 /* A --jobs argument: a decimal from 1 to PTX_MAX_THREADS into *jobs, 0;
    anything else -1. */
 int ptx_jobs_arg(const char *text, unsigned *jobs);
