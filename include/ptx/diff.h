@@ -46,6 +46,9 @@ typedef struct ptx_diff_opts {
     int context;             /* lines of context around changes (3) */
     const char *const *functions; /* only these functions, or NULL */
     size_t nfunctions;
+    /* threads in all (0: two, one per module); the work is cut by
+       function, and the result is the same for any number */
+    unsigned jobs;
 } ptx_diff_opts;
 
 typedef enum ptx_diff_status {

@@ -30,7 +30,7 @@ static const char usage[] =
     "  --stat             per function: statements added, removed, changed\n"
     "  --json             the report as JSON\n"
     "  -q, --brief        print nothing, only set the exit status\n"
-    "  --jobs N           parse the two files with N threads in all (default 2)\n"
+    "  --jobs N           parse and compare with N threads in all (default 2)\n"
     "  --help             show this help;  --version  show the version\n"
     "\n"
     "Exit status: 0 same, 1 different, 2 trouble.\n";
@@ -41,7 +41,6 @@ enum { O_DEBUG = 256, O_LABELS, O_REGS, O_NAMES, O_FUNCTION, O_STAT, O_JSON,
 typedef struct cli {
     ptx_diff_opts o;
     int stat, json, brief;
-    unsigned jobs;     /* threads for the two parses together */
     const char **funcs;
     size_t nfuncs;
 } cli;
@@ -89,7 +88,7 @@ static int parse_args(int argc, char **argv, cli *c)
         case O_JSON: c->json = 1; break;
         case 'q': c->brief = 1; break;
         case O_JOBS:
-            if (ptx_jobs_arg(optarg, &c->jobs) != 0) {
+            if (ptx_jobs_arg(optarg, &c->o.jobs) != 0) {
                 fprintf(stderr, "pyptx-diff: --jobs wants 1..256\n");
                 return -1;
             }
@@ -122,14 +121,13 @@ static void *load_one(void *arg)
     return NULL;
 }
 
-/* Parses both files, the second on another thread, each with half the
-   --jobs threads (a large module is parsed in pieces): parsing is most of
-   the work, and modules are independent.  Standard input is read by
-   one. */
-static int load_both(load *la, load *lb)
+/* Parses both files, with --jobs 2 or more the second on another thread,
+   each with half the threads (a large module is parsed in pieces): the
+   modules are independent.  Standard input is read by one. */
+static int load_both(load *la, load *lb, unsigned jobs)
 {
     pthread_t t;
-    int threaded = strcmp(la->path, "-") && strcmp(lb->path, "-")
+    int threaded = jobs > 1 && strcmp(la->path, "-") && strcmp(lb->path, "-")
                 && pthread_create(&t, NULL, load_one, lb) == 0;
     load_one(la);
     if (threaded)
@@ -152,15 +150,15 @@ static int write_all(const ptx_buf *b)
 int main(int argc, char **argv)
 {
     ptx_keep_freed_memory();
-    cli c = { .o = { .context = 3 }, .jobs = 2 };
+    cli c = { .o = { .context = 3, .jobs = 2 } };
     if (parse_args(argc, argv, &c) < 0) {
         fputs(usage, stderr);
         return 2;
     }
-    unsigned half = c.jobs / 2 ? c.jobs / 2 : 1;
+    unsigned half = c.o.jobs / 2 ? c.o.jobs / 2 : 1;
     load la = { .path = argv[optind], .jobs = half },
          lb = { .path = argv[optind + 1], .jobs = half };
-    if (load_both(&la, &lb) < 0) {
+    if (load_both(&la, &lb, c.o.jobs) < 0) {
         ptx_module_free(la.m);
         ptx_module_free(lb.m);
         free(c.funcs);

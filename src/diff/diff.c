@@ -5,15 +5,16 @@
  * in b), or by position under --ignore-names, where names do not count.
  * The work is linear in the input plus, per pair, Myers' O((N+M)D) on the
  * lines left after the common prefix and suffix are cut off, so two large
- * files that are mostly equal cost little more than reading them.  The two
- * modules' lines are built on two threads, each with its own interner;
- * b's ids are then mapped into a's.
+ * files that are mostly equal cost little more than reading them.  The
+ * lines are built on threads (sides.c), and the pairs are aligned on
+ * threads too, in runs of about equal source size: a pair's alignment
+ * writes only the pair.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diff/internal.h"
+#include "util/threads.h"
 
 static char *strndup_x(const char *p, size_t n)
 {
@@ -44,7 +45,7 @@ static void push_run(pair *p, size_t *cap, char op, uint32_t i, uint32_t j)
         *cap = *cap ? *cap * 2 : 16;
         p->runs = pd_realloc(p->runs, *cap * sizeof *p->runs);
     }
-    p->runs[p->nruns++] = (run){ op, i, j, 1 };
+    p->runs[p->nruns++] = (edit_run){ op, i, j, 1 };
 }
 
 /* In each stretch of edits between kept lines, min(removed, added)
@@ -69,7 +70,7 @@ static void count(pair *p)
 
 static void align(ptx_diff *d, pair *p)
 {
-    static const unit none = { { "", 0 }, NULL, 0, 0 };
+    static const unit none = { { "", 0 }, NULL, 0, NULL, 0, 0 };
     const unit *a = p->ua >= 0 ? &d->a.units[p->ua] : &none;
     const unit *b = p->ub >= 0 ? &d->b.units[p->ub] : &none;
     uint32_t *ia = pd_realloc(NULL, (a->n + 1) * sizeof *ia);
@@ -95,8 +96,47 @@ static void align(ptx_diff *d, pair *p)
     int edits = p->info.added || p->info.removed || p->info.changed;
     p->info.status = p->ua < 0 ? PTX_DIFF_ADDED : p->ub < 0 ? PTX_DIFF_REMOVED
                    : edits ? PTX_DIFF_CHANGED : PTX_DIFF_SAME;
-    if (p->info.status != PTX_DIFF_SAME)
-        d->same = 0;
+}
+
+typedef struct align_run {
+    ptx_diff *d;
+    size_t first, last;     /* pairs */
+} align_run;
+
+static void align_pairs(void *item)
+{
+    align_run *r = item;
+    for (size_t k = r->first; k < r->last; k++)
+        align(r->d, &r->d->pairs[k]);
+}
+
+static size_t pair_bytes(const ptx_diff *d, const pair *p)
+{
+    return (p->ua >= 0 ? d->a.units[p->ua].bytes : 0)
+         + (p->ub >= 0 ? d->b.units[p->ub].bytes : 0);
+}
+
+/* Every pair aligned, in runs of about equal source size on threads. */
+static void align_all(ptx_diff *d, unsigned jobs, size_t min_part)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < d->n; k++)
+        total += pair_bytes(d, &d->pairs[k]);
+    unsigned parts = ptx_parts(total, jobs ? jobs : 2, min_part);
+    ptx_cut c = ptx_cut_start(total, parts ? parts : 1);
+    align_run r[PTX_MAX_THREADS];
+    unsigned n = 0;
+    size_t at = 0;
+    r[0] = (align_run){ d, 0, d->n };
+    for (size_t k = 0; k < d->n; at += pair_bytes(d, &d->pairs[k++]))
+        if (k && ptx_cut_here(&c, at)) {
+            r[n].last = k;
+            r[++n] = (align_run){ d, k, d->n };
+        }
+    ptx_each_thread(r, n + 1, sizeof *r, align_pairs);
+    for (size_t k = 0; k < d->n; k++)
+        if (d->pairs[k].info.status != PTX_DIFF_SAME)
+            d->same = 0;
 }
 
 static int wanted(const ptx_diff_opts *o, ptx_str name)
@@ -186,52 +226,20 @@ static int check_names(const ptx_diff *d, const ptx_diff_opts *o, char *err,
     return 0;
 }
 
-typedef struct build_job {
-    side *sd;
-    const ptx_module *m;
-    unsigned flags;
-    interner in;
-} build_job;
-
-static void *build(void *arg)
-{
-    build_job *j = arg;
-    pd_side_build(j->sd, j->m, j->flags, &j->in);
-    return NULL;
-}
-
-/* Builds both sides, b on another thread, and gives b's lines a's ids. */
-static void build_sides(ptx_diff *d, const ptx_module *a, const ptx_module *b,
-                        unsigned flags)
-{
-    build_job jb = { &d->b, b, flags, { { 0 }, { 0 }, 0 } };
-    pthread_t t;
-    int threaded = pthread_create(&t, NULL, build, &jb) == 0;
-    pd_side_build(&d->a, a, flags, &d->in);
-    if (threaded)
-        pthread_join(t, NULL);
-    else
-        build(&jb);
-    uint32_t *remap = pd_realloc(NULL, ((size_t)jb.in.next + 1) * sizeof *remap);
-    for (size_t k = 0; k < jb.in.map.cap; k++) {
-        const smap_ent *e = &jb.in.map.v[k];
-        if (e->epoch == jb.in.map.epoch)
-            remap[e->val] = pd_intern(&d->in, e->p, e->n);
-    }
-    for (size_t u = 0; u < d->b.n; u++)
-        for (uint32_t i = 0; i < d->b.units[u].n; i++)
-            d->b.units[u].v[i].id = remap[d->b.units[u].v[i].id];
-    free(remap);
-    pd_interner_free(&jb.in);
-}
-
 ptx_diff *ptx_diff_run(const ptx_module *a, const ptx_module *b,
                        const ptx_diff_opts *o, char *err, size_t errn)
+{
+    return pd_diff_split(a, b, o, PTX_MIN_PART, err, errn);
+}
+
+ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
+                        const ptx_diff_opts *o, size_t min_part, char *err,
+                        size_t errn)
 {
     ptx_diff *d = pd_calloc(1, sizeof *d);
     d->context = o->context >= 0 ? o->context : 3;
     d->same = 1;
-    build_sides(d, a, b, o->flags);
+    pd_sides_build(d, a, b, o->flags, o->jobs, min_part);
     if (check_names(d, o, err, errn) < 0) {
         ptx_diff_free(d);
         return NULL;
@@ -240,11 +248,12 @@ ptx_diff *ptx_diff_run(const ptx_module *a, const ptx_module *b,
     size_t np = pair_units(d, o->flags, pu);
     d->pairs = pd_calloc(np + 1, sizeof *d->pairs);
     if (unit_wanted(d, o, 0, 0))
-        align(d, add_pair(d, 0, 0));
+        add_pair(d, 0, 0);
     for (size_t k = 0; k < np; k++)
         if (unit_wanted(d, o, pu[k][0], pu[k][1]))
-            align(d, add_pair(d, pu[k][0], pu[k][1]));
+            add_pair(d, pu[k][0], pu[k][1]);
     free(pu);
+    align_all(d, o->jobs, min_part);
     return d;
 }
 

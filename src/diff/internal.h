@@ -3,6 +3,7 @@
  *
  * map.c     string hash maps, stable string storage, line interning
  * units.c   cut a module into units of comparable lines (normalisation)
+ * sides.c   both modules' units built on threads; source lines and text
  * diff.c    pair units, run the alignment, count edits
  * report.c  unified, --stat and --json output
  */
@@ -53,6 +54,8 @@ typedef struct interner {
 } interner;
 
 uint32_t pd_intern(interner *in, const char *p, size_t n);
+/* The same, for a key whose pd_hash is known. */
+uint32_t pd_intern_hashed(interner *in, const char *p, size_t n, uint64_t h);
 void pd_interner_free(interner *in);
 
 void *pd_realloc(void *p, size_t n);
@@ -78,6 +81,8 @@ typedef struct dline {
 
 typedef struct unit {
     ptx_str name;       /* function name; n == 0 for the module unit */
+    const ptx_stmt *def; /* the function definition; NULL: the module */
+    size_t bytes;       /* its source text (the module unit: the rest) */
     dline *v;
     uint32_t n, cap;
 } unit;
@@ -90,7 +95,31 @@ typedef struct side {
     size_t nlines;
 } side;
 
-void pd_side_build(side *sd, const ptx_module *m, unsigned flags, interner *in);
+/* A side's normaliser.  Building a side: pd_side_start walks the module
+   level, declares the globals and adds an empty unit per function
+   definition; pd_norm_units fills functions' units on a fork each (the
+   forks of one side may run at once); pd_norm_join takes each fork back, in
+   function order; pd_side_finish makes the module unit's keys. */
+typedef struct norm norm;
+
+norm *pd_side_start(side *sd, const ptx_module *m, unsigned flags,
+                    interner *in);
+/* For a thread: z's globals (read-only), its own names and storage, and
+   `in`, or an interner of its own where `in` is NULL. */
+norm *pd_norm_fork(const norm *z, interner *in);
+void pd_norm_units(norm *w, size_t first, size_t last);
+/* Exports of w's functions into z, the ids of units [first, last) made
+   z's interner's; frees w. */
+void pd_norm_join(norm *z, norm *w, size_t first, size_t last);
+void pd_side_finish(norm *z);
+
+/* ---- sides.c */
+
+/* Both sides built with `jobs` threads in all (0: one per side), functions
+   grouped by at least min_part bytes of source; every key interned in
+   d->in. */
+void pd_sides_build(ptx_diff *d, const ptx_module *a, const ptx_module *b,
+                    unsigned flags, unsigned jobs, size_t min_part);
 void pd_side_free(side *sd);
 /* 1-based source line of a line's first token. */
 uint32_t pd_side_line(const side *sd, const dline *l);
@@ -100,14 +129,14 @@ void pd_dline_text(const side *sd, const dline *l, ptx_buf *out);
 /* ---- diff.c */
 
 /* A maximal run of one kind of edit script element. */
-typedef struct run {
+typedef struct edit_run {
     char op;            /* ' ' kept, '-' only in a, '+' only in b */
     uint32_t i, j, len; /* start in a's and b's lines */
-} run;
+} edit_run;
 
 typedef struct pair {
     int ua, ub;         /* unit index in a / b, or -1 */
-    run *runs;
+    edit_run *runs;
     size_t nruns;
     ptx_diff_unit info;
 } pair;
@@ -119,6 +148,13 @@ struct ptx_diff {
     size_t n;
     int context, same;
 };
+
+/* ptx_diff_run with runs of functions, and of pairs to align, of at least
+   min_part bytes (ptx_diff_run: PTX_MIN_PART); for tests, 1 cuts at every
+   function. */
+ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
+                        const ptx_diff_opts *o, size_t min_part, char *err,
+                        size_t errn);
 
 /* ---- report.c */
 

@@ -143,7 +143,11 @@ void pd_chunks_free(chunks *c)
 
 uint32_t pd_intern(interner *in, const char *p, size_t n)
 {
-    uint64_t h = pd_hash(p, n);
+    return pd_intern_hashed(in, p, n, pd_hash(p, n));
+}
+
+uint32_t pd_intern_hashed(interner *in, const char *p, size_t n, uint64_t h)
+{
     smap_ent *e = pd_map_get(&in->map, p, (uint32_t)n, h);
     if (e)
         return e->val;

@@ -31,7 +31,7 @@ typedef struct out_ctx {
     ptx_buf text;
 } out_ctx;
 
-static const unit empty_unit = { { "", 0 }, NULL, 0, 0 };
+static const unit empty_unit = { { "", 0 }, NULL, 0, NULL, 0, 0 };
 
 const unit *pd_pair_unit(const ptx_diff *d, const pair *p, int which_b)
 {
@@ -44,7 +44,7 @@ const unit *pd_pair_unit(const ptx_diff *d, const pair *p, int which_b)
 /* The next hunk at or after run k; 0 when there is none. */
 static int next_hunk(const pair *p, size_t k, int ctx, hunk *h)
 {
-    const run *r = p->runs;
+    const edit_run *r = p->runs;
     size_t n = p->nruns;
     while (k < n && r[k].op == ' ')
         k++;
@@ -82,7 +82,7 @@ static const dline *label_before(const unit *u, lscan *s, uint32_t limit)
 
 static const dline *hunk_label(out_ctx *c, const hunk *h)
 {
-    const run *r = &c->p->runs[h->c0];
+    const edit_run *r = &c->p->runs[h->c0];
     if (c->p->ua >= 0)
         return label_before(c->ua, &c->la, r->i + (r->op == '-'));
     return label_before(c->ub, &c->lb, r->j + (r->op == '+'));
@@ -93,7 +93,7 @@ typedef void line_fn(out_ctx *c, char op, int side, uint32_t idx, void *arg);
 
 static void hunk_lines(out_ctx *c, const hunk *h, line_fn *f, void *arg)
 {
-    const run *r = c->p->runs;
+    const edit_run *r = c->p->runs;
     for (uint32_t k = 0; k < h->pre; k++)
         f(c, ' ', 0, h->a0 + k, arg);
     for (size_t q = h->c0; q <= h->c1; q++)
@@ -103,7 +103,7 @@ static void hunk_lines(out_ctx *c, const hunk *h, line_fn *f, void *arg)
             else
                 f(c, r[q].op, 0, r[q].i + k, arg);
         }
-    const run *last = &r[h->c1];
+    const edit_run *last = &r[h->c1];
     uint32_t ai = last->i + (last->op == '+' ? 0 : last->len);
     for (uint32_t k = 0; k < h->post; k++)
         f(c, ' ', 0, ai + k, arg);

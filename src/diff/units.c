@@ -12,6 +12,14 @@
  * Each unit is built in three steps: walk the statements (collecting the
  * declarations and the lines), with --ignore-debug drop the labels that no
  * code refers to, then build and intern the keys in order.
+ *
+ * A function's keys depend on the module's globals and on nothing of any
+ * other function, so functions are built on threads (sides.c), each thread
+ * with a fork of the side's normaliser: the globals shared read-only, its
+ * own names, storage and interner.  What the module unit needs of them
+ * (the placeholders of functions' labels and parameters, first function
+ * first) is joined back in function order, so the keys are the serial
+ * build's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,24 +37,34 @@ typedef struct nent {
     ptx_str ph;         /* N_REG/N_RANGE: type; N_F*: placeholder */
 } nent;
 
-typedef struct norm {
+/* A function's label or parameter, under the name module-level debug
+   data uses for it. */
+typedef struct fexport {
+    ptx_str name;
+    nent e;
+} fexport;
+
+struct norm {
     side *sd;
     const ptx_module *m;
     unsigned flags;
     interner *in;
-    smap local, global, flabels, types;
+    smap local, global, flabels, types;    /* a fork's global: its parent's,
+                                              read-only */
     smap ranges;        /* name<N> prefixes: apart, as %t and %t<2> may
                            both be declared (in different blocks) */
     nent *ents;         /* module names, then the current function's */
     size_t nents, cap, nglobal;
-    nent *fl;           /* N_F* entries, for the whole module */
+    fexport *fl;        /* N_F* entries, for the whole module */
     size_t nfl, flcap;
     uint32_t nlabel, nvar, nglob, nmlabel;
     int in_module;      /* building the module unit's keys */
     ptx_str fkey;       /* current function, as its labels' owner */
     chunks store;
     ptx_buf key, tmp;
-} norm;
+    interner own;       /* a fork's, unless it was given one */
+    int fork;
+};
 
 #define RENAME_LABELS (PTX_DIFF_IGNORE_LABELS | PTX_DIFF_IGNORE_NAMES)
 #define RENAME_REGS (PTX_DIFF_IGNORE_REGS | PTX_DIFF_IGNORE_NAMES)
@@ -256,7 +274,7 @@ static nent *lookup(norm *z, const char *p, uint32_t n)
     if (e)
         return &z->ents[e->val];
     if (z->in_module && (e = pd_map_get(&z->flabels, p, n, h)) != NULL)
-        return &z->fl[e->val];
+        return &z->fl[e->val].e;
     uint32_t k = n;
     while (k > 0 && p[k - 1] >= '0' && p[k - 1] <= '9')
         k--;
@@ -287,28 +305,38 @@ static int renamed(const norm *z, int cat)
     }
 }
 
-/* Remembers where a function's label or parameter went, for the debug
-   sections that refer to it from module level: "F<function>/<L|V><num>". */
-static void note_export(norm *z, const char *p, uint32_t n, int cat,
-                        int32_t num)
+/* An export under `name` (first wins), its placeholder copied into z's
+   storage. */
+static void add_export(norm *z, ptx_str name, int cat, ptx_str ph)
 {
     int fresh;
-    smap_ent *e = pd_map_put(&z->flabels, p, n, pd_hash(p, n), &fresh);
+    smap_ent *e = pd_map_put(&z->flabels, name.p, name.n,
+                             pd_hash(name.p, name.n), &fresh);
     if (!fresh)
         return;
     if (z->nfl == z->flcap) {
         z->flcap = z->flcap ? z->flcap * 2 : 256;
         z->fl = pd_realloc(z->fl, z->flcap * sizeof *z->fl);
     }
+    fexport *x = &z->fl[z->nfl];
+    memset(x, 0, sizeof *x);
+    x->name = name;
+    x->e.cat = (uint8_t)cat;
+    x->e.ph.p = pd_chunks_copy(&z->store, ph.p, ph.n);
+    x->e.ph.n = ph.n;
+    e->val = (uint32_t)z->nfl++;
+}
+
+/* Remembers where a function's label or parameter went, for the debug
+   sections that refer to it from module level: "F<function>/<L|V><num>". */
+static void note_export(norm *z, const char *p, uint32_t n, int cat,
+                        int32_t num)
+{
     z->tmp.n = 0;
     ptx_buf_printf(&z->tmp, "\x02""F%.*s/%c%d", (int)z->fkey.n, z->fkey.p,
                    cat == N_FLABEL ? 'L' : 'V', num);
-    nent *x = &z->fl[z->nfl];
-    memset(x, 0, sizeof *x);
-    x->cat = (uint8_t)cat;
-    x->ph.p = pd_chunks_copy(&z->store, z->tmp.p, z->tmp.n);
-    x->ph.n = (uint32_t)z->tmp.n;
-    e->val = (uint32_t)z->nfl++;
+    add_export(z, (ptx_str){ p, n }, cat,
+               (ptx_str){ z->tmp.p, (uint32_t)z->tmp.n });
 }
 
 /* Appends "\x02" cat extra [#] num: printf is too slow for every name. */
@@ -479,7 +507,7 @@ static void drop_debug_labels(norm *z, unit *u)
     u->n = k;
 }
 
-static unit *new_unit(side *sd, ptx_str name)
+static unit *new_unit(side *sd, ptx_str name, const ptx_stmt *def)
 {
     if (sd->n == sd->cap) {
         sd->cap = sd->cap ? sd->cap * 2 : 16;
@@ -488,13 +516,14 @@ static unit *new_unit(side *sd, ptx_str name)
     unit *u = &sd->units[sd->n++];
     memset(u, 0, sizeof *u);
     u->name = name;
+    u->def = def;
     return u;
 }
 
-static void function_unit(norm *z, const ptx_stmt *s)
+static void function_unit(norm *z, unit *u)
 {
+    const ptx_stmt *s = u->def;
     const ptx_func *f = &s->u.func;
-    unit *u = new_unit(z->sd, spell(z, f->name));
     pd_map_clear(&z->local);
     pd_map_clear(&z->types);
     pd_map_clear(&z->ranges);
@@ -518,113 +547,100 @@ static void function_unit(norm *z, const ptx_stmt *s)
         make_key(z, &u->v[i]);
 }
 
-static void line_starts(side *sd)
+/* Source bytes from a statement's first token to `end`. */
+static size_t extent(const ptx_module *m, const ptx_stmt *s, ptx_tok end)
 {
-    const ptx_module *m = sd->m;
-    size_t cap = 1024, n = 0;
-    uint32_t *v = pd_realloc(NULL, cap * sizeof *v);
-    v[n++] = 0;
-    for (const char *p = m->src, *e = m->src + m->size;
-         (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++) {
-        if (n == cap)
-            v = pd_realloc(v, (cap *= 2) * sizeof *v);
-        v[n++] = (uint32_t)(p + 1 - m->src);
-    }
-    sd->lines = v;
-    sd->nlines = n;
+    return m->toks[end].start - m->toks[s->first].start;
 }
 
-void pd_side_build(side *sd, const ptx_module *m, unsigned flags, interner *in)
+norm *pd_side_start(side *sd, const ptx_module *m, unsigned flags,
+                    interner *in)
 {
-    memset(sd, 0, sizeof *sd);
-    sd->m = m;
-    line_starts(sd);
-    norm z = { .sd = sd, .m = m, .flags = flags, .in = in, .in_module = 1 };
-    new_unit(sd, (ptx_str){ "", 0 });
+    norm *z = pd_calloc(1, sizeof *z);
+    z->sd = sd, z->m = m, z->flags = flags, z->in = in, z->in_module = 1;
+    unit *mod = new_unit(sd, (ptx_str){ "", 0 }, NULL);
+    mod->bytes = m->size;
     /* module level first: every global is declared before any function's
        keys are made, and the module unit's keys come last, once the
        functions' labels have their placeholders */
     for (const ptx_stmt *s = m->items; s; s = s->next) {
         ptx_tok stop = s->next ? s->next->first : m->ntoks - 1;
-        if (s->kind == PTX_S_FUNC && s->u.func.body)
-            declare_global(&z, s->u.func.name);
-        else
-            walk_one(&z, &sd->units[0], s, stop, 0);
-    }
-    z.nglobal = z.nents;
-    z.in_module = 0;
-    for (const ptx_stmt *s = m->items; s; s = s->next)
-        if (s->kind == PTX_S_FUNC && s->u.func.body)
-            function_unit(&z, s);
-    pd_map_clear(&z.local);
-    z.in_module = 1;
-    for (uint32_t i = 0; i < sd->units[0].n; i++)
-        make_key(&z, &sd->units[0].v[i]);
-    pd_map_free(&z.local);
-    pd_map_free(&z.global);
-    pd_map_free(&z.flabels);
-    pd_map_free(&z.types);
-    pd_map_free(&z.ranges);
-    free(z.ents);
-    free(z.fl);
-    pd_chunks_free(&z.store);
-    ptx_buf_free(&z.key);
-    ptx_buf_free(&z.tmp);
-}
-
-void pd_side_free(side *sd)
-{
-    for (size_t i = 0; i < sd->n; i++)
-        free(sd->units[i].v);
-    free(sd->units);
-    free(sd->lines);
-    memset(sd, 0, sizeof *sd);
-}
-
-uint32_t pd_side_line(const side *sd, const dline *l)
-{
-    uint32_t off = sd->m->toks[l->t0].start;
-    size_t lo = 0, hi = sd->nlines;     /* last start <= off */
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (sd->lines[mid] <= off)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (uint32_t)lo + 1;
-}
-
-static void indent(ptx_buf *out, int depth)
-{
-    for (int i = 0; i < depth; i++)
-        ptx_buf_putc(out, '\t');
-}
-
-void pd_dline_text(const side *sd, const dline *l, ptx_buf *out)
-{
-    const ptx_module *m = sd->m;
-    switch (l->what) {
-    case DL_OPEN: case DL_CLOSE:
-        indent(out, l->depth);
-        ptx_buf_puts(out, l->what == DL_OPEN ? "{\n" : "}\n");
-        break;
-    case DL_HEAD:
-        if (l->s->kind == PTX_S_SECTION) {
-            indent(out, l->depth);
-            ptx_emit_token(m, l->s->u.section.dir, out);
-            ptx_buf_putc(out, ' ');
-            ptx_emit_token(m, l->s->u.section.name, out);
-            ptx_buf_putc(out, '\n');
+        if (s->kind == PTX_S_FUNC && s->u.func.body) {
+            declare_global(z, s->u.func.name);
+            unit *u = new_unit(sd, spell(z, s->u.func.name), s);
+            u->bytes = extent(m, s, s->u.func.body->rbrace);
+            sd->units[0].bytes -= u->bytes;
         } else {
-            /* the header alone: the same statement without its body */
-            ptx_stmt head = *l->s;
-            head.u.func.body = NULL;
-            ptx_emit_stmt(m, &head, l->depth, out);
+            walk_one(z, &sd->units[0], s, stop, 0);
         }
-        break;
-    default:
-        ptx_emit_stmt(m, l->s, (l->flags & DF_LINE0) ? 0 : l->depth, out);
-        break;
     }
+    z->nglobal = z->nents;
+    z->in_module = 0;
+    return z;
+}
+
+norm *pd_norm_fork(const norm *z, interner *in)
+{
+    norm *w = pd_calloc(1, sizeof *w);
+    w->sd = z->sd, w->m = z->m, w->flags = z->flags;
+    w->in = in ? in : &w->own;
+    w->global = z->global;
+    w->nents = w->nglobal = w->cap = z->nglobal;
+    w->ents = pd_realloc(NULL, (w->cap ? w->cap : 1) * sizeof *w->ents);
+    memcpy(w->ents, z->ents, z->nglobal * sizeof *z->ents);
+    w->fork = 1;
+    return w;
+}
+
+void pd_norm_units(norm *w, size_t first, size_t last)
+{
+    for (size_t k = first; k < last; k++)
+        function_unit(w, &w->sd->units[k]);
+}
+
+static void norm_free(norm *z)
+{
+    pd_map_free(&z->local);
+    if (!z->fork)
+        pd_map_free(&z->global);
+    pd_map_free(&z->flabels);
+    pd_map_free(&z->types);
+    pd_map_free(&z->ranges);
+    free(z->ents);
+    free(z->fl);
+    pd_chunks_free(&z->store);
+    ptx_buf_free(&z->key);
+    ptx_buf_free(&z->tmp);
+    pd_interner_free(&z->own);
+    free(z);
+}
+
+void pd_norm_join(norm *z, norm *w, size_t first, size_t last)
+{
+    for (size_t k = 0; k < w->nfl; k++)
+        add_export(z, w->fl[k].name, w->fl[k].e.cat, w->fl[k].e.ph);
+    if (w->in != z->in) {
+        const smap *map = &w->in->map;
+        uint32_t *to = pd_realloc(NULL, ((size_t)w->in->next + 1) * sizeof *to);
+        for (size_t k = 0; k < map->cap; k++) {
+            const smap_ent *e = &map->v[k];
+            if (e->epoch == map->epoch)
+                to[e->val] = pd_intern_hashed(z->in, e->p, e->n, e->h);
+        }
+        for (size_t u = first; u < last; u++)
+            for (uint32_t i = 0; i < z->sd->units[u].n; i++)
+                z->sd->units[u].v[i].id = to[z->sd->units[u].v[i].id];
+        free(to);
+    }
+    norm_free(w);
+}
+
+void pd_side_finish(norm *z)
+{
+    unit *mod = &z->sd->units[0];
+    pd_map_clear(&z->local);
+    z->in_module = 1;
+    for (uint32_t i = 0; i < mod->n; i++)
+        make_key(z, &mod->v[i]);
+    norm_free(z);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "diff/internal.h"
 #include "ptx/diff.h"
 
 /* Length of the longest common subsequence, the slow and sure way. */
@@ -241,6 +242,51 @@ static void report(void **state)
     ptx_module_free(mb);
 }
 
+/* The report of a against b on `jobs` threads, cutting at every function. */
+static char *report_on(const ptx_module *a, const ptx_module *b,
+                       unsigned flags, unsigned jobs, ptx_diff_status *mod)
+{
+    ptx_diff_opts o = { .flags = flags, .context = 3, .jobs = jobs };
+    char err[256];
+    ptx_diff *d = pd_diff_split(a, b, &o, 1, err, sizeof err);
+    assert_non_null(d);
+    *mod = ptx_diff_unit_at(d, 0)->status;
+    ptx_buf out = { 0 };
+    ptx_diff_print_unified(d, &out);
+    ptx_buf_putc(&out, 0);
+    ptx_diff_free(d);
+    return out.p;
+}
+
+/* Functions are built on threads and joined in order: where two functions
+   have a label of one name that debug data refers to, the first one's
+   placeholder is the one the module's line gets, on any number of threads.
+   b lacks f, so its line names g's label and differs from a's. */
+static void threads(void **state)
+{
+    (void)state;
+    static const char fg[] = HEAD
+        ".func f()\n{\n$L_a:\n\tret;\n}\n"
+        ".func g()\n{\n$L_a:\n\texit;\n}\n"
+        ".section .debug_info\n{\n.b64 $L_a\n}\n";
+    static const char g[] = HEAD
+        ".func g()\n{\n$L_a:\n\texit;\n}\n"
+        ".section .debug_info\n{\n.b64 $L_a\n}\n";
+    ptx_module *a = parse("a.ptx", fg), *b = parse("b.ptx", g);
+    ptx_diff_status one, many;
+    char *serial = report_on(a, b, PTX_DIFF_IGNORE_LABELS, 1, &one);
+    for (unsigned jobs = 2; jobs <= 6; jobs++) {
+        char *text = report_on(a, b, PTX_DIFF_IGNORE_LABELS, jobs, &many);
+        assert_string_equal(text, serial);
+        assert_int_equal(many, PTX_DIFF_CHANGED);
+        free(text);
+    }
+    assert_int_equal(one, PTX_DIFF_CHANGED);
+    free(serial);
+    ptx_module_free(a);
+    ptx_module_free(b);
+}
+
 static void pairing(void **state)
 {
     (void)state;
@@ -269,6 +315,7 @@ int main(void)
         cmocka_unit_test(debug),
         cmocka_unit_test(report),
         cmocka_unit_test(pairing),
+        cmocka_unit_test(threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,11 @@
  * (ptx_emit_split, groups of items of at least one byte) must be the
  * one-thread printer's, and so must the Python that ptx_codegen writes on
  * as many threads, plain and with every sugar pass; where it fails, the same
- * diagnostic (message, line, column, source line).  --corrupt N adds N
+ * diagnostic (message, line, column, source line).  pyptx-diff's report
+ * (unified and JSON) on as many threads, cutting at every function, must be
+ * one thread's: each file against the file before it, and each variant
+ * below that parses against its original, under one set of flags per
+ * thread count.  --corrupt N adds N
  * corrupted variants in all, spread over the files: truncated, a byte
  * deleted, or text inserted that a splitter could trip on (braces, a
  * comment or string opened, a directive), at seeded random offsets.
@@ -24,12 +28,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "diff/internal.h"
 #include "emit/emit.h"
 #include "front/parser_state.h"
 #include "ptx/codegen.h"
 #include "util/paths.h"
 
 static const unsigned thread_counts[] = { 2, 3, 8, 64 };
+/* the diff's flags with each thread count */
+static const unsigned diff_flags[] = {
+    0, PTX_DIFF_IGNORE_DEBUG, PTX_DIFF_IGNORE_LABELS | PTX_DIFF_IGNORE_REGS,
+    PTX_DIFF_IGNORE_NAMES | PTX_DIFF_IGNORE_DEBUG
+};
 
 typedef struct tally {
     size_t inputs, cut, errors, differ;
@@ -103,10 +113,41 @@ static int same_python(const ptx_module *a, const ptx_module *b, uint32_t sugar,
     return same;
 }
 
-/* What differs between the serial module a and the pieces' b, or NULL. */
-static const char *difference(const ptx_module *a, const ptx_module *b, int full,
-                              unsigned jobs)
+/* The unified and JSON reports of a against b on `jobs` threads, cut at
+   every function. */
+static void diff_report(const ptx_module *a, const ptx_module *b,
+                        unsigned flags, unsigned jobs, ptx_buf *out)
 {
+    ptx_diff_opts o = { .flags = flags, .context = 3, .jobs = jobs };
+    char err[256];
+    ptx_diff *d = pd_diff_split(a, b, &o, 1, err, sizeof err);
+    if (!d) {
+        ptx_buf_printf(out, "error: %s\n", err);
+        return;
+    }
+    ptx_diff_print_unified(d, out);
+    ptx_diff_print_json(d, out);
+    ptx_buf_printf(out, "same %d\n", ptx_diff_same(d));
+    ptx_diff_free(d);
+}
+
+static int same_diff(const ptx_module *base, const ptx_module *m,
+                     unsigned flags, unsigned jobs)
+{
+    ptx_buf x = { 0 }, y = { 0 };
+    diff_report(base, m, flags, 1, &x);
+    diff_report(base, m, flags, jobs, &y);
+    int same = x.n == y.n && (!x.n || !memcmp(x.p, y.p, x.n));
+    ptx_buf_free(&x);
+    ptx_buf_free(&y);
+    return same;
+}
+
+/* What differs between the serial module a and the pieces' b, or NULL. */
+static const char *difference(const ptx_module *a, const ptx_module *b,
+                              const ptx_module *base, int full, size_t i)
+{
+    unsigned jobs = thread_counts[i];
     if (a->ntoks != b->ntoks || memcmp(a->toks, b->toks, a->ntoks * sizeof *a->toks))
         return "tokens";
     ptx_buf x = { 0 };
@@ -125,10 +166,14 @@ static const char *difference(const ptx_module *a, const ptx_module *b, int full
         return "plain codegen";
     if (full && !same_python(a, b, (uint32_t)((1ull << ptx_codegen_npasses()) - 1), jobs))
         return "sugar codegen";
+    if (base && !same_diff(base, b, diff_flags[i], jobs))
+        return "diff report";
     return NULL;
 }
 
-static void check(const char *name, const char *data, size_t n, int full, tally *t)
+/* base: the module to diff against, or NULL. */
+static void check(const char *name, const char *data, size_t n,
+                  const ptx_module *base, int full, tally *t)
 {
     ptx_diag ds;
     ptx_module *a = ptx_parse_buffer(name, data, n, &ds);
@@ -138,7 +183,7 @@ static void check(const char *name, const char *data, size_t n, int full, tally 
         ptx_diag dp;
         int split = 0;
         ptx_module *b = ptx_parse_split(name, data, n, thread_counts[i], 1, &split, &dp);
-        const char *why = !a != !b ? "success" : a ? difference(a, b, full, thread_counts[i])
+        const char *why = !a != !b ? "success" : a ? difference(a, b, base, full, i)
                                                : same_diag(&ds, &dp) ? NULL : "diagnostic";
         t->cut += split;
         if (why) {
@@ -194,6 +239,7 @@ int main(int argc, char **argv)
     paths_sort(&files);
     tally t = { 0 };
     uint64_t rng = 0x9e3779b97f4a7c15ull;
+    ptx_module *prev = NULL;     /* the file before, for the diff */
     for (size_t f = 0; f < files.n; f++) {
         size_t n;
         char *data = paths_read(files.v[f], &n);
@@ -201,17 +247,22 @@ int main(int argc, char **argv)
             printf("%s: cannot read\n", files.v[f]);
             return 2;
         }
-        check(files.v[f], data, n, 1, &t);
+        ptx_diag d;
+        ptx_module *m = ptx_parse_buffer(files.v[f], data, n, &d);
+        check(files.v[f], data, n, prev, 1, &t);
         /* the variants, spread evenly over the files */
         size_t want = variants * (f + 1) / files.n - variants * f / files.n;
         char *buf = malloc(n + 64);
         for (size_t v = 0; v < want; v++) {
-            size_t m = corrupt(data, n, &rng, buf);
-            check(files.v[f], buf, m, 0, &t);
+            size_t k = corrupt(data, n, &rng, buf);
+            check(files.v[f], buf, k, m, 0, &t);
         }
         free(buf);
         free(data);
+        ptx_module_free(prev);
+        prev = m;
     }
+    ptx_module_free(prev);
     printf("%zu files, %zu variants: %zu parses in pieces, %zu errors, %zu differ\n",
            files.n, t.inputs - files.n, t.cut, t.errors, t.differ);
     paths_free(&files);
