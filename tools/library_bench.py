@@ -14,8 +14,10 @@ on the device machine.  Two tables, three with --one:
    speedup over the first N.
    With --one FILE, the same for that one module, whose work the N threads
    share: the round trip, exact and --canonical (`pyptx-roundtrip --jobs N
-   FILE`: parse and printing), and codegen (`pyptx-codegen --jobs N FILE`:
-   parse, the kernels' build and printing; with --sugar, parse and build).
+   FILE`: parse and printing), codegen (`pyptx-codegen --jobs N FILE`:
+   parse, the kernels' build and printing; with --sugar, parse and build),
+   and the diff of the module with itself (`pyptx-diff --jobs N FILE FILE`:
+   two parses, every line's key, the alignment).
 2. Memory.  Each program alone on each of the --top K largest files (all:
    0): the peak RSS of the process (wait4's ru_maxrss) and its ratio to the
    file's size, for the exact round trip (`pyptx-roundtrip --emit`), the
@@ -114,11 +116,12 @@ def main():
     jobs = [int(j) for j in a.jobs.split(",")]
     scaling(a.build, a.dirs, jobs, a.rounds, size)
     if a.one:
-        for prog, opts in (("pyptx-roundtrip", ()), ("pyptx-roundtrip", ("--canonical",)),
-                           ("pyptx-codegen", ()), ("pyptx-codegen", ("--sugar",))):
+        for prog, opts, files in (("pyptx-roundtrip", (), 1), ("pyptx-roundtrip", ("--canonical",), 1),
+                                  ("pyptx-codegen", (), 1), ("pyptx-codegen", ("--sugar",), 1),
+                                  ("pyptx-diff", (), 2)):
             print("\none module, %s: %s, %.1f MB" % (" ".join((prog,) + opts),
                                                   os.path.basename(a.one), os.path.getsize(a.one) / 1e6))
-            scaling(a.build, [a.one], jobs, a.rounds, os.path.getsize(a.one), opts, prog)
+            scaling(a.build, [a.one] * files, jobs, a.rounds, os.path.getsize(a.one), opts, prog)
     if not a.no_memory:
         memory(a.build, files[:a.top] if a.top else files)
 

@@ -196,16 +196,17 @@ static const ptx_module *diff_side(PyObject *mod, PyObject *x, const char *name,
 static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
 {
     static char *names[] = { "a", "b", "ignore_debug", "ignore_labels", "ignore_names",
-                             "ignore_regs", "context", "format", NULL };
+                             "ignore_regs", "context", "format", "jobs", NULL };
     /* pyptx-diff's three reports, as its default, --stat and --json print them */
     static const struct { const char *name; void (*print)(const ptx_diff *, ptx_buf *); }
         formats[] = { { "unified", ptx_diff_print_unified }, { "stat", ptx_diff_print_stat },
                       { "json", ptx_diff_print_json } };
     PyObject *a, *b;
-    int dbg = 0, labels = 0, nm = 0, regs = 0, context = 3;
+    int dbg = 0, labels = 0, nm = 0, regs = 0, context = 3, jobs = 2;
     const char *format = "unified";
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$ppppis:diff", names, &a, &b, &dbg, &labels,
-                                     &nm, &regs, &context, &format))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$ppppisi:diff", names, &a, &b, &dbg, &labels,
+                                     &nm, &regs, &context, &format, &jobs) ||
+        jobs_arg(jobs) < 0)
         return NULL;
     if (context < 0)
         return PyErr_Format(PyExc_ValueError, "context must be >= 0");
@@ -219,7 +220,7 @@ static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
     const ptx_module *ma = diff_side(mod, a, "a", &fa), *mb = ma ? diff_side(mod, b, "b", &fb) : NULL;
     PyObject *res = NULL;
     if (ma && mb) {
-        ptx_diff_opts o = { .context = context };
+        ptx_diff_opts o = { .context = context, .jobs = (unsigned)jobs };
         o.flags = (dbg ? PTX_DIFF_IGNORE_DEBUG : 0) | (labels ? PTX_DIFF_IGNORE_LABELS : 0) |
                   (nm ? PTX_DIFF_IGNORE_NAMES : 0) | (regs ? PTX_DIFF_IGNORE_REGS : 0);
         char err[256] = "";
@@ -271,10 +272,11 @@ PyDoc_STRVAR(ptx_to_python_doc,
 "parses but cannot be generated.");
 PyDoc_STRVAR(diff_doc,
 "diff(a, b, *, ignore_debug=False, ignore_labels=False, ignore_names=False,\n"
-"     ignore_regs=False, context=3, format='unified') -> str\n\n"
+"     ignore_regs=False, context=3, format='unified', jobs=2) -> str\n\n"
 "Structural diff of two modules (Module objects or PTX sources), as the\n"
 "text pyptx-diff prints: format 'unified' ('' when they are the same),\n"
-"'stat' (its --stat) or 'json' (its --json).");
+"'stat' (its --stat) or 'json' (its --json).  jobs=N compares on N threads,\n"
+"cut by function (sources are parsed on one): the same text.");
 PyDoc_STRVAR(passes_doc, "sugar_passes() -> list of (name, help), in the order they run.");
 
 static PyMethodDef functions[] = {

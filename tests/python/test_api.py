@@ -180,8 +180,14 @@ def test_jobs_change_nothing():
     assert pyptx_c.ptx_to_python(text, jobs=4) == pyptx_c.ptx_to_python(text)
     assert pyptx_c.ptx_to_python(text, sugar=True, jobs=4) == \
         pyptx_c.ptx_to_python(text, sugar=True)
+    other = text.replace("k7(", "k7x(").replace("k9_param_0", "k9_param_9")
+    for fmt in ("unified", "json"):
+        assert pyptx_c.diff(one, other, format=fmt, jobs=16) == \
+            pyptx_c.diff(one, other, format=fmt, jobs=1) != ""
     with pytest.raises(ValueError):
         pyptx_c.parse(text, jobs=0)
+    with pytest.raises(ValueError):
+        pyptx_c.diff(text, text, jobs=0)
     with pytest.raises(TypeError):
         pyptx_c.parse(text, "name", 4)     # keyword-only
 
