@@ -8,9 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "emit/emit.h"
 #include "ptx/jitverify.h"
 #include "ptx/ptx.h"
 #include "util/paths.h"
+#include "util/threads.h"
 #include "util/json.h"
 #include "util/memory.h"
 
@@ -157,8 +159,43 @@ static void check_jit(const ptx_module *m, const opts *o, const ptx_buf *out,
     res->ok = res->verdict == PTX_JIT_IDENTICAL || res->verdict == PTX_JIT_REJECTED;
 }
 
+/* A large file is taken one piece of about this many bytes at a time
+   (emit/pieces.c), so that only a piece's tree is held, and at least
+   PTX_MIN_PART per thread, so that the threads share each piece. */
+#define PIECE ((size_t)1 << 20)
+
+static size_t piece_size(const opts *o)
+{
+    size_t per_threads = o->file_jobs * PTX_MIN_PART;
+    return per_threads > PIECE ? per_threads : PIECE;
+}
+
+/* The file's round trip in pieces (with `out`, its text printed into it):
+   1 when every piece passed, 0 when the whole module must be taken (a
+   small file, standard input, a piece that failed). */
+static int in_pieces(const char *path, const opts *o, unsigned flags,
+                     ptx_buf *out)
+{
+    size_t n, piece = piece_size(o);
+    struct stat st;
+    if (!strcmp(path, "-") || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (unsigned long long)st.st_size / 2 < piece ||
+        (unsigned long long)st.st_size > PTX_MAX_INPUT)
+        return 0;
+    char *src = paths_read(path, &n);
+    int ok = src && n / 2 >= piece && n <= PTX_MAX_INPUT &&
+             ptx_pieces_roundtrip(path, src, n, piece, o->file_jobs, flags, out);
+    free(src);
+    return ok;
+}
+
 static void check_file(const char *path, const opts *o, result *res)
 {
+    unsigned flags = PTX_PIECES_EXACT | (o->canonical ? PTX_PIECES_CANONICAL : 0);
+    if (!o->jit && in_pieces(path, o, flags, NULL)) {  /* --jit: whole texts */
+        res->ok = 1;
+        return;
+    }
     ptx_diag d;
     ptx_module *m = ptx_parse_file_jobs(path, o->file_jobs, &d);
     if (!m) {
@@ -324,14 +361,16 @@ static int verify(path_list *files, const opts *o)
 
 static int emit(const char *path, const opts *o)
 {
-    ptx_diag d;
-    ptx_module *m = ptx_parse_file_jobs(path, o->file_jobs, &d);
-    if (!m) {
-        ptx_diag_print(stderr, &d);
-        return 1;
-    }
     ptx_buf out = { 0 };
-    ptx_emit_jobs(m, o->canonical, o->file_jobs, &out);
+    ptx_module *m = NULL;
+    if (!in_pieces(path, o, o->canonical ? PTX_PIECES_PRINT_CANONICAL : 0, &out)) {
+        ptx_diag d;
+        if (!(m = ptx_parse_file_jobs(path, o->file_jobs, &d))) {
+            ptx_diag_print(stderr, &d);
+            return 1;
+        }
+        ptx_emit_jobs(m, o->canonical, o->file_jobs, &out);
+    }
     /* (out.p is NULL for an empty module: fwrite's pointer must not be) */
     int rc = (out.n == 0 || fwrite(out.p, 1, out.n, stdout) == out.n) &&
              fflush(stdout) == 0 ? 0 : 1;

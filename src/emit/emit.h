@@ -12,6 +12,28 @@
 void ptx_emit_items(const ptx_module *m, const ptx_stmt *from, const ptx_stmt *to,
                     int canonical, int after, ptx_buf *out);
 
+/* A piece of a module's text (emit/pieces.c), parsed as a module of its
+   own, printed after what `out` holds: all of it, but in canonical form
+   the whole text's final newline only where `last`.  Pieces printed one
+   after another into one buffer give the whole module's text. */
+void ptx_emit_piece(const ptx_module *m, int canonical, int last, ptx_buf *out);
+
+/* The round trip of a text one piece at a time, so that only one piece's
+   tree is held: cut where ptx_cut_after says, after about `piece` bytes
+   each, every piece is parsed on `jobs` threads; with PTX_PIECES_EXACT its
+   exact text must be its bytes, with PTX_PIECES_CANONICAL its canonical
+   text must have its tokens, parse, and print itself again; and where
+   `out` is given its text is appended (canonical with
+   PTX_PIECES_PRINT_CANONICAL).  1 when every piece passed: the checks and
+   the text are then the whole module's.  0 when any piece did not (out as
+   it was): the caller takes the whole module, which gives the report or
+   the diagnostic. */
+enum { PTX_PIECES_EXACT = 1, PTX_PIECES_CANONICAL = 2,
+       PTX_PIECES_PRINT_CANONICAL = 4 };
+int ptx_pieces_roundtrip(const char *name, const char *src, size_t size,
+                         size_t piece, unsigned jobs, unsigned flags,
+                         ptx_buf *out);
+
 /* ptx_emit_jobs with the smallest group given, in source bytes (tests cut
    small modules). */
 void ptx_emit_split(const ptx_module *m, int canonical, unsigned jobs, size_t min_group,

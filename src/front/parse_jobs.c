@@ -17,9 +17,9 @@
  * The pieces' item lists are then joined and their arenas given to the
  * module.
  *
- * Why the tree is the serial parse's: a piece starts right after a '}'
- * alone at the start of a line and before a directive, where a function or
- * section ends and the next item begins.  The module is `items`, and the
+ * Why the tree is the serial parse's: a piece starts where ptx_cut_after
+ * (cut.c) says, right after a '}' alone at the start of a line and before a
+ * directive, where a function or section ends and the next item begins.  The module is `items`, and the
  * canonical LR parser is in one state after reducing `items`, however they
  * were made, so when every piece parses as `items`, the serial parse makes
  * the same items.  Anything else (a lexical error, tokens that do not meet,
@@ -46,53 +46,6 @@ typedef struct piece {
     ptx_module sub;        /* step 3: its items, in its own arena */
 } piece;
 
-/* The directives that start a top-level item and never stand in a
-   function's body. */
-static const char *const item_starts[] = {
-    ".visible", ".entry", ".func", ".weak", ".extern", ".section", ".file",
-    ".global", ".common", ".alias", ".version", ".target", ".address_size",
-};
-
-static int item_start(const char *p, size_t left)
-{
-    for (size_t i = 0; i < sizeof item_starts / sizeof *item_starts; i++) {
-        size_t n = strlen(item_starts[i]);
-        if (n < left && !memcmp(p, item_starts[i], n) &&
-            (p[n] == ' ' || p[n] == '\t' || p[n] == '\n' || p[n] == '\r'))
-            return 1;
-    }
-    return 0;
-}
-
-/* Offset right after a '}' that stands at the start of a line and is
-   followed, after blank space and // comments, by a directive that starts
-   an item (the end of a function or section, in the output of every
-   compiler): the first such at or after `at`, or `size` if none. */
-static size_t boundary(const char *src, size_t size, size_t at)
-{
-    while (at < size) {
-        const char *b = memchr(src + at, '}', size - at);
-        if (!b)
-            return size;
-        size_t i = (size_t)(b - src);
-        at = i + 1;
-        if (i == 0 || src[i - 1] != '\n')
-            continue;
-        size_t j = at;
-        for (;;) {
-            while (j < size && strchr(" \t\r\n\f\v", src[j]) && src[j])
-                j++;
-            if (j + 1 >= size || src[j] != '/' || src[j + 1] != '/')
-                break;
-            const char *nl = memchr(src + j, '\n', size - j);
-            j = nl ? (size_t)(nl - src) : size;
-        }
-        if (j < size && item_start(src + j, size - j))
-            return at;
-    }
-    return size;
-}
-
 /* Cuts src into at most `want` pieces of about equal size: *n of them. */
 static piece *cut(ptx_module *m, unsigned want, unsigned *n)
 {
@@ -102,7 +55,7 @@ static piece *cut(ptx_module *m, unsigned want, unsigned *n)
     size_t from = 0;
     unsigned k = 0;
     for (unsigned i = 1; i <= want && from < m->size; i++) {
-        size_t to = i == want ? m->size : boundary(m->src, m->size, m->size / want * i);
+        size_t to = i == want ? m->size : ptx_cut_after(m->src, m->size, m->size / want * i);
         if (to <= from)
             continue;
         v[k].m = m;

@@ -230,6 +230,72 @@ def case_2gib(prog, work):
         os.unlink(path)
 
 
+# ---- a large module taken one piece at a time --------------------------------
+
+def big_module(n):
+    """A module of n small kernels, about 1.1 KB each."""
+    kern = ("\n.visible .entry k%d(\n\t.param .u64 k%d_param_0\n)\n{\n"
+            "\t.reg .b32 \t%%r<8>;\n\t.reg .b64 \t%%rd<4>;\n\n"
+            "\tld.param.u64 \t%%rd1, [k%d_param_0];\n"
+            "\tcvta.to.global.u64 \t%%rd2, %%rd1;\n"
+            "\tmov.u32 \t%%r1, %%tid.x; // the lane\n"
+            "\tmul.wide.u32 \t%%rd3, %%r1, 4;\n" + "\tadd.s32 \t%%r2, %%r1, %%r1;\n" * 24 +
+            "\tst.global.u32 \t[%%rd2], %%r2;\n\tret;\n}\n")
+    return HEAD + "".join(kern % (i, i, i) for i in range(n))
+
+
+def case_pieces(prog, work):
+    """pyptx-roundtrip takes a module of 2 MiB or more one piece of about
+    1 MiB at a time, and falls back to the whole module where a piece fails:
+    the texts, the verdicts and the diagnostics must be the whole module's.
+    --jobs 64 asks for pieces of 16 MiB, so it takes these files whole."""
+    text = big_module(6000)
+    path = write(work, "big.ptx", text)
+    if len(text) < 4 << 20:
+        fail("big.ptx: %d bytes, too small to be cut" % len(text))
+    for args in (["--emit"], ["--emit", "--canonical"]):
+        p, _ = run(prog, args + ["big.ptx"], cwd=work)
+        q, _ = run(prog, args + ["--jobs", "64", "big.ptx"], cwd=work)
+        if p.returncode or p.stdout != q.stdout or (args == ["--emit"] and p.stdout != text.encode()):
+            fail("%s big.ptx: exit %d, %d bytes, whole module %d bytes"
+                 % (" ".join(args), p.returncode, len(p.stdout), len(q.stdout)))
+    p, _ = run(prog, ["--canonical", "big.ptx"], cwd=work)
+    if p.returncode:
+        fail("--canonical big.ptx: exit %d" % p.returncode)
+    # an error in the last piece, one in the middle, and a comment over the
+    # first cut (it opens in one piece and closes in the next)
+    lines = text.split("\n")
+    size, first_cut = 0, 0
+    while size < 1 << 20:
+        size += len(lines[first_cut]) + 1
+        first_cut += 1
+    for name, at, insert in (("late", len(lines) - 40, "\tbogus %r1;"),
+                             ("middle", len(lines) // 2, "\tadd.s32 %r1, , %r2;"),
+                             ("comment", first_cut - 60, "/*")):
+        bad = lines[:at] + [insert] + lines[at:]
+        if name == "comment":   # closed at the same place, 3 kernels on
+            per = len(big_module(2).split("\n")) - len(big_module(1).split("\n"))
+            bad = bad[:at + 1 + 3 * per] + ["*/"] + bad[at + 1 + 3 * per:]
+        path = write(work, name + ".ptx", "\n".join(bad))
+        p, _ = run(prog, ["--emit", name + ".ptx"], cwd=work)
+        q, _ = run(prog, ["--emit", "--jobs", "64", name + ".ptx"], cwd=work)
+        status_ok("--emit " + name, p)
+        if (p.returncode, p.stdout, p.stderr) != (q.returncode, q.stdout, q.stderr):
+            fail("--emit %s.ptx: in pieces exit %d, %r; whole exit %d, %r"
+                 % (name, p.returncode, first_line(p.stderr), q.returncode, first_line(q.stderr)))
+        want = 0 if name == "comment" else 1
+        if p.returncode != want:
+            fail("--emit %s.ptx: exit %d, expected %d" % (name, p.returncode, want))
+        if want and (p.stdout or not first_line(p.stderr).startswith("%s.ptx:%d:" % (name, at + 1))):
+            fail("--emit %s.ptx: %d bytes out, diagnostic %r, expected line %d"
+                 % (name, len(p.stdout), first_line(p.stderr), at + 1))
+        v, _ = run(prog, [name + ".ptx"], cwd=work)
+        w, _ = run(prog, ["--jobs", "64", name + ".ptx"], cwd=work)
+        if (v.returncode, v.stdout) != (w.returncode, w.stdout):
+            fail("%s.ptx: the verdict in pieces is not the whole module's" % name)
+    print("big.ptx: %d bytes; texts, verdicts and diagnostics as the whole module's" % len(text))
+
+
 # ---- truncations of real files at every statement boundary -----------------
 
 def statement_cuts(text):
@@ -478,6 +544,7 @@ def main():
                 "deep_nesting": case_deep_nesting, "many_params": case_many_params,
                 "2gib": case_2gib, "truncations": case_truncations,
                 "emit_safe": case_emit_safe, "link_loops": case_link_loops,
+                "pieces": case_pieces,
                 "determinism": lambda p, w: case_determinism(p, w, args),
                 "valgrind": lambda p, w: case_valgrind(p, w, args),
             }

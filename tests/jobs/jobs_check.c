@@ -17,7 +17,10 @@
  * (unified and JSON) on as many threads, cutting at every function, must be
  * one thread's: each file against the file before it, and each variant
  * below that parses against its original, under one set of flags per
- * thread count.  --corrupt N adds N
+ * thread count.  And the round trip one piece at a time
+ * (ptx_pieces_roundtrip, a piece at every function's end), checks and
+ * printed texts, must pass for every file with the whole module's texts,
+ * and pass for a variant only where the whole module does.  --corrupt N adds N
  * corrupted variants in all, spread over the files: truncated, a byte
  * deleted, or text inserted that a splitter could trip on (braces, a
  * comment or string opened, a directive), at seeded random offsets.
@@ -43,6 +46,8 @@ static const unsigned diff_flags[] = {
 
 typedef struct tally {
     size_t inputs, cut, errors, differ;
+    size_t pieces, whole;   /* files whose round trip passed in pieces, or
+                               had to take the whole module */
 } tally;
 
 static int same_diag(const ptx_diag *a, const ptx_diag *b)
@@ -143,6 +148,55 @@ static int same_diff(const ptx_module *base, const ptx_module *m,
     return same;
 }
 
+/* The whole module's canonical check: its canonical text parses, with its
+   tokens, and prints itself. */
+static int canonical_ok(const ptx_module *a, ptx_buf *c1)
+{
+    ptx_buf c2 = { 0 };
+    ptx_diag d;
+    ptx_emit_canonical(a, c1);
+    ptx_module *m = ptx_parse_buffer("c", c1->p ? c1->p : "", c1->n, &d);
+    size_t x, y;
+    int ok = m && ptx_same_module_tokens(a, m, &x, &y) == 1;
+    if (ok)
+        ptx_emit_canonical(m, &c2);
+    ok = ok && c2.n == c1->n && (!c2.n || !memcmp(c2.p, c1->p, c2.n));
+    ptx_buf_free(&c2);
+    ptx_module_free(m);
+    return ok;
+}
+
+/* The round trip in pieces against the whole module a's (NULL: it does
+   not parse): where the pieces pass the whole must, with the same texts.
+   A corpus file (`full`) is counted as passing in pieces or not. */
+static const char *pieces_difference(const char *name, const char *data,
+                                     size_t n, const ptx_module *a, int full,
+                                     unsigned jobs, tally *t)
+{
+    ptx_buf c = { 0 }, x = { 0 }, y = { 0 };
+    const char *why = NULL;
+    int whole = a && canonical_ok(a, &c);
+    int ok = ptx_pieces_roundtrip(name, data, n, 1, jobs,
+                                  PTX_PIECES_EXACT | PTX_PIECES_CANONICAL, NULL);
+    int ex = ptx_pieces_roundtrip(name, data, n, 1, jobs, 0, &x);
+    int cn = ptx_pieces_roundtrip(name, data, n, 1, jobs,
+                                  PTX_PIECES_PRINT_CANONICAL, &y);
+    if (full) {
+        t->pieces += ok;
+        t->whole += !ok;
+    }
+    if (ok && !whole)
+        why = "round trip in pieces";
+    else if (ex && (!a || x.n != n || (n && memcmp(x.p, data, n))))
+        why = "exact text in pieces";
+    else if (cn && (!a || !whole || y.n != c.n || (c.n && memcmp(y.p, c.p, c.n))))
+        why = "canonical text in pieces";
+    ptx_buf_free(&c);
+    ptx_buf_free(&x);
+    ptx_buf_free(&y);
+    return why;
+}
+
 /* What differs between the serial module a and the pieces' b, or NULL. */
 static const char *difference(const ptx_module *a, const ptx_module *b,
                               const ptx_module *base, int full, size_t i)
@@ -185,6 +239,8 @@ static void check(const char *name, const char *data, size_t n,
         ptx_module *b = ptx_parse_split(name, data, n, thread_counts[i], 1, &split, &dp);
         const char *why = !a != !b ? "success" : a ? difference(a, b, base, full, i)
                                                : same_diag(&ds, &dp) ? NULL : "diagnostic";
+        if (!why && (full || i == 0))
+            why = pieces_difference(name, data, n, a, full, thread_counts[i], t);
         t->cut += split;
         if (why) {
             t->differ++;
@@ -263,8 +319,9 @@ int main(int argc, char **argv)
         prev = m;
     }
     ptx_module_free(prev);
+    printf("%zu round trips in pieces, %zu of whole modules\n", t.pieces, t.whole);
     printf("%zu files, %zu variants: %zu parses in pieces, %zu errors, %zu differ\n",
            files.n, t.inputs - files.n, t.cut, t.errors, t.differ);
     paths_free(&files);
-    return t.differ || !t.cut;
+    return t.differ || !t.cut || !t.pieces;
 }

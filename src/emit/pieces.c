@@ -1,0 +1,89 @@
+/*
+ * pieces.c - the round trip of a large module one piece at a time.
+ *
+ * pyptx-roundtrip need not hold a whole module's tree: the text is cut
+ * where ptx_cut_after says (between top-level items, after about `piece`
+ * bytes each), and each piece is parsed as a module of its own, printed,
+ * checked and freed before the next.  A piece that lexes on its own ends
+ * outside any comment or string, so the whole text's lexer, reaching the
+ * cut, starts the next piece's first token where that piece's own lexer
+ * does: the pieces' tokens are the whole text's.  And the module is
+ * `items`, after which the LR parser is in one state however they were
+ * made: the pieces' items are the whole parse's.  So when every piece
+ * passes, the module passes, and its text is the pieces' texts one after
+ * another (ptx_emit_piece).  When a piece fails, the whole module is what
+ * has to be reported on, and the caller takes it.
+ */
+#include <string.h>
+#include "emit/emit.h"
+
+typedef struct pieces {
+    const char *name;
+    unsigned jobs, flags;
+    ptx_buf *out;
+    ptx_buf a, b;       /* scratch, kept from piece to piece */
+} pieces;
+
+static int same(const ptx_buf *x, const char *p, size_t n)
+{
+    return x->n == n && (!n || !memcmp(x->p, p, n));
+}
+
+/* The canonical text of m, parsed again: the same tokens, and it prints
+   itself. */
+static int canonical_ok(pieces *ps, const ptx_module *m, int last)
+{
+    ps->a.n = ps->b.n = 0;
+    ptx_emit_piece(m, 1, last, &ps->a);
+    ptx_diag d;
+    ptx_module *c = ptx_parse_buffer_jobs(ps->name, ps->a.p ? ps->a.p : "",
+                                          ps->a.n, ps->jobs, &d);
+    size_t at_a, at_b;
+    int ok = c && ptx_same_module_tokens(m, c, &at_a, &at_b) == 1;
+    if (ok)
+        ptx_emit_piece(c, 1, last, &ps->b);
+    ptx_module_free(c);
+    return ok && same(&ps->b, ps->a.p, ps->a.n);
+}
+
+static int one_piece(pieces *ps, const char *text, size_t n, int last)
+{
+    ptx_diag d;
+    ptx_module *m = ptx_parse_buffer_jobs(ps->name, text, n, ps->jobs, &d);
+    if (!m)
+        return 0;
+    int ok = 1;
+    if (ps->flags & PTX_PIECES_EXACT) {
+        ps->a.n = 0;
+        ptx_emit_jobs(m, 0, ps->jobs, &ps->a);
+        ok = same(&ps->a, text, n);
+    }
+    if (ok && (ps->flags & PTX_PIECES_CANONICAL))
+        ok = canonical_ok(ps, m, last);
+    if (ok && ps->out)
+        ptx_emit_piece(m, !!(ps->flags & PTX_PIECES_PRINT_CANONICAL), last,
+                       ps->out);
+    ptx_module_free(m);
+    return ok;
+}
+
+int ptx_pieces_roundtrip(const char *name, const char *src, size_t size,
+                         size_t piece, unsigned jobs, unsigned flags,
+                         ptx_buf *out)
+{
+    pieces ps = { name, jobs, flags, out, { 0 }, { 0 } };
+    size_t start = out ? out->n : 0, from = 0;
+    int ok = 1;
+    piece = piece ? piece : 1;
+    do {
+        size_t to = size - from <= piece ? size
+                  : ptx_cut_after(src, size, from + piece);
+        ok = one_piece(&ps, src + from, to - from, to == size);
+        from = to;
+    } while (ok && from < size);
+    if (!ok && out)
+        out->n = start;
+    ptx_buf_free(&ps.a);
+    ptx_buf_free(&ps.b);
+    return ok;
+}
