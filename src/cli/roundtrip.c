@@ -6,6 +6,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "emit/emit.h"
@@ -170,22 +172,62 @@ static size_t piece_size(const opts *o)
     return per_threads > PIECE ? per_threads : PIECE;
 }
 
+typedef struct input {
+    char *p;
+    size_t n, page;
+} input;
+
+/* A piece's pages of the input, which nothing reads again: given back.
+   (The input is an anonymous mapping of its own, read into, not the file
+   mapped: a file that shrinks under a mapping would kill the program.) */
+static void release(void *ctx, size_t from, size_t to)
+{
+    const input *f = ctx;
+    size_t a = (from + f->page - 1) / f->page * f->page, z = to / f->page * f->page;
+    if (z > a)
+        madvise(f->p + a, z - a, MADV_DONTNEED);
+}
+
+/* All `n` bytes of fd into a fresh mapping, or NULL (the file changed
+   size, a read failed). */
+static char *read_mapped(int fd, size_t n)
+{
+    char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    size_t got = 0;
+    ssize_t r = 1;
+    while (got < n && (r = read(fd, p + got, n - got)) > 0)
+        got += (size_t)r;
+    if (got == n && read(fd, &r, 1) == 0)
+        return p;
+    munmap(p, n);
+    return NULL;
+}
+
 /* The file's round trip in pieces (with `out`, its text printed into it):
    1 when every piece passed, 0 when the whole module must be taken (a
-   small file, standard input, a piece that failed). */
+   small file, standard input, a piece that failed).  The input held is
+   only what is left to do. */
 static int in_pieces(const char *path, const opts *o, unsigned flags,
                      ptx_buf *out)
 {
-    size_t n, piece = piece_size(o);
+    size_t piece = piece_size(o);
     struct stat st;
-    if (!strcmp(path, "-") || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
-        (unsigned long long)st.st_size / 2 < piece ||
-        (unsigned long long)st.st_size > PTX_MAX_INPUT)
+    int fd = strcmp(path, "-") ? open(path, O_RDONLY) : -1;
+    if (fd < 0)
         return 0;
-    char *src = paths_read(path, &n);
-    int ok = src && n / 2 >= piece && n <= PTX_MAX_INPUT &&
-             ptx_pieces_roundtrip(path, src, n, piece, o->file_jobs, flags, out);
-    free(src);
+    int big = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+              (unsigned long long)st.st_size / 2 >= piece &&
+              (unsigned long long)st.st_size <= PTX_MAX_INPUT;
+    input f = { NULL, big ? (size_t)st.st_size : 0, (size_t)sysconf(_SC_PAGESIZE) };
+    f.p = big ? read_mapped(fd, f.n) : NULL;
+    close(fd);
+    if (!f.p)
+        return 0;
+    ptx_pieces_opts po = { piece, o->file_jobs, flags, out, release, &f };
+    int ok = ptx_pieces_roundtrip(path, f.p, f.n, &po);
+    munmap(f.p, f.n);
     return ok;
 }
 

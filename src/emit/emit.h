@@ -24,15 +24,24 @@ void ptx_emit_piece(const ptx_module *m, int canonical, int last, ptx_buf *out);
    exact text must be its bytes, with PTX_PIECES_CANONICAL its canonical
    text must have its tokens, parse, and print itself again; and where
    `out` is given its text is appended (canonical with
-   PTX_PIECES_PRINT_CANONICAL).  1 when every piece passed: the checks and
-   the text are then the whole module's.  0 when any piece did not (out as
-   it was): the caller takes the whole module, which gives the report or
-   the diagnostic. */
+   PTX_PIECES_PRINT_CANONICAL).  `release`, where given, is told of each
+   piece's bytes once it has passed: they are not read again.
+   ptx_pieces_roundtrip returns 1 when every piece passed: the checks and
+   the text are then the whole module's; 0 when a piece did not (out as it
+   was): the caller takes the whole module, which gives the report or the
+   diagnostic. */
 enum { PTX_PIECES_EXACT = 1, PTX_PIECES_CANONICAL = 2,
        PTX_PIECES_PRINT_CANONICAL = 4 };
+typedef struct ptx_pieces_opts {
+    size_t piece;
+    unsigned jobs, flags;
+    ptx_buf *out;
+    void (*release)(void *ctx, size_t from, size_t to);
+    void *ctx;
+} ptx_pieces_opts;
+
 int ptx_pieces_roundtrip(const char *name, const char *src, size_t size,
-                         size_t piece, unsigned jobs, unsigned flags,
-                         ptx_buf *out);
+                         const ptx_pieces_opts *o);
 
 /* ptx_emit_jobs with the smallest group given, in source bytes (tests cut
    small modules). */

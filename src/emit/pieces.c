@@ -68,21 +68,22 @@ static int one_piece(pieces *ps, const char *text, size_t n, int last)
 }
 
 int ptx_pieces_roundtrip(const char *name, const char *src, size_t size,
-                         size_t piece, unsigned jobs, unsigned flags,
-                         ptx_buf *out)
+                         const ptx_pieces_opts *o)
 {
-    pieces ps = { name, jobs, flags, out, { 0 }, { 0 } };
-    size_t start = out ? out->n : 0, from = 0;
+    pieces ps = { name, o->jobs, o->flags, o->out, { 0 }, { 0 } };
+    size_t start = o->out ? o->out->n : 0, from = 0;
+    size_t piece = o->piece ? o->piece : 1;
     int ok = 1;
-    piece = piece ? piece : 1;
     do {
         size_t to = size - from <= piece ? size
                   : ptx_cut_after(src, size, from + piece);
         ok = one_piece(&ps, src + from, to - from, to == size);
+        if (ok && o->release)
+            o->release(o->ctx, from, to);
         from = to;
     } while (ok && from < size);
-    if (!ok && out)
-        out->n = start;
+    if (!ok && o->out)
+        o->out->n = start;
     ptx_buf_free(&ps.a);
     ptx_buf_free(&ps.b);
     return ok;

@@ -176,11 +176,13 @@ static const char *pieces_difference(const char *name, const char *data,
     ptx_buf c = { 0 }, x = { 0 }, y = { 0 };
     const char *why = NULL;
     int whole = a && canonical_ok(a, &c);
-    int ok = ptx_pieces_roundtrip(name, data, n, 1, jobs,
-                                  PTX_PIECES_EXACT | PTX_PIECES_CANONICAL, NULL);
-    int ex = ptx_pieces_roundtrip(name, data, n, 1, jobs, 0, &x);
-    int cn = ptx_pieces_roundtrip(name, data, n, 1, jobs,
-                                  PTX_PIECES_PRINT_CANONICAL, &y);
+    ptx_pieces_opts check = { 1, jobs, PTX_PIECES_EXACT | PTX_PIECES_CANONICAL,
+                              NULL, NULL, NULL },
+                    exact = { 1, jobs, 0, &x, NULL, NULL },
+                    canon = { 1, jobs, PTX_PIECES_PRINT_CANONICAL, &y, NULL, NULL };
+    int ok = ptx_pieces_roundtrip(name, data, n, &check);
+    int ex = ptx_pieces_roundtrip(name, data, n, &exact);
+    int cn = ptx_pieces_roundtrip(name, data, n, &canon);
     if (full) {
         t->pieces += ok;
         t->whole += !ok;
