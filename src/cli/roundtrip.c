@@ -409,6 +409,7 @@ static int emit(const char *path, const opts *o)
         ptx_diag d;
         if (!(m = ptx_parse_file_jobs(path, o->file_jobs, &d))) {
             ptx_diag_print(stderr, &d);
+            ptx_buf_free(&out);     /* what pieces before a failing one printed */
             return 1;
         }
         ptx_emit_jobs(m, o->canonical, o->file_jobs, &out);
