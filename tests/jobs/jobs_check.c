@@ -16,11 +16,11 @@
  * diagnostic (message, line, column, source line).  pyptx-diff's report
  * (unified and JSON) on as many threads, cutting at every function, must be
  * one thread's: each file against the file before it, and each variant
- * below that parses against its original, under one set of flags per
- * thread count.  And the round trip one piece at a time
- * (ptx_pieces_roundtrip, a piece at every function's end), checks and
- * printed texts, must pass for every file with the whole module's texts,
- * and pass for a variant only where the whole module does.  --corrupt N adds N
+ * below that parses against its original (on 2 threads), under one set of
+ * flags per thread count (per variant, in turn).  And the round trip one
+ * piece at a time (ptx_pieces_roundtrip, a piece at every function's end),
+ * checks and printed texts, must give the whole module's texts, and pass
+ * only where the whole module does.  --corrupt N adds N
  * corrupted variants in all, spread over the files: truncated, a byte
  * deleted, or text inserted that a splitter could trip on (braces, a
  * comment or string opened, a directive), at seeded random offsets.
@@ -201,7 +201,8 @@ static const char *pieces_difference(const char *name, const char *data,
 
 /* What differs between the serial module a and the pieces' b, or NULL. */
 static const char *difference(const ptx_module *a, const ptx_module *b,
-                              const ptx_module *base, int full, size_t i)
+                              const ptx_module *base, int full, size_t i,
+                              size_t variant)
 {
     unsigned jobs = thread_counts[i];
     if (a->ntoks != b->ntoks || memcmp(a->toks, b->toks, a->ntoks * sizeof *a->toks))
@@ -222,7 +223,9 @@ static const char *difference(const ptx_module *a, const ptx_module *b,
         return "plain codegen";
     if (full && !same_python(a, b, (uint32_t)((1ull << ptx_codegen_npasses()) - 1), jobs))
         return "sugar codegen";
-    if (base && !same_diff(base, b, diff_flags[i], jobs))
+    /* a variant: one thread count, the flags taking turns */
+    unsigned flags = diff_flags[(full ? i : variant) % 4];
+    if (base && (full || i == 0) && !same_diff(base, b, flags, jobs))
         return "diff report";
     return NULL;
 }
@@ -239,7 +242,7 @@ static void check(const char *name, const char *data, size_t n,
         ptx_diag dp;
         int split = 0;
         ptx_module *b = ptx_parse_split(name, data, n, thread_counts[i], 1, &split, &dp);
-        const char *why = !a != !b ? "success" : a ? difference(a, b, base, full, i)
+        const char *why = !a != !b ? "success" : a ? difference(a, b, base, full, i, t->inputs)
                                                : same_diag(&ds, &dp) ? NULL : "diagnostic";
         if (!why && (full || i == 0))
             why = pieces_difference(name, data, n, a, full, thread_counts[i], t);
