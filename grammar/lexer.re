@@ -40,6 +40,36 @@
     bcomment = "/*" ([^*] | "*"+ [^*/])* "*"+ "/";
 */
 
+/* Byte classes of an identifier-like word, for scan_word. */
+enum { W_ID = 1, W_PART = 2 };
+static const unsigned char word_class[256] = {
+    ['a' ... 'z'] = W_ID | W_PART, ['A' ... 'Z'] = W_ID | W_PART,
+    ['0' ... '9'] = W_ID | W_PART, ['_'] = W_ID | W_PART, ['$'] = W_ID,
+};
+
+/* The rest of a `word` (see the definitions above) from p, just after its
+   first idchar: the longest match, as the DFA would find it.  A loop over
+   a table costs a third of the DFA's switch per byte, and words are most
+   of the bytes of library PTX (mangled names hundreds of bytes long).
+   p[1] and p[2] are read only after a '.' or "::" at p, so never past the
+   NUL sentinel. */
+static inline const unsigned char *scan_word(const unsigned char *p)
+{
+    while (word_class[*p] & W_ID)
+        p++;
+    while (p[0] == '.' && (word_class[p[1]] & W_PART)) {    /* "." part */
+        p += 2;
+        while (word_class[*p] & W_ID)
+            p++;
+        while (p[0] == ':' && p[1] == ':' && (word_class[p[2]] & W_PART)) {
+            p += 3;
+            while (word_class[*p] & W_PART)
+                p++;
+        }
+    }
+    return p;
+}
+
 /* The parser includes this file (PTX_LEX_INLINE defined) to get the
    scanner inlined into its yylex: no call, and *start and *len stay in
    registers.  The exported ptx_lex is compiled only in lexer.c's own
@@ -83,7 +113,7 @@ int lex_token(ptx_lexer *lx, uint32_t *start, uint32_t *len)
 
             hexflt | decflt   { kind = PTX_T_FLOAT; goto done; }
             int               { kind = PTX_T_INT; goto done; }
-            word              { kind = PTX_T_WORD; goto done; }
+            idstart | "%" idchar { cur = scan_word(cur); kind = PTX_T_WORD; goto done; }
             string            { kind = PTX_T_STRING; goto done; }
             "\"" ([^"\\\n\x00] | "\\" [^\n\x00])* "\\"? [\x00] {
                 /* (the sentinel at the end cannot match [\x00]: re2c checks
