@@ -1,5 +1,5 @@
 /*
- * parser.y - PTX grammar (bison, pure, with token-index locations).
+ * parser.y - PTX grammar (bison, pure).
  *
  * Every terminal's value is its token index, so nodes keep each token they
  * consume (keywords, brackets, commas, semicolons) and the exact emitter can
@@ -37,23 +37,17 @@
    literals, hence COMMA "','" and so on; the quoted alias is what error
    messages show. */
 %define api.token.raw
-/* Locations are token indices (one word: the first token of a symbol);
-   line and column come from the token's offset only when a diagnostic is
-   printed.  Syntax errors are reported at the lookahead's location. */
-%define api.location.type {ptx_loc}
-%locations
+/* No %locations: no action uses one, and a syntax error is reported at
+   the lookahead, which is always the last token lexed (lookahead_tok).
+   Bison's location stack cost ~4% of the parse: a copy on every shift,
+   YYLLOC_DEFAULT and a copy on every reduction. */
 %param {ptx_parser *P}
 
 %code {
 /* inline: yyparse calls it once per token */
 static inline __attribute__((always_inline))
-int ptx_yylex(PTX_YYSTYPE *lval, ptx_loc *lloc, ptx_parser *P);
-static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg);
-
-/* a symbol's location is that of its first token; an empty one takes the
-   location of the symbol before it */
-#define YYLLOC_DEFAULT(Cur, Rhs, N) \
-    ((Cur) = (N) ? YYRHSLOC(Rhs, 1) : YYRHSLOC(Rhs, 0))
+int ptx_yylex(PTX_YYSTYPE *lval, ptx_parser *P);
+static void ptx_yyerror(ptx_parser *P, const char *msg);
 
 #define NEW(T) ((T *)ptx_arena_alloc(P->m->arena, sizeof(T)))
 /* A list under construction is its last element, whose `next` points back
@@ -656,7 +650,17 @@ static int piece_error(ptx_parser *P)
     return P->prelexed;
 }
 
-static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg)
+/* The lookahead token, where a syntax error is reported: the serial
+   parser appends each token it reads, so it is the last one (and the
+   lookahead is always read when an error is found, and when the stack
+   overflows it is the last token read).  A piece of a parallel parse
+   never reports one (piece_error). */
+static uint32_t lookahead_tok(const ptx_parser *P)
+{
+    return P->m->ntoks ? P->m->ntoks - 1 : 0;
+}
+
+static void ptx_yyerror(ptx_parser *P, const char *msg)
 {
     if (P->err)
         return; /* the lexer already said what went wrong */
@@ -671,7 +675,8 @@ static void ptx_yyerror(ptx_loc *lloc, ptx_parser *P, const char *msg)
     else
         snprintf(P->errbuf, sizeof P->errbuf, "%s", msg);
     P->err = P->errbuf;
-    P->err_offset = *lloc < P->m->ntoks ? P->m->toks[*lloc].start : 0;
+    uint32_t at = lookahead_tok(P);
+    P->err_offset = at < P->m->ntoks ? P->m->toks[at].start : 0;
 }
 
 /* Bison's message lists the expected tokens only when there are at most
@@ -692,7 +697,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
         return n == YYENOMEM ? 2 : 0;
     yysymbol_kind_t tok = yypcontext_token(ctx);
     ptx_module *m = P->m;
-    ptx_loc at = *yypcontext_location(ctx); /* the lookahead token */
+    uint32_t at = lookahead_tok(P);
     P->err_offset = at < m->ntoks ? m->toks[at].start : 0;
     uint32_t lasttok = m->ntoks - 1;
 

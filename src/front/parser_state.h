@@ -6,8 +6,6 @@
 #include "front/arena.h"
 #include "front/lexer.h"
 
-/* A grammar symbol's location: the index of its first token. */
-typedef uint32_t ptx_loc;
 
 typedef struct ptx_parser {
     ptx_module *m;

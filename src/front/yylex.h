@@ -84,7 +84,7 @@ static int prelexed_token(ptx_parser *P, uint32_t *i)
     return (int)P->m->toks[P->next++].kind;
 }
 
-static inline int ptx_yylex(PTX_YYSTYPE *lval, ptx_loc *lloc, ptx_parser *P)
+static inline int ptx_yylex(PTX_YYSTYPE *lval, ptx_parser *P)
 {
     uint32_t i;
     int kind;
@@ -100,7 +100,7 @@ static inline int ptx_yylex(PTX_YYSTYPE *lval, ptx_loc *lloc, ptx_parser *P)
         i = P->m->ntoks++;
         P->m->toks[i] = (ptx_token){ start, len, (uint32_t)kind };
     }
-    lval->tok = *lloc = i;
+    lval->tok = i;
     /* closing brackets may take the depth below 0 (the parser rejects
        them); only a deeper opening one can pass the limit */
     int step = lex_map[kind].depth;
