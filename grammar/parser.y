@@ -650,14 +650,15 @@ static int piece_error(ptx_parser *P)
     return P->prelexed;
 }
 
-/* The lookahead token, where a syntax error is reported: the serial
-   parser appends each token it reads, so it is the last one (and the
-   lookahead is always read when an error is found, and when the stack
-   overflows it is the last token read).  A piece of a parallel parse
-   never reports one (piece_error). */
+/* The lookahead token, where a syntax error is reported: the last token
+   the parser read (the lookahead is always read when an error is found,
+   and when the stack overflows it is the last token read).  The lexer
+   may have run further ahead (yylex.h), so the tokens counted here are
+   those read: P->next.  A piece of a parallel parse never reports an
+   error (piece_error). */
 static uint32_t lookahead_tok(const ptx_parser *P)
 {
-    return P->m->ntoks ? P->m->ntoks - 1 : 0;
+    return P->next ? P->next - 1 : 0;
 }
 
 static void ptx_yyerror(ptx_parser *P, const char *msg)
@@ -676,7 +677,7 @@ static void ptx_yyerror(ptx_parser *P, const char *msg)
         snprintf(P->errbuf, sizeof P->errbuf, "%s", msg);
     P->err = P->errbuf;
     uint32_t at = lookahead_tok(P);
-    P->err_offset = at < P->m->ntoks ? P->m->toks[at].start : 0;
+    P->err_offset = at < P->next ? P->m->toks[at].start : 0;
 }
 
 /* Bison's message lists the expected tokens only when there are at most
@@ -698,11 +699,11 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
     yysymbol_kind_t tok = yypcontext_token(ctx);
     ptx_module *m = P->m;
     uint32_t at = lookahead_tok(P);
-    P->err_offset = at < m->ntoks ? m->toks[at].start : 0;
-    uint32_t lasttok = m->ntoks - 1;
+    P->err_offset = at < P->next ? m->toks[at].start : 0;
+    uint32_t lasttok = at;
 
     /* an unknown directive starting the line: say that */
-    if (m->ntoks) {
+    if (P->next) {
         uint32_t first = ptx_line_start_token(m, lasttok);
         if (m->toks[first].kind == PTX_T_DOTNAME &&
             !ptx_known_dotname(ptx_tok_str(m, first))) {
@@ -750,7 +751,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
                         ", unexpected %s", yysymbol_name(tok));
     /* and its spelling, where the kind alone does not say it */
     if ((tok == YYSYMBOL_WORD || tok == YYSYMBOL_DOTNAME || tok == YYSYMBOL_INT ||
-         tok == YYSYMBOL_FLOAT) && m->ntoks) {
+         tok == YYSYMBOL_FLOAT) && P->next) {
         ptx_str sp = ptx_tok_str(m, lasttok);
         len += snprintf(P->errbuf + len, sizeof P->errbuf - (size_t)len,
                         " '%.*s%s'", (int)(sp.n > 40 ? 40 : sp.n), sp.p,

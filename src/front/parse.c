@@ -58,7 +58,7 @@ static ptx_module *parse_owned(const char *name, char *buf, size_t size,
     P.lx.lim = (const unsigned char *)buf + size;
     /* a token per ~4 bytes is typical of PTX; grow_tokens doubles if not */
     P.cap = (uint32_t)(size / 4 + 64);
-    m->toks = malloc((size_t)P.cap * sizeof *m->toks);
+    m->toks = P.toks = malloc((size_t)P.cap * sizeof *m->toks);
     if (!m->toks) {
         set_diag(diag, name, "out of memory");
         ptx_module_free(m);

@@ -111,7 +111,8 @@ static int parse_piece(piece *p, const ptx_module *m)
     P.m = &p->sub;
     P.prelexed = 1;
     P.next = p->base;
-    P.end = p->base + p->n;
+    P.end = P.lexed = p->base + p->n;
+    P.toks = m->toks;
     return ptx_yyparse(&P) == 0 && !P.err;
 }
 

@@ -15,6 +15,12 @@ typedef struct ptx_parser {
     int prelexed;          /* 1: read m->toks[next..end) instead of lexing
                               (a piece of a parallel parse, parse_jobs.c) */
     uint32_t next, end;
+    /* the parser reads toks[next..lexed), the tokens lexed ahead of it
+       (yylex.h); toks is m->toks, kept here for one load less a token */
+    ptx_token *toks;
+    uint32_t lexed;
+    int lex_failed;        /* lexing stopped at a lexical error ... */
+    uint32_t lex_err_at;   /* ... at this offset, reported once reached */
     const char *err;       /* first error message (static or in errbuf) */
     size_t err_offset;
     char errbuf[256];

@@ -1,6 +1,16 @@
 /*
  * yylex.h - the parser's yylex: the inlined re2c scanner (lexer.c), the
- * token array and the bracket depth.  Included once, by grammar/parser.y, after bison's own
+ * token array and the bracket depth.
+ *
+ * The scanner runs ahead of the parser by up to LEX_BATCH tokens, in a
+ * loop of its own (lex_more) that keeps its position in registers, and
+ * the parser reads the token array as a parallel parse's piece does.  Lexing one token per yylex call cost ~20 more
+ * instructions a token: the scanner's state and the array's end went
+ * through memory between every two parser actions.  Nothing the user sees
+ * changes: the lexer stops at a lexical error, which is reported when the
+ * parser reaches it, as before, and the tokens lexed past a syntax error
+ * are freed with the module.  (The bracket depth is counted as the parser
+ * reads the tokens: counted here, it cost more than it saved.)  Included once, by grammar/parser.y, after bison's own
  * definitions (it uses the token numbers and PTX_YYSTYPE).
  */
 
@@ -35,15 +45,22 @@ static const struct { uint8_t sym; int8_t depth; } lex_map[PTX_T_KIND_END] = {
     [PTX_T_ANDAND] = { ANDAND, 0 }, [PTX_T_OROR] = { OROR, 0 },
 };
 
-static int grow_tokens(ptx_parser *P)
+/* Tokens lexed ahead of the parser: enough that the loop's entry and exit
+   are amortised, few enough that they are still in cache when parsed. */
+enum { LEX_BATCH = 256 };
+
+/* Room for at least `need` tokens. */
+static int grow_tokens(ptx_parser *P, uint32_t need)
 {
-    uint32_t cap = P->cap ? P->cap * 2 : 1024;
+    uint32_t cap = P->cap ? P->cap : 1024;
+    while (cap < need)
+        cap *= 2;
     ptx_token *t = realloc(P->m->toks, (size_t)cap * sizeof *t);
     if (!t) {
         P->err = "out of memory";
         return 0;
     }
-    P->m->toks = t;
+    P->m->toks = P->toks = t;
     P->cap = cap;
     return 1;
 }
@@ -74,32 +91,49 @@ static int too_deep(ptx_parser *P, uint32_t start)
     return PTX_YYerror;
 }
 
-/* A piece of a parallel parse ends where the next piece's first token
-   stands: the end of the piece's input, as the last piece's EOF token is. */
-static int prelexed_token(ptx_parser *P, uint32_t *i)
+/* The parser has read every token lexed so far: lex up to LEX_BATCH more
+   (-1), or say what yylex returns instead.  A piece of a parallel parse
+   has all its tokens already, and ends where the next piece's first
+   token stands: the end of its input, as the last piece's EOF token is. */
+static __attribute__((noinline)) int lex_more(ptx_parser *P, PTX_YYSTYPE *lval)
 {
-    *i = P->next;
-    if (P->next == P->end)
-        return PTX_T_EOF;
-    return (int)P->m->toks[P->next++].kind;
+    if (P->prelexed) {
+        lval->tok = P->end;
+        return PTX_YYEOF;
+    }
+    if (P->lex_failed)
+        return lex_error(P, P->lex_err_at);
+    uint32_t n = P->lexed, stop = n + LEX_BATCH;
+    if (P->cap < stop && !grow_tokens(P, stop))
+        return PTX_YYerror;
+    ptx_lexer lx = P->lx;
+    ptx_token *t = P->toks;
+    do {
+        uint32_t start, len;
+        int kind = lex_token(&lx, &start, &len);
+        if (kind < 0) {  /* reported when the parser gets there */
+            P->lex_failed = 1;
+            P->lex_err_at = start;
+            break;
+        }
+        t[n++] = (ptx_token){ start, len, (uint32_t)kind };
+        if (kind == PTX_T_EOF)
+            break;
+    } while (n < stop);
+    P->lx = lx;
+    P->m->ntoks = P->lexed = n;
+    return n > P->next ? -1 : lex_error(P, P->lex_err_at);
 }
 
 static inline int ptx_yylex(PTX_YYSTYPE *lval, ptx_parser *P)
 {
-    uint32_t i;
-    int kind;
-    if (__builtin_expect(P->prelexed, 0)) {
-        kind = prelexed_token(P, &i);
-    } else {
-        uint32_t start, len;
-        kind = lex_token(&P->lx, &start, &len);
-        if (kind < 0)
-            return lex_error(P, start);
-        if (P->m->ntoks == P->cap && !grow_tokens(P))
-            return PTX_YYerror;
-        i = P->m->ntoks++;
-        P->m->toks[i] = (ptx_token){ start, len, (uint32_t)kind };
+    if (__builtin_expect(P->next == P->lexed, 0)) {
+        int r = lex_more(P, lval);
+        if (r >= 0)
+            return r;
     }
+    uint32_t i = P->next++;
+    int kind = (int)P->toks[i].kind;
     lval->tok = i;
     /* closing brackets may take the depth below 0 (the parser rejects
        them); only a deeper opening one can pass the limit */
@@ -107,7 +141,7 @@ static inline int ptx_yylex(PTX_YYSTYPE *lval, ptx_parser *P)
     if (step) {
         P->depth += step;
         if (P->depth > PTX_MAX_DEPTH)
-            return too_deep(P, P->m->toks[i].start);
+            return too_deep(P, P->toks[i].start);
     }
     return lex_map[kind].sym;
 }
