@@ -31,7 +31,28 @@ typedef struct printer {
        of tokens first..next-1, each copied in one piece when it breaks
        (a token out of order, missing or repeated starts a new run). */
     ptx_tok first, next;
+    uintptr_t src, src_end;  /* the source, its NUL included (put_src) */
 } printer;
+
+/* Source text (a token's spelling or part of it) into the output.  Most
+   are short: a fixed 32-byte copy is two moves where a copy of a variable
+   length is a call to memcpy, and the bytes it writes past n are
+   overwritten by what comes next.  Only where all 32 bytes lie in the
+   source buffer (parts of an edited tree may point elsewhere) and the
+   output has room for them. */
+enum { SHORT_COPY = 32 };
+static inline void put_src(printer *p, const char *s, size_t n)
+{
+    ptx_buf *b = p->out;
+    uintptr_t at = (uintptr_t)s;
+    if (n <= SHORT_COPY && b->cap - b->n >= SHORT_COPY && at >= p->src &&
+        at + SHORT_COPY <= p->src_end) {
+        memcpy(b->p + b->n, s, SHORT_COPY);
+        b->n += n;
+    } else {
+        ptx_buf_put(b, s, n);
+    }
+}
 
 /* Copy the pending run of tokens: the trivia before `first` to the end
    of token next-1. */
@@ -51,24 +72,38 @@ static void run_break(printer *p, ptx_tok t)
     p->first = t;
 }
 
-/* The canonical spacing in front of a token. */
-static void spacing(printer *p, space sp)
+/* A new line (two for SP_BLANK; none at the very start of the output),
+   then for SP_LINE the indentation: in one copy from `breaks` where it
+   fits, not a byte at a time. */
+static void line_break(printer *p, space sp)
+{
+    static const char breaks[] = "\n\n\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t"
+                                 "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+    ptx_buf *out = p->out;
+    size_t nl = out->n || p->after ? (sp == SP_BLANK ? 2 : 1) : 0;
+    size_t tabs = sp == SP_LINE && p->depth > 0 ? (size_t)p->depth : 0;
+    if (nl + tabs <= sizeof breaks - 3) {
+        char *w = ptx_buf_room(out, sizeof breaks - 3);
+        memcpy(w, breaks + 2 - nl, sizeof breaks - 3);
+        out->n += nl + tabs;
+        return;
+    }
+    for (size_t i = 0; i < nl; i++)
+        ptx_buf_putc(out, '\n');
+    for (size_t i = 0; i < tabs; i++)
+        ptx_buf_putc(out, '\t');
+}
+
+/* The canonical spacing in front of a token; inline, as it comes with
+   every token, and most often is none or one character. */
+static inline void spacing(printer *p, space sp)
 {
     switch (sp) {
     case SP_NONE: break;
     case SP_SPACE: ptx_buf_putc(p->out, ' '); break;
     case SP_TAB: ptx_buf_putc(p->out, '\t'); break;
-    case SP_BLANK:
-        if (p->out->n || p->after)
-            ptx_buf_putc(p->out, '\n');
-        /* fall through */
-    case SP_LINE0:
-    case SP_LINE:
-        if (p->out->n || p->after)
-            ptx_buf_putc(p->out, '\n');
-        if (sp == SP_LINE)
-            for (int i = 0; i < p->depth; i++)
-                ptx_buf_putc(p->out, '\t');
+    case SP_BLANK: case SP_LINE0: case SP_LINE:
+        line_break(p, sp);
         break;
     }
 }
@@ -86,7 +121,7 @@ static inline void tok(printer *p, ptx_tok t, space sp)
         return;
     }
     spacing(p, sp);
-    ptx_buf_put(p->out, p->m->src + p->m->toks[t].start, p->m->toks[t].len);
+    put_src(p, p->m->src + p->m->toks[t].start, p->m->toks[t].len);
 }
 
 /* ---- expressions */
@@ -273,10 +308,10 @@ static void instr(printer *p, const ptx_instr *in, space sp)
        (its round trip checks them); the exact one prints the token */
     if (p->canonical) {
         spacing(p, opsp);
-        ptx_buf_put(p->out, in->opcode.p, in->opcode.n);
+        put_src(p, in->opcode.p, in->opcode.n);
         for (uint32_t i = 0; i < in->nmods; i++) {
             ptx_buf_putc(p->out, '.');
-            ptx_buf_put(p->out, in->mods[i].p, in->mods[i].n);
+            put_src(p, in->mods[i].p, in->mods[i].n);
         }
     } else {
         tok(p, in->op, opsp);
@@ -335,6 +370,17 @@ static void stmt(printer *p, const ptx_stmt *s, space sp)
     }
 }
 
+static printer printer_for(const ptx_module *m, ptx_buf *out, int canonical,
+                           int depth, int after)
+{
+    printer p = { m, out, canonical, depth, after, PTX_NOTOK, 0, 0, 0 };
+    if (m->src) {
+        p.src = (uintptr_t)m->src;
+        p.src_end = p.src + m->size + 1;
+    }
+    return p;
+}
+
 static void file_end(printer *p)
 {
     if (p->canonical) {
@@ -350,7 +396,7 @@ static void file_end(printer *p)
 void ptx_emit_items(const ptx_module *m, const ptx_stmt *from, const ptx_stmt *to,
                     int canonical, int after, ptx_buf *out)
 {
-    printer p = { m, out, canonical, 0, after, PTX_NOTOK, 0 };
+    printer p = printer_for(m, out, canonical, 0, after);
     for (const ptx_stmt *s = from; s != to; s = s->next)
         stmt(&p, s, SP_LINE);
     if (to)
@@ -361,7 +407,7 @@ void ptx_emit_items(const ptx_module *m, const ptx_stmt *from, const ptx_stmt *t
 
 void ptx_emit_piece(const ptx_module *m, int canonical, int last, ptx_buf *out)
 {
-    printer p = { m, out, canonical, 0, 0, PTX_NOTOK, 0 };
+    printer p = printer_for(m, out, canonical, 0, 0);
     for (const ptx_stmt *s = m->items; s; s = s->next)
         stmt(&p, s, SP_LINE);
     if (canonical && !last)
@@ -387,7 +433,7 @@ void ptx_emit_token(const ptx_module *m, ptx_tok t, ptx_buf *out)
 
 void ptx_emit_expr(const ptx_module *m, const ptx_expr *e, ptx_buf *out)
 {
-    printer p = { m, out, 1, 0, 0, PTX_NOTOK, 0 };
+    printer p = printer_for(m, out, 1, 0, 0);
     expr(&p, e, SP_NONE);
 }
 
@@ -397,7 +443,7 @@ void ptx_emit_stmt(const ptx_module *m, const ptx_stmt *s, int depth,
     /* a private, empty buffer: the statement's leading SP_LINE then adds
        only the indentation (labels and raw lines stay at column 0) */
     ptx_buf tmp = { 0 };
-    printer p = { m, &tmp, 1, depth, 0, PTX_NOTOK, 0 };
+    printer p = printer_for(m, &tmp, 1, depth, 0);
     stmt(&p, s, SP_LINE);
     ptx_buf_put(out, tmp.p, tmp.n);
     ptx_buf_putc(out, '\n');
