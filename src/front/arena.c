@@ -31,8 +31,9 @@ void *ptx_arena_alloc_chunk(ptx_arena *a, size_t n)
     }
     c->prev = a->top;
     c->cap = cap;
-    c->used = n;
     a->top = c;
+    a->next = (char *)c->data + n;
+    a->end = (char *)c->data + cap;
     memset(c->data, 0, n);
     return c->data;
 }
@@ -49,6 +50,8 @@ void ptx_arena_adopt(ptx_arena *to, ptx_arena *from)
             to->top->prev = from->top;
         } else {
             to->top = from->top;
+            to->next = from->next;
+            to->end = from->end;
         }
     }
     free(from);
