@@ -53,14 +53,28 @@ static const unsigned char word_class[256] = {
    of the bytes of library PTX (mangled names hundreds of bytes long).
    p[1] and p[2] are read only after a '.' or "::" at p, so never past the
    NUL sentinel. */
+/* p past the idchars from p, four a loop (a byte at a time cost a jump
+   back for each): p[i + 1] is read only after p[i] is an idchar, so never
+   past the NUL sentinel. */
+static inline const unsigned char *skip_idchars(const unsigned char *p)
+{
+    for (;; p += 4) {
+        if (!(word_class[p[0]] & W_ID))
+            return p;
+        if (!(word_class[p[1]] & W_ID))
+            return p + 1;
+        if (!(word_class[p[2]] & W_ID))
+            return p + 2;
+        if (!(word_class[p[3]] & W_ID))
+            return p + 3;
+    }
+}
+
 static inline const unsigned char *scan_word(const unsigned char *p)
 {
-    while (word_class[*p] & W_ID)
-        p++;
+    p = skip_idchars(p);
     while (p[0] == '.' && (word_class[p[1]] & W_PART)) {    /* "." part */
-        p += 2;
-        while (word_class[*p] & W_ID)
-            p++;
+        p = skip_idchars(p + 2);
         while (p[0] == ':' && p[1] == ':' && (word_class[p[2]] & W_PART)) {
             p += 3;
             while (word_class[*p] & W_PART)
