@@ -45,4 +45,17 @@ static inline void *ptx_arena_alloc(ptx_arena *a, size_t n)
     return ptx_arena_alloc_chunk(a, n);
 }
 
+/* Memory the caller fills entirely: no clearing (of a size known only at
+   run time, clearing is a call to memset). */
+static inline void *ptx_arena_alloc_filled(ptx_arena *a, size_t n)
+{
+    n = (n + 7) & ~(size_t)7;
+    char *p = a->next;
+    if ((uintptr_t)a->end - (uintptr_t)p >= n) {
+        a->next = p + n;
+        return p;
+    }
+    return ptx_arena_alloc_chunk(a, n);
+}
+
 #endif

@@ -126,7 +126,8 @@ static void split_opcode(ptx_parser *P, ptx_instr *in)
     in->opcode = (ptx_str){ w.p, n ? dots[0] : w.n };
     if (!n)
         return;
-    ptx_str *mods = ptx_arena_alloc(P->m->arena, n * sizeof *mods);
+    /* every element is set below */
+    ptx_str *mods = ptx_arena_alloc_filled(P->m->arena, n * sizeof *mods);
     if (n > MAX_DOTS) {
         uint32_t k = 0;
         FOR_EACH_DOT(w.p, w.n, at, { mods[k++].p = w.p + at + 1; });
