@@ -29,7 +29,9 @@ typedef struct printer {
     /* The exact printer prints each token with the trivia in front of it.
        Consecutive tokens are adjacent in the source, so its output is runs
        of tokens first..next-1, each copied in one piece when it breaks
-       (a token out of order, missing or repeated starts a new run). */
+       (a token out of order, missing or repeated starts a new run).  next
+       starts as PTX_NOTOK, which no token matches, so that the first
+       token starts a run without a test of its own on every token. */
     ptx_tok first, next;
     uintptr_t src, src_end;  /* the source, its NUL included (put_src) */
 } printer;
@@ -115,7 +117,7 @@ static inline void tok(printer *p, ptx_tok t, space sp)
     if (t == PTX_NOTOK)
         return;
     if (!p->canonical) {
-        if (t != p->next || p->first == PTX_NOTOK)
+        if (t != p->next)
             run_break(p, t);
         p->next = t + 1;
         return;
@@ -373,7 +375,7 @@ static void stmt(printer *p, const ptx_stmt *s, space sp)
 static printer printer_for(const ptx_module *m, ptx_buf *out, int canonical,
                            int depth, int after)
 {
-    printer p = { m, out, canonical, depth, after, PTX_NOTOK, 0, 0, 0 };
+    printer p = { m, out, canonical, depth, after, PTX_NOTOK, PTX_NOTOK, 0, 0 };
     if (m->src) {
         p.src = (uintptr_t)m->src;
         p.src_end = p.src + m->size + 1;
