@@ -107,7 +107,7 @@ static __attribute__((noinline)) int lex_more(ptx_parser *P, PTX_YYSTYPE *lval)
     if (P->cap < stop && !grow_tokens(P, stop))
         return PTX_YYerror;
     ptx_lexer lx = P->lx;
-    ptx_token *t = P->toks;
+    ptx_token *t = P->toks + n, *end = P->toks + stop;
     do {
         uint32_t start, len;
         int kind = lex_token(&lx, &start, &len);
@@ -116,10 +116,11 @@ static __attribute__((noinline)) int lex_more(ptx_parser *P, PTX_YYSTYPE *lval)
             P->lex_err_at = start;
             break;
         }
-        t[n++] = (ptx_token){ start, len, (uint32_t)kind };
+        *t++ = (ptx_token){ start, len, (uint32_t)kind };
         if (kind == PTX_T_EOF)
             break;
-    } while (n < stop);
+    } while (t < end);
+    n = (uint32_t)(t - P->toks);
     P->lx = lx;
     P->m->ntoks = P->lexed = n;
     return n > P->next ? -1 : lex_error(P, P->lex_err_at);
