@@ -47,12 +47,6 @@ static const unsigned char word_class[256] = {
     ['0' ... '9'] = W_ID | W_PART, ['_'] = W_ID | W_PART, ['$'] = W_ID,
 };
 
-/* The rest of a `word` (see the definitions above) from p, just after its
-   first idchar: the longest match, as the DFA would find it.  A loop over
-   a table costs a third of the DFA's switch per byte, and words are most
-   of the bytes of library PTX (mangled names hundreds of bytes long).
-   p[1] and p[2] are read only after a '.' or "::" at p, so never past the
-   NUL sentinel. */
 /* p past the idchars from p, four a loop (a byte at a time cost a jump
    back for each): p[i + 1] is read only after p[i] is an idchar, so never
    past the NUL sentinel. */
@@ -70,6 +64,12 @@ static inline const unsigned char *skip_idchars(const unsigned char *p)
     }
 }
 
+/* The rest of a `word` (see the definitions above) from p, just after its
+   first idchar: the longest match, as the DFA would find it.  A loop over
+   a table costs a third of the DFA's switch per byte, and words are most
+   of the bytes of library PTX (mangled names hundreds of bytes long).
+   p[1] and p[2] are read only after a '.' or "::" at p, so never past the
+   NUL sentinel. */
 static inline const unsigned char *scan_word(const unsigned char *p)
 {
     p = skip_idchars(p);

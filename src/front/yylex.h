@@ -4,14 +4,17 @@
  *
  * The scanner runs ahead of the parser by up to LEX_BATCH tokens, in a
  * loop of its own (lex_more) that keeps its position in registers, and
- * the parser reads the token array as a parallel parse's piece does.  Lexing one token per yylex call cost ~20 more
- * instructions a token: the scanner's state and the array's end went
- * through memory between every two parser actions.  Nothing the user sees
- * changes: the lexer stops at a lexical error, which is reported when the
- * parser reaches it, as before, and the tokens lexed past a syntax error
- * are freed with the module.  (The bracket depth is counted as the parser
- * reads the tokens: counted here, it cost more than it saved.)  Included once, by grammar/parser.y, after bison's own
- * definitions (it uses the token numbers and PTX_YYSTYPE).
+ * the parser reads the token array as a parallel parse's piece does.
+ * Lexing one token per yylex call cost ~20 more instructions a token: the
+ * scanner's state and the array's end went through memory between every
+ * two parser actions.  Nothing the user sees changes: the lexer stops at a
+ * lexical error, which is reported when the parser reaches it, as before,
+ * and the tokens lexed past a syntax error are freed with the module.
+ * (The bracket depth is counted as the parser reads the tokens: counted
+ * here, it cost more than it saved.)
+ *
+ * Included once, by grammar/parser.y, after bison's own definitions (it
+ * uses the token numbers and PTX_YYSTYPE).
  */
 
 /* The lexer's kind (ptx_token_kind or the ASCII code of a punctuation
