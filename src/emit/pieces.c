@@ -24,6 +24,18 @@ typedef struct pieces {
     ptx_buf a, b;       /* scratch, kept from piece to piece */
 } pieces;
 
+void ptx_emit_piece(const ptx_module *m, int canonical, int last, unsigned jobs,
+                    ptx_buf *out)
+{
+    size_t start = out->n;
+    ptx_emit_jobs(m, canonical, jobs, out);
+    /* The canonical printer ends a module with a newline whenever the text
+       (out's included) is not empty: the whole text's, so a piece that is
+       not the last takes it back. */
+    if (canonical && !last && out->n > start)
+        out->n--;
+}
+
 static int same(const ptx_buf *x, const char *p, size_t n)
 {
     return x->n == n && (!n || !memcmp(x->p, p, n));
@@ -34,14 +46,14 @@ static int same(const ptx_buf *x, const char *p, size_t n)
 static int canonical_ok(pieces *ps, const ptx_module *m, int last)
 {
     ps->a.n = ps->b.n = 0;
-    ptx_emit_piece(m, 1, last, &ps->a);
+    ptx_emit_piece(m, 1, last, ps->jobs, &ps->a);
     ptx_diag d;
     ptx_module *c = ptx_parse_buffer_jobs(ps->name, ps->a.p ? ps->a.p : "",
                                           ps->a.n, ps->jobs, &d);
     size_t at_a, at_b;
     int ok = c && ptx_same_module_tokens(m, c, &at_a, &at_b) == 1;
     if (ok)
-        ptx_emit_piece(c, 1, last, &ps->b);
+        ptx_emit_piece(c, 1, last, ps->jobs, &ps->b);
     ptx_module_free(c);
     return ok && same(&ps->b, ps->a.p, ps->a.n);
 }
@@ -62,7 +74,7 @@ static int one_piece(pieces *ps, const char *text, size_t n, int last)
         ok = canonical_ok(ps, m, last);
     if (ok && ps->out)
         ptx_emit_piece(m, !!(ps->flags & PTX_PIECES_PRINT_CANONICAL), last,
-                       ps->out);
+                       ps->jobs, ps->out);
     ptx_module_free(m);
     return ok;
 }

@@ -383,18 +383,6 @@ static printer printer_for(const ptx_module *m, ptx_buf *out, int canonical,
     return p;
 }
 
-static void file_end(printer *p)
-{
-    if (p->canonical) {
-        if (p->out->n || p->after)
-            ptx_buf_putc(p->out, '\n');
-    } else {
-        /* the EOF token (length 0) carries the trivia that ends the file */
-        tok(p, p->m->ntoks - 1, SP_NONE);
-        flush(p);
-    }
-}
-
 void ptx_emit_items(const ptx_module *m, const ptx_stmt *from, const ptx_stmt *to,
                     int canonical, int after, ptx_buf *out)
 {
@@ -403,19 +391,14 @@ void ptx_emit_items(const ptx_module *m, const ptx_stmt *from, const ptx_stmt *t
         stmt(&p, s, SP_LINE);
     if (to)
         flush(&p);
-    else
-        file_end(&p);
-}
-
-void ptx_emit_piece(const ptx_module *m, int canonical, int last, ptx_buf *out)
-{
-    printer p = printer_for(m, out, canonical, 0, 0);
-    for (const ptx_stmt *s = m->items; s; s = s->next)
-        stmt(&p, s, SP_LINE);
-    if (canonical && !last)
+    else if (canonical) {
+        if (out->n || after)
+            ptx_buf_putc(out, '\n');
+    } else {
+        /* the EOF token (length 0) carries the trivia that ends the file */
+        tok(&p, m->ntoks - 1, SP_NONE);
         flush(&p);
-    else
-        file_end(&p);
+    }
 }
 
 void ptx_emit_exact(const ptx_module *m, ptx_buf *out)
