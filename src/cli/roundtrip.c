@@ -14,7 +14,6 @@
 #include "ptx/jitverify.h"
 #include "ptx/ptx.h"
 #include "util/paths.h"
-#include "util/threads.h"
 #include "util/json.h"
 #include "util/memory.h"
 
@@ -161,15 +160,17 @@ static void check_jit(const ptx_module *m, const opts *o, const ptx_buf *out,
     res->ok = res->verdict == PTX_JIT_IDENTICAL || res->verdict == PTX_JIT_REJECTED;
 }
 
-/* A large file is taken one piece of about this many bytes at a time
-   (emit/pieces.c), so that only a piece's tree is held, and at least
-   PTX_MIN_PART per thread, so that the threads share each piece. */
-#define PIECE ((size_t)1 << 20)
+/* A large file is taken one piece of about this many bytes per thread at
+   a time (emit/pieces.c), so that only a piece's tree is held.  With
+   threads, a piece is as many times larger: each piece is parsed and
+   printed on all of them, and what every piece costs alone (starting the
+   threads, the serial joins) must stay small beside what they share; so a
+   file under twice that is taken whole, the fastest way with threads. */
+#define PIECE_PER_THREAD ((size_t)1 << 20)
 
 static size_t piece_size(const opts *o)
 {
-    size_t per_threads = o->file_jobs * PTX_MIN_PART;
-    return per_threads > PIECE ? per_threads : PIECE;
+    return (o->file_jobs ? o->file_jobs : 1) * PIECE_PER_THREAD;
 }
 
 typedef struct input {
