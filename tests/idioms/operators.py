@@ -18,6 +18,7 @@ again under the same recorder; the recordings must agree instruction by
 instruction (the same instruction, from the same pyptx function).  So the
 pass writes an operator exactly where pyptx's operator emits that very
 instruction.  The last line is `N passed, N failed`."""
+import os
 import sys
 
 import oracle
@@ -29,6 +30,9 @@ import pyptx.types as T
 
 RECORD = []
 _emit = TR.TraceContext.emit
+# the library's frames by where they live: "pyptx" may be in any path,
+# this checkout's (a clone named pyptx-c) included
+LIB = os.path.dirname(TR.__file__) + os.sep
 
 
 def recording_emit(self, stmt):
@@ -40,7 +44,7 @@ def recording_emit(self, stmt):
         # operands are left out: an operator's destination is renamed
         # after the fact (RegArray.__setitem__); the texts are compared
         # whole at the end
-        RECORD.append((f.f_code.co_name if "pyptx" in f.f_code.co_filename else "inst",
+        RECORD.append((f.f_code.co_name if f.f_code.co_filename.startswith(LIB) else "inst",
                        stmt.opcode, stmt.modifiers))
     _emit(self, stmt)
 
