@@ -122,8 +122,7 @@ static void align_all(ptx_diff *d, unsigned jobs, size_t min_part)
     size_t total = 0;
     for (size_t k = 0; k < d->n; k++)
         total += pair_bytes(d, &d->pairs[k]);
-    unsigned parts = ptx_parts(total, jobs ? jobs : 2, min_part);
-    ptx_cut c = ptx_cut_start(total, parts ? parts : 1);
+    ptx_cut c = ptx_cut_start(total, ptx_parts(total, jobs, min_part));
     align_run r[PTX_MAX_THREADS];
     unsigned n = 0;
     size_t at = 0;
@@ -237,9 +236,10 @@ ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
                         size_t errn)
 {
     ptx_diff *d = pd_calloc(1, sizeof *d);
+    unsigned jobs = !o->jobs ? 2 : o->jobs < PTX_MAX_THREADS ? o->jobs : PTX_MAX_THREADS;
     d->context = o->context >= 0 ? o->context : 3;
     d->same = 1;
-    pd_sides_build(d, a, b, o->flags, o->jobs, min_part);
+    pd_sides_build(d, a, b, o->flags, jobs, min_part);
     if (check_names(d, o, err, errn) < 0) {
         ptx_diff_free(d);
         return NULL;
@@ -253,7 +253,7 @@ ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
         if (unit_wanted(d, o, pu[k][0], pu[k][1]))
             add_pair(d, pu[k][0], pu[k][1]);
     free(pu);
-    align_all(d, o->jobs, min_part);
+    align_all(d, jobs, min_part);
     return d;
 }
 

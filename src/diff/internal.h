@@ -115,7 +115,7 @@ void pd_side_finish(norm *z);
 
 /* ---- sides.c */
 
-/* Both sides built with `jobs` threads in all (0: one per side), functions
+/* Both sides built with `jobs` threads in all (1 to PTX_MAX_THREADS), functions
    grouped by at least min_part bytes of source; every key interned in
    d->in. */
 void pd_sides_build(ptx_diff *d, const ptx_module *a, const ptx_module *b,

@@ -35,8 +35,7 @@ static unsigned cut(const side *sd, unsigned jobs, size_t min_part, group *g)
     size_t total = 0;
     for (size_t k = 1; k < sd->n; k++)
         total += sd->units[k].bytes;
-    unsigned parts = ptx_parts(total, jobs, min_part);
-    ptx_cut c = ptx_cut_start(total, parts ? parts : 1);
+    ptx_cut c = ptx_cut_start(total, ptx_parts(total, jobs, min_part));
     unsigned n = 0;
     size_t at = sd->units[1].bytes;
     g[0] = (group){ NULL, 1, sd->n };
@@ -67,7 +66,6 @@ static void line_starts(side *sd)
 void pd_sides_build(ptx_diff *d, const ptx_module *a, const ptx_module *b,
                     unsigned flags, unsigned jobs, size_t min_part)
 {
-    jobs = !jobs ? 2 : jobs < PTX_MAX_THREADS ? jobs : PTX_MAX_THREADS;
     side *sd[2] = { &d->a, &d->b };
     const ptx_module *m[2] = { a, b };
     unsigned share[2] = { (jobs + 1) / 2, jobs / 2 ? jobs / 2 : 1 };

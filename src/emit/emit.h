@@ -12,14 +12,6 @@
 void ptx_emit_items(const ptx_module *m, const ptx_stmt *from, const ptx_stmt *to,
                     int canonical, int after, ptx_buf *out);
 
-/* A piece of a module's text (emit/pieces.c), parsed as a module of its
-   own, printed after what `out` holds on up to `jobs` threads: all of it,
-   but in canonical form the whole text's final newline only where `last`.
-   Pieces printed one after another into one buffer give the whole
-   module's text. */
-void ptx_emit_piece(const ptx_module *m, int canonical, int last, unsigned jobs,
-                    ptx_buf *out);
-
 /* The round trip of a text one piece at a time, so that only one piece's
    tree is held: cut where ptx_cut_after says, after about `piece` bytes
    each, every piece is parsed on `jobs` threads; with PTX_PIECES_EXACT its

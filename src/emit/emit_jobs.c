@@ -12,7 +12,6 @@
 #include "emit/emit.h"
 #include "util/threads.h"
 
-
 typedef struct group {
     const ptx_module *m;
     const ptx_stmt *from, *to;

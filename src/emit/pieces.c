@@ -11,7 +11,7 @@
  * `items`, after which the LR parser is in one state however they were
  * made: the pieces' items are the whole parse's.  So when every piece
  * passes, the module passes, and its text is the pieces' texts one after
- * another (ptx_emit_piece).  When a piece fails, the whole module is what
+ * another (emit_piece).  When a piece fails, the whole module is what
  * has to be reported on, and the caller takes it.
  */
 #include <string.h>
@@ -24,8 +24,12 @@ typedef struct pieces {
     ptx_buf a, b;       /* scratch, kept from piece to piece */
 } pieces;
 
-void ptx_emit_piece(const ptx_module *m, int canonical, int last, unsigned jobs,
-                    ptx_buf *out)
+/* A piece, parsed as a module of its own, printed after what `out` holds
+   on up to `jobs` threads: all of it, but in canonical form the whole
+   text's final newline only where `last`.  Pieces printed one after
+   another into one buffer give the whole module's text. */
+static void emit_piece(const ptx_module *m, int canonical, int last,
+                       unsigned jobs, ptx_buf *out)
 {
     size_t start = out->n;
     ptx_emit_jobs(m, canonical, jobs, out);
@@ -46,14 +50,14 @@ static int same(const ptx_buf *x, const char *p, size_t n)
 static int canonical_ok(pieces *ps, const ptx_module *m, int last)
 {
     ps->a.n = ps->b.n = 0;
-    ptx_emit_piece(m, 1, last, ps->jobs, &ps->a);
+    emit_piece(m, 1, last, ps->jobs, &ps->a);
     ptx_diag d;
     ptx_module *c = ptx_parse_buffer_jobs(ps->name, ps->a.p ? ps->a.p : "",
                                           ps->a.n, ps->jobs, &d);
     size_t at_a, at_b;
     int ok = c && ptx_same_module_tokens(m, c, &at_a, &at_b) == 1;
     if (ok)
-        ptx_emit_piece(c, 1, last, ps->jobs, &ps->b);
+        emit_piece(c, 1, last, ps->jobs, &ps->b);
     ptx_module_free(c);
     return ok && same(&ps->b, ps->a.p, ps->a.n);
 }
@@ -73,7 +77,7 @@ static int one_piece(pieces *ps, const char *text, size_t n, int last)
     if (ok && (ps->flags & PTX_PIECES_CANONICAL))
         ok = canonical_ok(ps, m, last);
     if (ok && ps->out)
-        ptx_emit_piece(m, !!(ps->flags & PTX_PIECES_PRINT_CANONICAL), last,
+        emit_piece(m, !!(ps->flags & PTX_PIECES_PRINT_CANONICAL), last,
                        ps->jobs, ps->out);
     ptx_module_free(m);
     return ok;
