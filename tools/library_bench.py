@@ -19,8 +19,8 @@ on the device machine.  Two tables, three with --one:
    and the diff of the module with itself (`pyptx-diff --jobs N FILE FILE`:
    two parses, every line's key, the alignment).
 2. Memory.  Each program alone on each of the --top K largest files (all:
-   0): the peak RSS of the process (wait4's ru_maxrss) and its ratio to the
-   file's size, for the exact round trip (`pyptx-roundtrip --emit`), the
+   0) of at least --min-mb MB: the peak RSS of the process (GNU time's %M)
+   and its ratio to the file's size, for the exact round trip (`pyptx-roundtrip --emit`), the
    canonical one (`--emit --canonical`) and codegen (`pyptx-codegen`,
    plain).  The worst ratio per program, and the largest file's.
 
@@ -32,6 +32,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -54,8 +55,21 @@ def wall(argv):
     return dt
 
 
+GNU_TIME = "/usr/bin/time"
+
+
 def peak_rss(argv):
-    """The peak resident set of one run of argv, in bytes."""
+    """The peak resident set of one run of argv, in bytes, as GNU time
+    reports it (tools/setup.sh installs it).  wait4's ru_maxrss of a child
+    of this process would count the Python interpreter the child was
+    forked from (some 15 MB) until its exec: the fallback, said as such."""
+    if os.access(GNU_TIME, os.X_OK):
+        with tempfile.NamedTemporaryFile("r") as rep, open(os.devnull, "wb") as null:
+            p = subprocess.run([GNU_TIME, "-f", "%M", "-o", rep.name] + argv,
+                               stdout=null, stderr=subprocess.DEVNULL)
+            if p.returncode != 0:
+                sys.exit("library_bench: %s failed" % " ".join(argv))
+            return int(rep.read().split()[-1]) * 1024   # kilobytes
     with open(os.devnull, "wb") as null:
         p = subprocess.Popen(argv, stdout=null, stderr=subprocess.DEVNULL)
         _, status, ru = os.wait4(p.pid, 0)
@@ -81,8 +95,15 @@ def scaling(build, dirs, jobs, rounds, size, opts=(), prog="pyptx-roundtrip"):
 
 
 def memory(build, files):
-    print("\n%-10s %12s %12s %10s   %s" % ("program", "worst_ratio", "largest_MB", "its_ratio",
-                                          "worst file"))
+    floor = peak_rss([os.path.join(build, "pyptx-roundtrip"), "--version"])
+    print("\nPeak RSS over input size, %d files of %.1f MB to %.1f MB (a process "
+          "alone takes %.1f MB%s)" % (len(files), os.path.getsize(files[-1]) / 1e6,
+                                       os.path.getsize(files[0]) / 1e6, floor / 1e6,
+                                       "" if os.access(GNU_TIME, os.X_OK) else
+                                       "; no /usr/bin/time: each figure counts this "
+                                       "Python's memory too"))
+    print("%-10s %12s %12s %10s   %s" % ("program", "worst_ratio", "largest_MB", "its_ratio",
+                                        "worst file"))
     largest = files[0]
     for label, prog, opts in PROGRAMS:
         exe = os.path.join(build, prog)
@@ -103,6 +124,9 @@ def main():
     ap.add_argument("--jobs", default="1,2,4,8,16")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--top", type=int, default=0, help="memory: the K largest files (0: all)")
+    ap.add_argument("--min-mb", type=float, default=1.0,
+                    help="memory: only files of at least this many MB (default 1: below, "
+                         "the memory every process takes weighs more than the file)")
     ap.add_argument("--one", help="also the scaling of this one module")
     ap.add_argument("--no-memory", action="store_true", help="leave out the memory table")
     ap.add_argument("dirs", nargs="+")
@@ -123,7 +147,10 @@ def main():
                                                   os.path.basename(a.one), os.path.getsize(a.one) / 1e6))
             scaling(a.build, [a.one] * files, jobs, a.rounds, os.path.getsize(a.one), opts, prog)
     if not a.no_memory:
-        memory(a.build, files[:a.top] if a.top else files)
+        big = [f for f in (files[:a.top] if a.top else files)
+               if os.path.getsize(f) >= a.min_mb * 1e6]
+        if big:
+            memory(a.build, big)
 
 
 if __name__ == "__main__":

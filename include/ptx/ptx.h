@@ -57,9 +57,10 @@ ptx_module *ptx_parse_buffer_jobs(const char *name, const char *data, size_t siz
 ptx_module *ptx_parse_file_jobs(const char *path, unsigned jobs, ptx_diag *diag);
 void ptx_module_free(ptx_module *m);
 /* Where those pieces are cut: the first offset at or after `at` that
-   follows a '}' standing at the start of a line, with blank space and //
-   comments and then a top-level directive (.visible, .entry, .func,
-   .section, ...) after it; `size` if there is none.  The scan does not
+   follows a '}' standing at the start of a line or a ';' ending one, with
+   blank space and // comments and then a top-level directive (.visible,
+   .entry, .func, .global, .section, ...) after it; `size` if there is
+   none.  The scan does not
    know comments or strings, so a piece may start inside one: pieces that
    each lex and parse as modules of their own, though, are together the
    whole module's items, token for token. */

@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include "ptx/codegen.h"
 #include "ptx/ptx.h"
+#include "util/paths.h"
 #include "util/memory.h"
 #include "util/threads.h"
 
@@ -120,6 +122,21 @@ static int write_out(const char *path, const ptx_buf *b)
     return ok ? 0 : -1;
 }
 
+/* Plain Python for a file of two pieces or more, translated a piece at a
+   time (ptx_codegen_pieces) into *py: 1, or 0 when the whole module must
+   be taken (sugar, --name, a small file, standard input, a piece that
+   does not parse, which the whole parse then reports). */
+static int in_pieces(const char *path, const ptx_codegen_options *o, ptx_buf *py)
+{
+    size_t piece = ptx_piece_size(o->jobs), n;
+    char *src = o->sugar || o->name ? NULL : paths_read_large(path, 2 * piece, &n);
+    if (!src)
+        return 0;
+    int ok = ptx_codegen_pieces(path, src, n, piece, o, py);
+    munmap(src, n);
+    return ok;
+}
+
 /* The command line into o, *out and *want_stats: -1 to go on, else the
    exit status (after --help, --version, --list-passes or a usage error). */
 static int parse_options(int argc, char **argv, ptx_codegen_options *o,
@@ -187,19 +204,22 @@ int main(int argc, char **argv)
         return exit_now;
     o.stats = want_stats ? &st : NULL;
     o.srcname = argv[optind];
-    ptx_diag d;
-    ptx_module *m = ptx_parse_file_jobs(argv[optind], o.jobs, &d);
-    if (!m) {
-        ptx_diag_print(stderr, &d);
-        return 1;
-    }
     ptx_buf py = { 0 };
-    int rc = ptx_codegen(m, &o, &py, &d);
-    if (rc != 0)
-        fprintf(stderr, "pyptx-codegen: %s: error: %s\n", argv[optind], d.msg);
-    else if (write_out(out, &py) != 0)
+    ptx_module *m = NULL;
+    int rc = 0;
+    if (want_stats || !in_pieces(argv[optind], &o, &py)) {
+        ptx_diag d;
+        if (!(m = ptx_parse_file_jobs(argv[optind], o.jobs, &d))) {
+            ptx_diag_print(stderr, &d);
+            ptx_buf_free(&py);
+            return 1;
+        }
+        if ((rc = ptx_codegen(m, &o, &py, &d)) != 0)
+            fprintf(stderr, "pyptx-codegen: %s: error: %s\n", argv[optind], d.msg);
+    }
+    if (rc == 0 && write_out(out, &py) != 0)
         rc = 2;
-    else if (want_stats) {
+    else if (rc == 0 && want_stats) {
         print_stats(&st);
         print_line_counts(m, &o, &py);
     }

@@ -6,7 +6,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -14,6 +13,7 @@
 #include "ptx/jitverify.h"
 #include "ptx/ptx.h"
 #include "util/paths.h"
+#include "util/threads.h"
 #include "util/json.h"
 #include "util/memory.h"
 
@@ -160,50 +160,19 @@ static void check_jit(const ptx_module *m, const opts *o, const ptx_buf *out,
     res->ok = res->verdict == PTX_JIT_IDENTICAL || res->verdict == PTX_JIT_REJECTED;
 }
 
-/* A large file is taken one piece of about this many bytes per thread at
-   a time (emit/pieces.c), so that only a piece's tree is held.  With
-   threads, a piece is as many times larger: each piece is parsed and
-   printed on all of them, and what every piece costs alone (starting the
-   threads, the serial joins) must stay small beside what they share; so a
-   file under twice that is taken whole, the fastest way with threads. */
-#define PIECE_PER_THREAD ((size_t)1 << 20)
-
-static size_t piece_size(const opts *o)
-{
-    return (o->file_jobs ? o->file_jobs : 1) * PIECE_PER_THREAD;
-}
-
 typedef struct input {
     char *p;
     size_t n, page;
 } input;
 
-/* A piece's pages of the input, which nothing reads again: given back.
-   (The input is an anonymous mapping of its own, read into, not the file
-   mapped: a file that shrinks under a mapping would kill the program.) */
+/* A piece's pages of the input (paths_read_large), which nothing reads
+   again: given back. */
 static void release(void *ctx, size_t from, size_t to)
 {
     const input *f = ctx;
     size_t a = (from + f->page - 1) / f->page * f->page, z = to / f->page * f->page;
     if (z > a)
         madvise(f->p + a, z - a, MADV_DONTNEED);
-}
-
-/* All `n` bytes of fd into a fresh mapping, or NULL (the file changed
-   size, a read failed). */
-static char *read_mapped(int fd, size_t n)
-{
-    char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    size_t got = 0;
-    ssize_t r = 1;
-    while (got < n && (r = read(fd, p + got, n - got)) > 0)
-        got += (size_t)r;
-    if (got == n && read(fd, &r, 1) == 0)
-        return p;
-    munmap(p, n);
-    return NULL;
 }
 
 /* The file's round trip in pieces (with `out`, its text printed into it):
@@ -213,18 +182,9 @@ static char *read_mapped(int fd, size_t n)
 static int in_pieces(const char *path, const opts *o, unsigned flags,
                      ptx_buf *out)
 {
-    size_t piece = piece_size(o);
-    struct stat st;
-    int fd = strcmp(path, "-") ? open(path, O_RDONLY) : -1;
-    if (fd < 0)
-        return 0;
-    int big = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-              (unsigned long long)st.st_size / 2 >= piece &&
-              (unsigned long long)st.st_size <= PTX_MAX_INPUT;
-    input f = { NULL, big ? (size_t)st.st_size : 0, (size_t)sysconf(_SC_PAGESIZE) };
-    f.p = big ? read_mapped(fd, f.n) : NULL;
-    close(fd);
-    if (!f.p)
+    size_t piece = ptx_piece_size(o->file_jobs);
+    input f = { NULL, 0, (size_t)sysconf(_SC_PAGESIZE) };
+    if (!(f.p = paths_read_large(path, 2 * piece, &f.n)))
         return 0;
     ptx_pieces_opts po = { piece, o->file_jobs, flags, out, release, &f };
     int ok = ptx_pieces_roundtrip(path, f.p, f.n, &po);

@@ -177,8 +177,9 @@ void cg_build_body(cg_builder *b, const ptx_block *body, cg_stmt **out);
 
 /* build_module.c: one kernel after its name (the rest of cg_build) */
 void cg_build_kernel(cg_module *m, cg_kernel *k);
-/* build_jobs.c: cg_build_kernel on every kernel, on up to `jobs` threads */
-void cg_build_kernels(cg_module *m, unsigned jobs);
+/* build_jobs.c: cg_build_kernel on kernels from `from` on, on up to `jobs`
+   threads, their IR in `ir` where it is not NULL (cg_build_items) */
+void cg_build_kernels(cg_module *m, uint32_t from, unsigned jobs, ptx_arena *ir);
 
 
 #endif

@@ -14,6 +14,11 @@
  * built by different threads do not share them, and nothing compares
  * instructions of two kernels.  Which thread builds a kernel does not
  * change what is built: the output is the serial build's.
+ *
+ * A module translated in pieces (codegen.c) frees each piece's kernels
+ * once they are printed, and keeps only their names: there every build,
+ * one thread's too, allocates from a copy, and the copies' arenas go to
+ * the piece's own arena rather than to the module's.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -24,6 +29,7 @@
 typedef struct builder_thread {
     cg_module copy;
     atomic_uint *next;
+    uint32_t end;
     cg_module *m;
 } builder_thread;
 
@@ -32,18 +38,23 @@ static void build_some(void *arg)
     builder_thread *t = arg;
     for (;;) {
         uint32_t i = atomic_fetch_add(t->next, 1);
-        if (i >= t->m->nkernels)
+        if (i >= t->end)
             return;
         cg_build_kernel(&t->copy, &t->m->kernels[i]);
     }
 }
 
-/* Hands t's arenas, opcodes and types to m. */
-static void merge(cg_module *m, builder_thread *t)
+/* Hands t's arenas, opcodes and types to m, or its arenas to ir. */
+static void merge(cg_module *m, builder_thread *t, ptx_arena *ir)
 {
+    m->types_used |= t->copy.types_used;
+    if (ir) {   /* a piece's: its opcodes are for sugar, which reads none */
+        ptx_arena_adopt(ir, t->copy.arena);
+        ptx_arena_adopt(ir, t->copy.stmts);
+        return;
+    }
     ptx_arena_adopt(m->arena, t->copy.arena);
     ptx_arena_adopt(m->stmts, t->copy.stmts);
-    m->types_used |= t->copy.types_used;
     for (uint32_t i = 0; i < t->copy.nopcodes; i++) {
         m->opcodes_v = cg_grow(m, m->opcodes_v, m->nopcodes, &m->capopcodes,
                                sizeof *m->opcodes_v);
@@ -51,17 +62,23 @@ static void merge(cg_module *m, builder_thread *t)
     }
 }
 
-void cg_build_kernels(cg_module *m, unsigned jobs)
+void cg_build_kernels(cg_module *m, uint32_t from, unsigned jobs, ptx_arena *ir)
 {
-    unsigned n = jobs < m->nkernels ? jobs : m->nkernels;
+    uint32_t count = m->nkernels - from;
+    unsigned n = jobs < count ? jobs : count;
     n = n < PTX_MAX_THREADS ? n : PTX_MAX_THREADS;
-    builder_thread *t = n >= 2 ? calloc(n, sizeof *t) : NULL;
+    if (!count)
+        return;
+    n = n ? n : 1;
+    builder_thread *t = n >= 2 || ir ? calloc(n, sizeof *t) : NULL;
     if (!t) {
-        for (uint32_t i = 0; i < m->nkernels; i++)
+        /* (a piece's builds allocate from the module when calloc fails:
+           they are kept with it, a leak until the module is freed) */
+        for (uint32_t i = from; i < m->nkernels; i++)
             cg_build_kernel(m, &m->kernels[i]);
         return;
     }
-    atomic_uint next = 0;
+    atomic_uint next = from;
     for (unsigned i = 0; i < n; i++) {
         t[i].copy = *m;
         t[i].copy.arena = ptx_arena_new();
@@ -71,10 +88,14 @@ void cg_build_kernels(cg_module *m, unsigned jobs)
         t[i].copy.nopcodes = t[i].copy.capopcodes = 0;
         t[i].copy.types_used = 0;
         t[i].next = &next;
+        t[i].end = m->nkernels;
         t[i].m = m;
     }
-    ptx_each_thread(t, n, sizeof *t, build_some);
+    if (n == 1)
+        build_some(&t[0]);
+    else
+        ptx_each_thread(t, n, sizeof *t, build_some);
     for (unsigned i = 0; i < n; i++)
-        merge(m, &t[i]);
+        merge(m, &t[i], ir);
     free(t);
 }

@@ -243,11 +243,12 @@ static void kernel_names(cg_module *m, cg_kernel *k, uint32_t i)
 
 /* What a kernel's build needs of the others: its PTX name and its Python
    function's, which must differ from theirs (serial, in source order). */
-static void kernel_head(cg_module *m, const ptx_stmt *s, cg_kernel *k, uint32_t i)
+static void kernel_head(cg_module *m, const ptx_module *pm, const ptx_stmt *s,
+                        cg_kernel *k, uint32_t i)
 {
     k->src = s;
     if (!k->ptx_name) {
-        ptx_str n = tstr(m->src, s->u.func.name);
+        ptx_str n = tstr(pm, s->u.func.name);
         k->ptx_name = cg_strndup(m, n.p, n.n);
     }
     kernel_names(m, k, i);
@@ -287,19 +288,20 @@ static const ptx_stmt *first_of(const ptx_module *pm, uint32_t kind)
     return NULL;
 }
 
-static void header_values(cg_module *m)
+/* @kernel's arch and version: the first .target's and .version's, which
+   may come in any piece of the module (m->have_*: found already). */
+static void header_values(cg_module *m, const ptx_module *pm)
 {
-    const ptx_module *pm = m->src;
-    const ptx_stmt *v = first_of(pm, PTX_S_VERSION), *t = first_of(pm, PTX_S_TARGET);
-    m->arch = "sm_90a";
-    m->vmajor = "8";
-    m->vminor = "5";
-    m->version_ints = 1;
+    const ptx_stmt *v = m->have_version ? NULL : first_of(pm, PTX_S_VERSION);
+    const ptx_stmt *t = m->have_target ? NULL : first_of(pm, PTX_S_TARGET);
+    m->have_version |= v != NULL;
+    m->have_target |= t != NULL;
     if (t && t->u.dir.args) {
         const ptx_expr *a = t->u.dir.args;
         while (a->next)
             a = a->next;
-        m->arch = dup_span(m, t->u.dir.args->tok, cg_expr_last(a) + 1);
+        ptx_str s = cg_span(pm, t->u.dir.args->tok, cg_expr_last(a) + 1);
+        m->arch = cg_strndup(m, s.p, s.n);
     }
     if (v && v->u.dir.args && !v->u.dir.args->next) {
         ptx_str s = tstr(pm, v->u.dir.args->tok);
@@ -313,70 +315,135 @@ static void header_values(cg_module *m)
     }
 }
 
-/* What a raw module segment holds, for the comment above it: the kinds of
-   its items in order of first appearance, and "comments".  *from is where
-   the items of this segment start (segments come in source order), and is
-   left at the first item after it. */
-static const char *seg_why(cg_module *m, size_t a, size_t z,
-                           const ptx_stmt **from)
+/* The raw segments of _MODULE, the text between the kernels pyptx can
+   express, each with a comment that says what it holds: the kinds of its
+   items in order of first appearance, and "comments".  A segment is open
+   (m->seg_*) while the items are walked, piece after piece, and closed by
+   the next kernel or the end of the text. */
+enum { ENTRY_HERE = 11, ENTRY_NEXT, COMMENTS, NWHAT };
+static const char *const seg_what[NWHAT] = {
+    "module header", ".file", "debug .section", "module variables",
+    ".func / declarations", "@@DWARF", "preprocessor lines", ".alias",
+    ".callprototype", ".pragma", ".loc",
+    "entry pyptx cannot express", "linkage of the next .entry", "comments",
+};
+static const struct { uint32_t kind, what; } seg_kinds[] = {
+    { PTX_S_VERSION, 0 }, { PTX_S_TARGET, 0 }, { PTX_S_ADDRESS_SIZE, 0 },
+    { PTX_S_FILE, 1 }, { PTX_S_SECTION, 2 }, { PTX_S_VAR, 3 },
+    { PTX_S_FUNC, 4 }, { PTX_S_DWARF, 5 }, { PTX_S_PREPROC, 6 },
+    { PTX_S_ALIAS, 7 }, { PTX_S_CALLPROTOTYPE, 8 }, { PTX_S_PRAGMA, 9 },
+    { PTX_S_LOC, 10 },
+};
+
+_Static_assert(NWHAT <= sizeof ((cg_module *)0)->seg_order, "seg_order holds every kind");
+_Static_assert(NWHAT <= 32, "seg_seen has a bit per kind");
+
+static void seg_saw(cg_module *m, unsigned w)
 {
-    const ptx_module *pm = m->src;
-    enum { ENTRY_HERE = 11, ENTRY_NEXT, COMMENTS, NWHAT };
-    static const char *const what[NWHAT] = {
-        "module header", ".file", "debug .section", "module variables",
-        ".func / declarations", "@@DWARF", "preprocessor lines", ".alias",
-        ".callprototype", ".pragma", ".loc",
-        "entry pyptx cannot express", "linkage of the next .entry", "comments",
-    };
-    static const struct { uint32_t kind, what; } kinds[] = {
-        { PTX_S_VERSION, 0 }, { PTX_S_TARGET, 0 }, { PTX_S_ADDRESS_SIZE, 0 },
-        { PTX_S_FILE, 1 }, { PTX_S_SECTION, 2 }, { PTX_S_VAR, 3 },
-        { PTX_S_FUNC, 4 }, { PTX_S_DWARF, 5 }, { PTX_S_PREPROC, 6 },
-        { PTX_S_ALIAS, 7 }, { PTX_S_CALLPROTOTYPE, 8 }, { PTX_S_PRAGMA, 9 },
-        { PTX_S_LOC, 10 },
-    };
-    unsigned order[NWHAT], n = 0, seen = 0;
-    const ptx_stmt *s = *from;
-    for (; s && pm->toks[s->first].start < z; s = s->next) {
-        if (pm->toks[s->first].start < a)
-            continue;
-        int w = -1;
-        if (is_entry_def(pm, s))
-            w = pm->toks[s->u.func.kw].start < z ? ENTRY_HERE : ENTRY_NEXT;
-        for (unsigned i = 0; w < 0 && i < sizeof kinds / sizeof *kinds; i++)
-            if (kinds[i].kind == s->kind)
-                w = (int)kinds[i].what;
-        if (w >= 0 && !(seen >> w & 1)) {
-            seen |= 1u << w;
-            order[n++] = (unsigned)w;
-        }
+    if (!(m->seg_seen >> w & 1)) {
+        m->seg_seen |= 1u << w;
+        m->seg_order[m->seg_n++] = (uint8_t)w;
     }
-    *from = s;
-    if (cg_find_slash(pm->src + a, z - a, '/') || cg_find_slash(pm->src + a, z - a, '*'))
-        order[n++] = COMMENTS;
-    if (!n)
-        return NULL;
-    ptx_buf buf = { 0 };
-    for (unsigned i = 0; i < n; i++) {
-        if (i)
-            ptx_buf_put(&buf, ", ", 2);
-        ptx_buf_puts(&buf, what[order[i]]);
-    }
-    const char *why = cg_strndup(m, buf.p, buf.n);
-    ptx_buf_free(&buf);
-    return why;
 }
 
-static void add_seg(cg_module *m, size_t a, size_t z, int32_t kernel,
-                    const ptx_stmt **from)
+static void seg_item(cg_module *m, const ptx_module *pm, const ptx_stmt *s)
 {
+    if (is_entry_def(pm, s)) {
+        seg_saw(m, ENTRY_HERE);
+        return;
+    }
+    for (unsigned i = 0; i < sizeof seg_kinds / sizeof *seg_kinds; i++)
+        if (seg_kinds[i].kind == s->kind) {
+            seg_saw(m, seg_kinds[i].what);
+            return;
+        }
+}
+
+static cg_seg *seg_new(cg_module *m, int32_t kernel)
+{
+    m->segs = cg_grow(m, m->segs, m->nsegs, &m->capsegs, sizeof *m->segs);
     cg_seg *s = &m->segs[m->nsegs++];
     s->kernel = kernel;
-    if (kernel < 0) {
-        s->p = m->src->src + a;
-        s->n = z - a;
-        s->why = seg_why(m, a, z, from);
+    return s;
+}
+
+/* Closes the open segment at byte z of the module's text. */
+static void seg_close(cg_module *m, const char *text, size_t z)
+{
+    size_t a = m->seg_pos;
+    cg_seg *s = seg_new(m, -1);
+    s->p = text + a;
+    s->n = z - a;
+    if (cg_find_slash(text + a, z - a, '/') || cg_find_slash(text + a, z - a, '*'))
+        seg_saw(m, COMMENTS);
+    if (m->seg_n) {
+        ptx_buf buf = { 0 };
+        for (unsigned i = 0; i < m->seg_n; i++) {
+            if (i)
+                ptx_buf_put(&buf, ", ", 2);
+            ptx_buf_puts(&buf, seg_what[m->seg_order[i]]);
+        }
+        s->why = cg_strndup(m, buf.p, buf.n);
+        ptx_buf_free(&buf);
     }
+    m->seg_seen = m->seg_n = 0;
+}
+
+/* pm's items into segments: its kernels are m->kernels[k...], in order. */
+static void segments(cg_module *m, const ptx_module *pm, const char *text,
+                     size_t at, uint32_t k)
+{
+    for (const ptx_stmt *s = pm->items; s; s = s->next) {
+        if (!is_entry_def(pm, s) || m->kernels[k].unsupported) {
+            k += is_entry_def(pm, s);
+            seg_item(m, pm, s);
+            continue;
+        }
+        uint32_t first = pm->toks[s->first].start, kw = pm->toks[s->u.func.kw].start;
+        if (first < kw)
+            seg_saw(m, ENTRY_NEXT);
+        seg_close(m, text, at + kw);
+        seg_new(m, (int32_t)k++);
+        ptx_tok rb = s->u.func.body->rbrace;
+        m->seg_pos = at + pm->toks[rb].start + pm->toks[rb].len;
+    }
+}
+
+cg_module *cg_module_new(const cg_options *o, const char *filename)
+{
+    cg_module *m = calloc(1, sizeof *m);
+    m->arena = ptx_arena_new();
+    m->stmts = ptx_arena_new();
+    m->opt = o;
+    m->srcname = o->srcname ? o->srcname : filename;
+    m->arch = "sm_90a";
+    m->vmajor = "8";
+    m->vminor = "5";
+    m->version_ints = 1;
+    return m;
+}
+
+void cg_build_items(cg_module *m, const ptx_module *pm, const char *text,
+                    size_t at, ptx_arena *ir)
+{
+    m->src = pm;
+    header_values(m, pm);
+    uint32_t from = m->nkernels;
+    for (const ptx_stmt *s = pm->items; s; s = s->next)
+        if (is_entry_def(pm, s)) {
+            m->kernels = cg_grow(m, m->kernels, m->nkernels, &m->capkernels,
+                                 sizeof *m->kernels);
+            cg_kernel *k = &m->kernels[m->nkernels];
+            k->ptx_name = m->opt->name;
+            kernel_head(m, pm, s, k, m->nkernels++);
+        }
+    cg_build_kernels(m, from, m->opt->jobs, ir);
+    segments(m, pm, text, at, from);
+}
+
+void cg_build_end(cg_module *m, const char *text, size_t size)
+{
+    seg_close(m, text, size);
 }
 
 static int count_entries(const ptx_module *pm)
@@ -397,35 +464,9 @@ int cg_build(const ptx_module *pm, const cg_options *o, cg_module **out,
                  "--name needs exactly one .entry definition; the file has %d", ne);
         return -1;
     }
-    cg_module *m = calloc(1, sizeof *m);
-    m->arena = ptx_arena_new();
-    m->stmts = ptx_arena_new();
-    m->src = pm;
-    m->opt = o;
-    m->srcname = o->srcname ? o->srcname : pm->filename;
-    header_values(m);
-    m->kernels = cg_alloc(m, (size_t)(ne + 1) * sizeof *m->kernels);
-    m->segs = cg_alloc(m, (size_t)(2 * ne + 2) * sizeof *m->segs);
-    for (const ptx_stmt *s = pm->items; s; s = s->next)
-        if (is_entry_def(pm, s)) {
-            cg_kernel *k = &m->kernels[m->nkernels];
-            k->ptx_name = o->name ? o->name : NULL;
-            kernel_head(m, s, k, m->nkernels++);
-        }
-    cg_build_kernels(m, o->jobs);
-    /* the raw text between the kernels pyptx can express */
-    size_t pos = 0;
-    const ptx_stmt *from = pm->items;
-    for (uint32_t i = 0; i < m->nkernels; i++) {
-        const cg_kernel *k = &m->kernels[i];
-        if (k->unsupported)
-            continue;
-        add_seg(m, pos, pm->toks[k->src->u.func.kw].start, -1, &from);
-        add_seg(m, 0, 0, (int32_t)i, NULL);
-        ptx_tok rb = k->src->u.func.body->rbrace;
-        pos = pm->toks[rb].start + pm->toks[rb].len;
-    }
-    add_seg(m, pos, pm->size, -1, &from);
+    cg_module *m = cg_module_new(o, pm->filename);
+    cg_build_items(m, pm, pm->src, 0, NULL);
+    cg_build_end(m, pm->src, pm->size);
     *out = m;
     return 0;
 }

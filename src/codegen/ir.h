@@ -379,10 +379,17 @@ struct cg_module {
     const char *arch;        /* @kernel(arch=...) */
     const char *vmajor, *vminor; /* version=(M, m) */
     int version_ints;        /* print them as ints, else strings */
+    uint8_t have_version, have_target; /* their first directive found */
     cg_kernel *kernels;
-    uint32_t nkernels;
+    uint32_t nkernels, capkernels;
     cg_seg *segs;
-    uint32_t nsegs;
+    uint32_t nsegs, capsegs;
+    /* the raw segment being made (build_module.c): where it begins, and
+       the kinds of item met in it (bit per kind), in order of first
+       appearance */
+    size_t seg_pos;
+    uint32_t seg_seen;
+    uint8_t seg_n, seg_order[15];
     uint32_t types_used;     /* bit i = cg_types[i] imported */
     uint8_t uses_smem;       /* sugar made smem.* calls: import smem */
     uint8_t uses_dyn;        /* sugar made CG_O_DYN: define _dyn_smem* */
@@ -423,6 +430,15 @@ struct cg_module {
    (for example --name with several entries). */
 int cg_build(const ptx_module *pm, const cg_options *o, cg_module **out,
              ptx_diag *err);
+/* The same a piece at a time (a module translated in pieces): a module
+   with no items yet; then each piece pm of the module's text `text`, which
+   begins at byte `at` of it, built, its kernels appended to m->kernels
+   (their IR allocated in `ir` where it is not NULL, so that it can be
+   freed once they are printed); then the end of the text, `size`. */
+cg_module *cg_module_new(const cg_options *o, const char *filename);
+void cg_build_items(cg_module *m, const ptx_module *pm, const char *text,
+                    size_t at, ptx_arena *ir);
+void cg_build_end(cg_module *m, const char *text, size_t size);
 void cg_module_free(cg_module *m);
 /* The passes selected by o->sugar (src/sugar/driver.c): cg_passes_begin
    once, then cg_passes_run on each kernel pyptx can express; on a kernel,

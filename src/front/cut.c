@@ -1,9 +1,11 @@
 /*
  * cut.c - where a module's text may be cut between top-level items.
  *
- * Right after a '}' that stands at the start of a line and is followed,
- * after blank space and // comments, by a directive that starts an item:
- * the end of a function or section in the output of every compiler.  The
+ * Right after a '}' that stands at the start of a line, or a ';' that
+ * ends one, and is followed, after blank space and // comments, by a
+ * directive that starts an item: the end of a function or section, or of
+ * a declaration (a module variable's data, which can make most of a
+ * library module), in the output of every compiler.  The
  * scan knows nothing of comments and strings, so a cut may fall inside
  * one; whoever cuts must check that the pieces lex as the whole does
  * (parse_jobs.c: the tokens meet; emit/pieces.c: every piece lexes, so none
@@ -30,27 +32,41 @@ static int item_start(const char *p, size_t left)
     return 0;
 }
 
+/* After blank space and // comments from j, a directive that starts an
+   item. */
+static int item_follows(const char *src, size_t size, size_t j)
+{
+    for (;;) {
+        while (j < size && strchr(" \t\r\n\f\v", src[j]) && src[j])
+            j++;
+        if (j + 1 >= size || src[j] != '/' || src[j + 1] != '/')
+            break;
+        const char *nl = memchr(src + j, '\n', size - j);
+        j = nl ? (size_t)(nl - src) : size;
+    }
+    return j < size && item_start(src + j, size - j);
+}
+
+/* Where the line [b, e) may end an item: after a '}' that begins it, or
+   after a ';' that ends it (blank space aside); 0 where it may not. */
+static size_t item_end(const char *src, size_t b, size_t e)
+{
+    if (src[b] == '}' && (b == 0 || src[b - 1] == '\n'))
+        return b + 1;
+    while (e > b && (src[e - 1] == ' ' || src[e - 1] == '\t' || src[e - 1] == '\r'))
+        e--;
+    return e > b && src[e - 1] == ';' ? e : 0;
+}
+
 size_t ptx_cut_after(const char *src, size_t size, size_t at)
 {
-    while (at < size) {
-        const char *b = memchr(src + at, '}', size - at);
-        if (!b)
-            return size;
-        size_t i = (size_t)(b - src);
-        at = i + 1;
-        if (i == 0 || src[i - 1] != '\n')
-            continue;
-        size_t j = at;
-        for (;;) {
-            while (j < size && strchr(" \t\r\n\f\v", src[j]) && src[j])
-                j++;
-            if (j + 1 >= size || src[j] != '/' || src[j + 1] != '/')
-                break;
-            const char *nl = memchr(src + j, '\n', size - j);
-            j = nl ? (size_t)(nl - src) : size;
-        }
-        if (j < size && item_start(src + j, size - j))
-            return at;
+    for (size_t b = at; b < size;) {
+        const char *nl = memchr(src + b, '\n', size - b);
+        size_t e = nl ? (size_t)(nl - src) : size;
+        size_t cut = item_end(src, b, e);
+        if (cut >= at && cut && item_follows(src, size, cut))
+            return cut;
+        b = e + 1;
     }
     return size;
 }

@@ -244,11 +244,35 @@ def big_module(n):
     return HEAD + "".join(kern % (i, i, i) for i in range(n))
 
 
-def case_pieces(prog, work):
+def codegen_pieces(codegen, work, name, want):
+    """pyptx-codegen takes a large file in pieces too (plain mode): its
+    Python, or its diagnostic, must be the whole module's, and a file that
+    fails leaves no output file."""
+    out = os.path.join(work, name + ".py")
+    p, _ = run(codegen, [name + ".ptx"], cwd=work)
+    q, _ = run(codegen, ["--jobs", "64", name + ".ptx"], cwd=work)
+    r, _ = run(codegen, ["--jobs", "2", "-o", out, name + ".ptx"], cwd=work)
+    status_ok("pyptx-codegen " + name, p)
+    got = open(out, "rb").read() if os.path.exists(out) else None
+    if (p.returncode, p.stdout, p.stderr) != (q.returncode, q.stdout, q.stderr) or \
+            r.returncode != want or r.stderr != q.stderr or got != (None if want else q.stdout):
+        fail("pyptx-codegen %s.ptx: in pieces exit %d, %d bytes, %r; whole exit %d, "
+             "%d bytes, %r; -o exit %d, %s" % (name, p.returncode, len(p.stdout),
+                                               first_line(p.stderr), q.returncode,
+                                               len(q.stdout), first_line(q.stderr),
+                                               r.returncode, "no file" if got is None else
+                                               "%d bytes" % len(got)))
+    if p.returncode != want or (want and p.stdout) or (not want and b"KERNELS = {" not in p.stdout):
+        fail("pyptx-codegen %s.ptx: exit %d, %d bytes, expected exit %d"
+             % (name, p.returncode, len(p.stdout), want))
+
+
+def case_pieces(prog, work, codegen=None):
     """pyptx-roundtrip takes a module of 2 MiB or more one piece of about
     1 MiB at a time, and falls back to the whole module where a piece fails:
     the texts, the verdicts and the diagnostics must be the whole module's.
-    --jobs 64 asks for pieces of 64 MiB, so it takes these files whole."""
+    --jobs 64 asks for pieces of 64 MiB, so it takes these files whole.
+    With `codegen`, the same of pyptx-codegen's Python."""
     text = big_module(6000)
     path = write(work, "big.ptx", text)
     if len(text) < 4 << 20:
@@ -263,6 +287,8 @@ def case_pieces(prog, work):
     p, _ = run(prog, ["--canonical", "big.ptx"], cwd=work)
     if p.returncode:
         fail("--canonical big.ptx: exit %d" % p.returncode)
+    if codegen:
+        codegen_pieces(codegen, work, "big", 0)
     # an error in the last piece, one in the middle, and a comment over the
     # first cut (it opens in one piece and closes in the next)
     lines = text.split("\n")
@@ -290,11 +316,14 @@ def case_pieces(prog, work):
         if want and (p.stdout or not first_line(p.stderr).startswith("%s.ptx:%d:" % (name, at + 1))):
             fail("--emit %s.ptx: %d bytes out, diagnostic %r, expected line %d"
                  % (name, len(p.stdout), first_line(p.stderr), at + 1))
+        if codegen:
+            codegen_pieces(codegen, work, name, want)
         v, _ = run(prog, [name + ".ptx"], cwd=work)
         w, _ = run(prog, ["--jobs", "64", name + ".ptx"], cwd=work)
         if (v.returncode, v.stdout) != (w.returncode, w.stdout):
             fail("%s.ptx: the verdict in pieces is not the whole module's" % name)
-    print("big.ptx: %d bytes; texts, verdicts and diagnostics as the whole module's" % len(text))
+    print("big.ptx: %d bytes; texts, verdicts%s and diagnostics as the whole module's"
+          % (len(text), ", Python" if codegen else ""))
 
 
 # ---- truncations of real files at every statement boundary -----------------
@@ -529,6 +558,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--roundtrip", required=True)
     ap.add_argument("--shared", help="the shared corpus (determinism, valgrind)")
+    ap.add_argument("--codegen", help="pyptx-codegen, for the pieces case")
     ap.add_argument("--regressions", help="run every file in this directory")
     ap.add_argument("--work", help="scratch directory (default: a temporary one)")
     ap.add_argument("case", nargs="?")
@@ -545,7 +575,8 @@ def main():
                 "deep_nesting": case_deep_nesting, "many_params": case_many_params,
                 "2gib": case_2gib, "truncations": case_truncations,
                 "emit_safe": case_emit_safe, "link_loops": case_link_loops,
-                "pieces": case_pieces,
+                "pieces": lambda p, w: case_pieces(p, w, args.codegen and
+                                                   os.path.abspath(args.codegen)),
                 "determinism": lambda p, w: case_determinism(p, w, args),
                 "valgrind": lambda p, w: case_valgrind(p, w, args),
             }

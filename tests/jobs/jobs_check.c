@@ -20,7 +20,8 @@
  * flags per thread count (per variant, in turn).  And the round trip one
  * piece at a time (ptx_pieces_roundtrip, a piece at every function's end),
  * checks and printed texts, must give the whole module's texts, and pass
- * only where the whole module does.  --corrupt N adds N
+ * only where the whole module does; and so must the plain Python
+ * translated a piece at a time (ptx_codegen_pieces).  --corrupt N adds N
  * corrupted variants in all, spread over the files: truncated, a byte
  * deleted, or text inserted that a splitter could trip on (braces, a
  * comment or string opened, a directive), at seeded random offsets.
@@ -48,6 +49,7 @@ typedef struct tally {
     size_t inputs, cut, errors, differ;
     size_t pieces, whole;   /* files whose round trip passed in pieces, or
                                had to take the whole module */
+    size_t translated;      /* files whose plain Python came in pieces */
 } tally;
 
 static int same_diag(const ptx_diag *a, const ptx_diag *b)
@@ -166,6 +168,28 @@ static int canonical_ok(const ptx_module *a, ptx_buf *c1)
     return ok;
 }
 
+/* Plain Python translated a piece at a time (a piece at every function's
+   end) against the whole module a's (NULL: it does not parse): it comes
+   in pieces exactly where every piece parses (`parsed`, what the round
+   trip in pieces found), and then is the whole module's; elsewhere
+   nothing is appended. */
+static const char *codegen_difference(const char *name, const char *data,
+                                      size_t n, const ptx_module *a, int parsed,
+                                      int full, unsigned jobs, tally *t)
+{
+    ptx_buf x = { 0 }, y = { 0 };
+    ptx_codegen_options o = { .jobs = jobs };
+    int ok = ptx_codegen_pieces(name, data, n, 1, &o, &y);
+    if (a)
+        codegen(a, 0, 1, &x);
+    t->translated += full && ok;
+    int same = ok == parsed && (ok ? a && x.n == y.n && (!x.n || !memcmp(x.p, y.p, x.n))
+                                   : y.n == 0);   /* nothing appended */
+    ptx_buf_free(&x);
+    ptx_buf_free(&y);
+    return same ? NULL : "plain codegen in pieces";
+}
+
 /* The round trip in pieces against the whole module a's (NULL: it does
    not parse): where the pieces pass the whole must, with the same texts.
    A corpus file (`full`) is counted as passing in pieces or not. */
@@ -193,6 +217,8 @@ static const char *pieces_difference(const char *name, const char *data,
         why = "exact text in pieces";
     else if (cn && (!a || !whole || y.n != c.n || (c.n && memcmp(y.p, c.p, c.n))))
         why = "canonical text in pieces";
+    else
+        why = codegen_difference(name, data, n, a, ex, full, jobs, t);
     ptx_buf_free(&c);
     ptx_buf_free(&x);
     ptx_buf_free(&y);
@@ -324,9 +350,10 @@ int main(int argc, char **argv)
         prev = m;
     }
     ptx_module_free(prev);
-    printf("%zu round trips in pieces, %zu of whole modules\n", t.pieces, t.whole);
+    printf("%zu round trips in pieces, %zu of whole modules, %zu translations in pieces\n",
+           t.pieces, t.whole, t.translated);
     printf("%zu files, %zu variants: %zu parses in pieces, %zu errors, %zu differ\n",
            files.n, t.inputs - files.n, t.cut, t.errors, t.differ);
     paths_free(&files);
-    return t.differ || !t.cut || !t.pieces;
+    return t.differ || !t.cut || !t.pieces || !t.translated;
 }

@@ -340,6 +340,30 @@ static void canonical_keeps_tokens(void **state)
     ptx_module_free(m);
 }
 
+/* Where a module may be cut: after a function's closing brace or a
+   declaration's semicolon that ends a line, where a top-level directive
+   follows; never inside a function, nor after a `}` or `;` that does not
+   stand so. */
+static void cut_between_items(void **state)
+{
+    (void)state;
+    static const struct { const char *text; const char *after; } cases[] = {
+        { ".global .b8 a[2] = {1, 2};\n.global .b8 b;\n", "{1, 2};" },
+        { ".global .b8 a;   \r\n// note\n\n.visible .entry k()\n{\n}\n", "a;" },
+        { ".entry k()\n{\n\tret;\n}\n.entry j()\n{\n}\n", "\n}" },
+        { ".entry k()\n{\n\tret;\n\tret;\n}\n", NULL },   /* no item follows */
+        { ".visible\n.entry k()\n{\n}\n", NULL },            /* an item's middle */
+        { ".entry k()\n{\n\tret; }\n.entry j()\n{\n}\n", NULL }, /* `}` not first */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *t = cases[i].text;
+        size_t n = strlen(t);
+        const char *a = cases[i].after ? strstr(t, cases[i].after) : NULL;
+        size_t want = a ? (size_t)(a - t) + strlen(cases[i].after) : n;
+        assert_int_equal(ptx_cut_after(t, n, 1), want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,6 +383,7 @@ int main(void)
         cmocka_unit_test(exact_keeps_every_byte),
         cmocka_unit_test(canonical_layout),
         cmocka_unit_test(canonical_keeps_tokens),
+        cmocka_unit_test(cut_between_items),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
