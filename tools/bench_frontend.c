@@ -2,7 +2,7 @@
  * bench_frontend - parse+emit throughput of the C front end (one thread, or
  * a module's parse on N: --threads).
  *
- *   bench_frontend [--mode exact|canonical|codegen|sugar|parse]
+ *   bench_frontend [--mode exact|canonical|codegen|sugar|parse] [--pieces]
  *                  [--threads N] [--pass-times] [--seconds S | --repeat N] PATH...
  *
  * Loads every .ptx file under PATH into memory first (disk is not timed),
@@ -13,6 +13,9 @@
  * canonically, generates Python (codegen: plain; sugar: every sugar pass),
  * or nothing (parse: to split a mode's time into its stages).
  * --threads N: each module parsed on up to N threads (ptx_parse_buffer_jobs);
+ * --pieces: a file of two pieces or more taken a piece at a time, as the
+ * programs take it (exact and canonical as `pyptx-roundtrip --emit`,
+ * codegen as `pyptx-codegen`: ptx_pieces_roundtrip, ptx_codegen_pieces);
  * --pass-times: with sugar, each pass's time per round, on stderr.
  * tools/bench.py runs it beside the reference implementation.
  */
@@ -21,8 +24,10 @@
 #include <time.h>
 #include "ptx/codegen.h"
 #include "ptx/ptx.h"
+#include "emit/emit.h"
 #include "util/paths.h"
 #include "util/memory.h"
+#include "util/threads.h"
 
 typedef struct input {
     char *name, *data;
@@ -50,12 +55,33 @@ typedef struct bench {
     int codegen, parse_only, canonical;
     uint32_t sugar;
     ptx_codegen_stats *stats;
+    int pieces;
 } bench;
+
+/* File i printed (exact or canonical) or translated (plain) a piece at a
+   time, as the programs do: 1, or 0 where it is taken whole. */
+static int in_pieces(const bench *b, size_t i, ptx_buf *out)
+{
+    size_t piece = ptx_piece_size(b->threads);
+    const input *f = &b->in[i];
+    if (!b->pieces || b->parse_only || b->sugar || f->n / 2 < piece)
+        return 0;
+    out->n = 0;
+    if (b->codegen) {
+        ptx_codegen_options o = { .stats = b->stats, .jobs = b->threads };
+        return ptx_codegen_pieces(f->name, f->data, f->n, piece, &o, out);
+    }
+    ptx_pieces_opts po = { piece, b->threads,
+                           b->canonical ? PTX_PIECES_PRINT_CANONICAL : 0, out, NULL, NULL };
+    return ptx_pieces_roundtrip(f->name, f->data, f->n, &po);
+}
 
 /* Parse and print every file once: 0, or 1 after a diagnostic. */
 static int one_round(const bench *b, ptx_buf *out)
 {
     for (size_t i = 0; i < b->n; i++) {
+        if (in_pieces(b, i, out))
+            continue;
         ptx_diag d;
         ptx_module *m = ptx_parse_buffer_jobs(b->in[i].name, b->in[i].data, b->in[i].n,
                                               b->threads, &d);
@@ -65,7 +91,8 @@ static int one_round(const bench *b, ptx_buf *out)
         }
         out->n = 0;
         if (b->codegen) {
-            ptx_codegen_options o = { .sugar = b->sugar, .stats = b->stats };
+            ptx_codegen_options o = { .sugar = b->sugar, .stats = b->stats,
+                                      .jobs = b->pieces ? b->threads : 0 };
             if (ptx_codegen(m, &o, out, &d) != 0) {
                 fprintf(stderr, "%s: %s\n", b->in[i].name, d.msg);
                 return 1;
@@ -89,7 +116,7 @@ int main(int argc, char **argv)
     double seconds = 2.0;
     long repeat = 0; /* --repeat N: exactly N passes (for callgrind) */
     unsigned threads = 1;
-    int pass_times = 0;
+    int pass_times = 0, pieces = 0;
     ptx_codegen_stats st = { 0 };
     long rounds = 0;
     path_list files = { 0 };
@@ -107,6 +134,8 @@ int main(int argc, char **argv)
             repeat = atol(argv[++i]);
         else if (!strcmp(argv[i], "--pass-times"))
             pass_times = 1;
+        else if (!strcmp(argv[i], "--pieces"))
+            pieces = 1;
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
@@ -129,7 +158,7 @@ int main(int argc, char **argv)
        otherwise a slow mode, fewer rounds to the second, would carry more
        of that first cost than a fast one */
     bench b = { in, files.n, threads, codegen, parse_only, canonical, sugar,
-                pass_times ? &st : NULL };
+                pass_times ? &st : NULL, pieces };
     if (!repeat) {
         if (one_round(&b, &out) != 0)
             return 1;

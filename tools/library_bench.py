@@ -22,7 +22,8 @@ on the device machine.  Two tables, three with --one:
    0) of at least --min-mb MB: the peak RSS of the process (GNU time's %M)
    and its ratio to the file's size, for the exact round trip (`pyptx-roundtrip --emit`), the
    canonical one (`--emit --canonical`) and codegen (`pyptx-codegen`,
-   plain).  The worst ratio per program, and the largest file's.
+   plain).  The median and worst ratio per program, and the largest
+   file's.
 
 Single-threaded MB/s and the ratio to pyptx come from tools/bench.py, run
 on the same DIR.
@@ -102,20 +103,16 @@ def memory(build, files):
                                        "" if os.access(GNU_TIME, os.X_OK) else
                                        "; no /usr/bin/time: each figure counts this "
                                        "Python's memory too"))
-    print("%-10s %12s %12s %10s   %s" % ("program", "worst_ratio", "largest_MB", "its_ratio",
-                                        "worst file"))
+    print("%-10s %12s %12s %12s %10s   %s" % ("program", "median_ratio", "worst_ratio",
+                                             "largest_MB", "its_ratio", "worst file"))
     largest = files[0]
     for label, prog, opts in PROGRAMS:
         exe = os.path.join(build, prog)
-        worst, worst_f, big = 0.0, "", None
-        for f in files:
-            r = peak_rss([exe] + opts + [f]) / max(1, os.path.getsize(f))
-            if f == largest:
-                big = r
-            if r > worst:
-                worst, worst_f = r, f
-        print("%-10s %11.1fx %12.1f %9.1fx   %s" % (label, worst, os.path.getsize(largest) / 1e6,
-                                                  big, os.path.basename(worst_f)))
+        ratios = {f: peak_rss([exe] + opts + [f]) / max(1, os.path.getsize(f)) for f in files}
+        worst_f = max(files, key=ratios.get)
+        print("%-10s %11.1fx %11.1fx %12.1f %9.1fx   %s"
+              % (label, statistics.median(ratios.values()), ratios[worst_f],
+                 os.path.getsize(largest) / 1e6, ratios[largest], os.path.basename(worst_f)))
 
 
 def main():

@@ -57,13 +57,15 @@ int ptx_codegen(const ptx_module *m, const ptx_codegen_options *o,
 
 /* The same from a module's text src[0..size), `name` its file name, taken
    one piece of about `piece` bytes at a time (cut where ptx_cut_after
-   says): each piece is parsed, its kernels are translated and printed,
+   says; 0: the size pyptx-codegen takes for o->jobs threads, where a
+   text under two pieces is taken whole, faster than in pieces): each piece is parsed, its kernels are translated and printed,
    and its tree and their IR are freed before the next, so that a large
    module needs a small part of the memory of its whole tree.  Plain mode
    only.  Returns 1 with the Python appended to *out, byte for byte what
    ptx_codegen writes for the whole module; 0 with nothing appended when
-   the whole module must be taken instead: sugar or --name asked for, or a
-   piece that does not parse (ptx_parse_* then says where). */
+   the whole module must be taken instead: sugar or --name asked for, a
+   text too small for `piece` 0, or a piece that does not parse
+   (ptx_parse_* then says where). */
 int ptx_codegen_pieces(const char *name, const char *src, size_t size,
                        size_t piece, const ptx_codegen_options *o,
                        ptx_buf *out);

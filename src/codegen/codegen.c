@@ -194,10 +194,14 @@ int ptx_codegen_pieces(const char *name, const char *src, size_t size,
 {
     if (!o || o->sugar || o->name)
         return 0;
+    if (!piece) {   /* the programs' pieces: a smaller text goes whole */
+        piece = ptx_piece_size(o->jobs);
+        if (size / 2 < piece)
+            return 0;
+    }
     cg_module *m = cg_module_new(o, name);
     ptx_codegen_stats st = { 0 };
     size_t start = out->n, from = 0;
-    piece = piece ? piece : 1;
     /* Room for the Python at once (plain Python runs to about 2.2 bytes
        per byte of PTX): a buffer that doubles as it fills holds its old
        copy too, and the freed copies stay in the heap; pages of the room

@@ -63,6 +63,19 @@ static int source_bytes(PyObject *src, const char **p, Py_ssize_t *n, PyObject *
 
 /* Parse without the GIL, on up to `jobs` threads; NULL with PTXSyntaxError
    raised on failure. */
+static ptx_module *parse_bytes(PyObject *mod, const char *p, Py_ssize_t n,
+                               const char *name, unsigned jobs)
+{
+    ptx_diag d;
+    ptx_module *m;
+    Py_BEGIN_ALLOW_THREADS
+    m = ptx_parse_buffer_jobs(name, p, (size_t)n, jobs, &d);
+    Py_END_ALLOW_THREADS
+    if (!m)
+        pyptx_raise_diag(state(mod)->syntax_error, &d);
+    return m;
+}
+
 static ptx_module *parse_source(PyObject *mod, PyObject *src, const char *name,
                                 unsigned jobs)
 {
@@ -71,14 +84,8 @@ static ptx_module *parse_source(PyObject *mod, PyObject *src, const char *name,
     PyObject *keep;
     if (source_bytes(src, &p, &n, &keep) < 0)
         return NULL;
-    ptx_diag d;
-    ptx_module *m;
-    Py_BEGIN_ALLOW_THREADS
-    m = ptx_parse_buffer_jobs(name, p, (size_t)n, jobs, &d);
-    Py_END_ALLOW_THREADS
+    ptx_module *m = parse_bytes(mod, p, n, name, jobs);
     Py_DECREF(keep);
-    if (!m)
-        pyptx_raise_diag(state(mod)->syntax_error, &d);
     return m;
 }
 
@@ -157,21 +164,37 @@ static PyObject *py_ptx_to_python(PyObject *mod, PyObject *args, PyObject *kw)
     ptx_codegen_options o = { .srcname = "<string>", .jobs = (unsigned)jobs };
     if (sugar_mask(sugar, &o.sugar) < 0)
         return NULL;
-    ptx_module *m = parse_source(mod, src, "<string>", o.jobs);
+    const char *p;
+    Py_ssize_t n;
+    PyObject *keep, *res = NULL;
+    if (source_bytes(src, &p, &n, &keep) < 0)
+        return NULL;
+    ptx_buf out = { 0 };
+    int ok;
+    /* plain Python of a large text a piece at a time, as pyptx-codegen
+       translates a large file; else (and where a piece fails) whole */
+    Py_BEGIN_ALLOW_THREADS
+    ok = ptx_codegen_pieces(o.srcname, p, (size_t)n, 0, &o, &out);
+    Py_END_ALLOW_THREADS
+    ptx_module *m = ok ? NULL : parse_bytes(mod, p, n, "<string>", o.jobs);
+    Py_DECREF(keep);
+    if (ok) {
+        res = pyptx_str(out.p, out.n);
+        ptx_buf_free(&out);
+        return res;
+    }
     if (!m)
         return NULL;
     /* pyptx.codegen names the kernel kernel_name when sugar is on; with
        one .entry only, since two entries of one name are not a module */
     if (o.sugar && kernel_name && entry_definitions(m) == 1)
         o.name = kernel_name;
-    ptx_buf out = { 0 };
     ptx_diag d;
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = ptx_codegen(m, &o, &out, &d);
     ptx_module_free(m);
     Py_END_ALLOW_THREADS
-    PyObject *res = NULL;
     if (rc == 0)
         res = pyptx_str(out.p, out.n);
     else

@@ -177,7 +177,16 @@ def test_jobs_change_nothing():
     one = pyptx_c.parse(text)
     four = pyptx_c.parse(text, jobs=4)
     assert four.emit() == text and four.canonical() == one.canonical()
+    # one job translates it a piece at a time, four take it whole
     assert pyptx_c.ptx_to_python(text, jobs=4) == pyptx_c.ptx_to_python(text)
+    at = text.rindex("\tret;")
+    bad = text[:at] + "\tadd.s32 %r1, , %r2;\n" + text[at:]
+    errors = []
+    for jobs in (1, 64):
+        with pytest.raises(pyptx_c.PTXSyntaxError) as e:
+            pyptx_c.ptx_to_python(bad, jobs=jobs)
+        errors.append(str(e.value))
+    assert errors[0] == errors[1] and "line %d)" % (text[:at].count("\n") + 1) in errors[0]
     assert pyptx_c.ptx_to_python(text, sugar=True, jobs=4) == \
         pyptx_c.ptx_to_python(text, sugar=True)
     other = text.replace("k7(", "k7x(").replace("k9_param_0", "k9_param_9")
