@@ -5,9 +5,10 @@
  * its own cg_kernel, and it allocates from the module: its arenas, and the
  * opcode cache that the module's instructions share.  So each thread
  * builds with a module of its own, a copy that holds its own arenas and
- * opcode cache, and takes the next kernel not yet built; afterwards the
- * copies' arenas and opcodes (sugar's free.c reads their names) become the
- * module's, and the pyptx types their bodies used are added to its.  A
+ * opcode cache, and takes the next kernel not yet built (the largest
+ * first: build_order); afterwards the copies' arenas and opcodes (sugar's
+ * free.c reads their names) become the module's, and the pyptx types
+ * their bodies used are added to its.  A
  * kernel's instructions all come from one cache, so instructions that
  * spell one opcode word still share its op and mods arrays within the
  * kernel, which is what the sugar passes' memos assume (ir.h); kernels
@@ -29,7 +30,8 @@
 typedef struct builder_thread {
     cg_module copy;
     atomic_uint *next;
-    uint32_t end;
+    const uint32_t *order;  /* the kernels to build, largest first */
+    uint32_t n;
     cg_module *m;
 } builder_thread;
 
@@ -37,11 +39,52 @@ static void build_some(void *arg)
 {
     builder_thread *t = arg;
     for (;;) {
-        uint32_t i = atomic_fetch_add(t->next, 1);
-        if (i >= t->end)
+        uint32_t j = atomic_fetch_add(t->next, 1);
+        if (j >= t->n)
             return;
-        cg_build_kernel(&t->copy, &t->m->kernels[i]);
+        cg_build_kernel(&t->copy, &t->m->kernels[t->order[j]]);
     }
+}
+
+typedef struct sized {
+    uint32_t bytes, kernel;
+} sized;
+
+static int larger_first(const void *a, const void *b)
+{
+    const sized *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes ? 1 : -1;
+    return x->kernel < y->kernel ? -1 : x->kernel > y->kernel;
+}
+
+/* Kernels from `from` on, the largest first (on threads): a library
+   module's kernels run from a few KiB to several MiB, and one of the
+   largest taken last would run alone while the other threads wait. */
+static uint32_t *build_order(const cg_module *m, uint32_t from, unsigned threads)
+{
+    uint32_t n = m->nkernels - from;
+    uint32_t *order = malloc(n * sizeof *order);
+    sized *v = threads > 1 ? malloc(n * sizeof *v) : NULL;
+    if (!order) {
+        free(v);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        order[i] = from + i;
+        if (v) {
+            const ptx_stmt *s = m->kernels[from + i].src;
+            const ptx_token *t = m->src->toks;
+            v[i] = (sized){ t[s->u.func.body->rbrace].start - t[s->first].start, from + i };
+        }
+    }
+    if (v) {
+        qsort(v, n, sizeof *v, larger_first);
+        for (uint32_t i = 0; i < n; i++)
+            order[i] = v[i].kernel;
+        free(v);
+    }
+    return order;
 }
 
 /* Hands t's arenas, opcodes and types to m, or its arenas to ir. */
@@ -71,14 +114,16 @@ void cg_build_kernels(cg_module *m, uint32_t from, unsigned jobs, ptx_arena *ir)
         return;
     n = n ? n : 1;
     builder_thread *t = n >= 2 || ir ? calloc(n, sizeof *t) : NULL;
-    if (!t) {
+    uint32_t *order = t ? build_order(m, from, n) : NULL;
+    if (!order) {
         /* (a piece's builds allocate from the module when calloc fails:
            they are kept with it, a leak until the module is freed) */
+        free(t);
         for (uint32_t i = from; i < m->nkernels; i++)
             cg_build_kernel(m, &m->kernels[i]);
         return;
     }
-    atomic_uint next = from;
+    atomic_uint next = 0;
     for (unsigned i = 0; i < n; i++) {
         t[i].copy = *m;
         t[i].copy.arena = ptx_arena_new();
@@ -88,7 +133,8 @@ void cg_build_kernels(cg_module *m, uint32_t from, unsigned jobs, ptx_arena *ir)
         t[i].copy.nopcodes = t[i].copy.capopcodes = 0;
         t[i].copy.types_used = 0;
         t[i].next = &next;
-        t[i].end = m->nkernels;
+        t[i].order = order;
+        t[i].n = count;
         t[i].m = m;
     }
     if (n == 1)
@@ -97,5 +143,6 @@ void cg_build_kernels(cg_module *m, uint32_t from, unsigned jobs, ptx_arena *ir)
         ptx_each_thread(t, n, sizeof *t, build_some);
     for (unsigned i = 0; i < n; i++)
         merge(m, &t[i], ir);
+    free(order);
     free(t);
 }
