@@ -13,8 +13,11 @@
    printed faster than a thread starts. */
 #define PTX_MIN_PART ((size_t)256 * 1024)
 /* A large file is taken one piece at a time (emit/pieces.c,
-   codegen/codegen.c), so that only a piece's tree is held: 256 KiB of it
-   on one thread, small enough for a core's cache.  With threads, each
+   codegen/codegen.c), so that only a piece's tree is held: 128 KiB of it
+   on one thread, whose tree (about nine times the text) a core's cache
+   can hold; the median peak memory of the library modules of 1 MB or
+   more was 4.1 times the file with 256 KiB, 3.3 with 128 (tools/
+   library_bench.py), no slower.  With threads, each
    piece is parsed and printed on all of them, and what a piece costs
    alone (starting the threads, the serial joins) must stay small beside
    what they share: 1 MiB per thread (at 16 threads, pieces of 256 KiB
@@ -22,7 +25,7 @@
    whole).  A file under two pieces is taken whole. */
 static inline size_t ptx_piece_size(unsigned jobs)
 {
-    return jobs > 1 ? (size_t)jobs << 20 : (size_t)256 << 10;
+    return jobs > 1 ? (size_t)jobs << 20 : (size_t)128 << 10;
 }
 
 /* Into how many parts of at least min_part bytes (0: 1) a text of `size`
