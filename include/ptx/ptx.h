@@ -49,9 +49,9 @@ ptx_module *ptx_parse_buffer(const char *name, const char *data, size_t size,
 /* Read and parse a file; "-" reads standard input. */
 ptx_module *ptx_parse_file(const char *path, ptx_diag *diag);
 /* The same on up to `jobs` threads: a module of 512 KiB or more is cut
-   at top-level boundaries (after a function's or section's closing brace)
-   and its pieces lexed and parsed at once.  The tree, and any diagnostic,
-   are those of the serial parse. */
+   at top-level boundaries (ptx_cut_after) and its pieces lexed and parsed
+   at once (a regular file that large is read on the threads too).  The
+   tree, and any diagnostic, are those of the serial parse. */
 ptx_module *ptx_parse_buffer_jobs(const char *name, const char *data, size_t size,
                                   unsigned jobs, ptx_diag *diag);
 ptx_module *ptx_parse_file_jobs(const char *path, unsigned jobs, ptx_diag *diag);

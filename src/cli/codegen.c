@@ -129,7 +129,7 @@ static int write_out(const char *path, const ptx_buf *b)
 static int in_pieces(const char *path, const ptx_codegen_options *o, ptx_buf *py)
 {
     size_t piece = ptx_piece_size(o->jobs), n;
-    char *src = o->sugar || o->name ? NULL : paths_read_large(path, 2 * piece, &n);
+    char *src = o->sugar || o->name ? NULL : paths_read_large(path, 2 * piece, o->jobs, &n);
     if (!src)
         return 0;
     int ok = ptx_codegen_pieces(path, src, n, piece, o, py);

@@ -184,7 +184,7 @@ static int in_pieces(const char *path, const opts *o, unsigned flags,
 {
     size_t piece = ptx_piece_size(o->file_jobs);
     input f = { NULL, 0, (size_t)sysconf(_SC_PAGESIZE) };
-    if (!(f.p = paths_read_large(path, 2 * piece, &f.n)))
+    if (!(f.p = paths_read_large(path, 2 * piece, o->file_jobs, &f.n)))
         return 0;
     ptx_pieces_opts po = { piece, o->file_jobs, flags, out, release, &f };
     int ok = ptx_pieces_roundtrip(path, f.p, f.n, &po);

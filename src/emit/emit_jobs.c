@@ -21,6 +21,11 @@ typedef struct group {
 static void print_group(void *arg, ptx_buf *text)
 {
     group *g = arg;
+    /* room for the group's source text, which is all of exact's and about
+       canonical's: one allocation, where a buffer doubling from 4 KiB was
+       reallocated (and copied) eight times for a 16th of a 12 MB module */
+    const ptx_token *t = g->m->toks;
+    ptx_buf_reserve(text, (g->to ? t[g->to->first].start : g->m->size) - t[g->from->first].start);
     ptx_emit_items(g->m, g->from, g->to, g->canonical, g->after, text);
 }
 

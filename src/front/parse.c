@@ -46,9 +46,9 @@ static ptx_module *parse_owned(const char *name, char *buf, size_t size,
     m->src = buf;
     m->size = size;
     m->arena = ptx_arena_new();
-    int pieces = jobs > 1 && ptx_parse_pieces(m, jobs, min_piece);
+    unsigned pieces = jobs > 1 ? ptx_parse_pieces(m, jobs, min_piece) : 0;
     if (split)
-        *split = pieces;
+        *split = pieces >= 2;
     if (pieces)
         return m;
 
@@ -155,6 +155,22 @@ static char *read_all(FILE *f, size_t hint, size_t *size, const char **why)
     return buf;
 }
 
+/* A regular file of n bytes worth cutting for `jobs` threads, read on them
+   (ptx_read_threads); NULL to read it with read_all, which pread has left
+   at the start of f. */
+static char *read_threads(FILE *f, size_t n, unsigned jobs)
+{
+    if (ptx_parts(n, jobs, PTX_MIN_PART) < 2)
+        return NULL;
+    char *buf = malloc(n + 1);
+    if (buf && ptx_read_threads(fileno(f), buf, n, jobs)) {
+        buf[n] = 0;
+        return buf;
+    }
+    free(buf);
+    return NULL;
+}
+
 ptx_module *ptx_parse_file(const char *path, ptx_diag *diag)
 {
     return ptx_parse_file_jobs(path, 1, diag);
@@ -184,7 +200,11 @@ ptx_module *ptx_parse_file_jobs(const char *path, unsigned jobs, ptx_diag *diag)
     }
     const char *why = NULL;
     size_t size = 0;
-    char *buf = read_all(f, regular ? (size_t)st.st_size : 0, &size, &why);
+    char *buf = regular ? read_threads(f, (size_t)st.st_size, jobs) : NULL;
+    if (buf)
+        size = (size_t)st.st_size;
+    else
+        buf = read_all(f, regular ? (size_t)st.st_size : 0, &size, &why);
     if (!is_stdin)
         fclose(f);
     if (!buf) {

@@ -4,7 +4,8 @@
  * The input is cut into pieces at top-level boundaries, and each piece is
  * lexed, then parsed, on a thread of its own, with the one grammar:
  *
- *   1. lex: piece p keeps the tokens that start before piece p+1 does, in
+ *   1. lex: each thread finds its piece's bounds (a share of the text
+ *      without a cut of its own makes no piece), then piece p keeps the tokens that start before piece p+1 does, in
  *      an array of its own, and notes the first token that does not.  That
  *      token must be piece p+1's own first one: the lexer's only state is
  *      its position, so from there on both lexers see the same tokens, and
@@ -19,7 +20,8 @@
  *
  * Why the tree is the serial parse's: a piece starts where ptx_cut_after
  * (cut.c) says, right after a '}' alone at the start of a line and before a
- * directive, where a function or section ends and the next item begins.  The module is `items`, and the
+ * directive, where a function or section ends and the next item begins
+ * (or after a ';' ending a line before one).  The module is `items`, and the
  * canonical LR parser is in one state after reducing `items`, however they
  * were made, so when every piece parses as `items`, the serial parse makes
  * the same items.  Anything else (a lexical error, tokens that do not meet,
@@ -37,6 +39,7 @@
 
 typedef struct piece {
     ptx_module *m;
+    size_t at, until;      /* where the cuts are looked for, from `at` and `until` */
     uint32_t from, to;     /* the piece's tokens start in [from, to) */
     ptx_token *toks;       /* step 1's, then NULL */
     uint32_t n, cap;
@@ -46,32 +49,32 @@ typedef struct piece {
     ptx_module sub;        /* step 3: its items, in its own arena */
 } piece;
 
-/* Cuts src into at most `want` pieces of about equal size: *n of them. */
-static piece *cut(ptx_module *m, unsigned want, unsigned *n)
+/* `want` pieces of about equal size, whose bounds their threads find
+   (lex_one): each looks for the cut after its own share's start and after
+   the next share's, so that neighbours agree on where they meet, and the
+   scans run in parallel too. */
+static piece *plan(ptx_module *m, unsigned want)
 {
     piece *v = calloc(want, sizeof *v);
-    if (!v)
-        return NULL;
-    size_t from = 0;
-    unsigned k = 0;
-    for (unsigned i = 1; i <= want && from < m->size; i++) {
-        size_t to = i == want ? m->size : ptx_cut_after(m->src, m->size, m->size / want * i);
-        if (to <= from)
-            continue;
-        v[k].m = m;
-        v[k].from = (uint32_t)from;
-        v[k].to = (uint32_t)to;
-        k++;
-        from = to;
-    }
-    *n = k;
+    for (unsigned i = 0; v && i < want; i++)
+        v[i] = (piece){ .m = m, .at = m->size / want * i,
+                        .until = i + 1 == want ? m->size : m->size / want * (i + 1) };
     return v;
 }
 
-/* Step 1. */
+static uint32_t cut_after(const ptx_module *m, size_t at)
+{
+    return (uint32_t)(at == 0 || at >= m->size ? at : ptx_cut_after(m->src, m->size, at));
+}
+
+/* Step 1: the piece's bounds, then its tokens. */
 static int lex_piece(piece *p)
 {
     const ptx_module *m = p->m;
+    p->from = cut_after(m, p->at);
+    p->to = cut_after(m, p->until);
+    if (p->to <= p->from)   /* a share without a cut of its own: no piece */
+        return 1;
     ptx_lexer lx = { (const unsigned char *)m->src, (const unsigned char *)m->src + p->from,
                      (const unsigned char *)m->src + m->size, NULL };
     p->cap = (p->to - p->from) / 4 + 64;
@@ -147,9 +150,25 @@ static int each_piece(run *r, void (*fn)(void *))
     return ok;
 }
 
-/* Step 2's bookkeeping: the pieces' tokens meet, and where each goes. */
+/* Step 2's bookkeeping: the pieces that are not empty kept, in order; they
+   cover the text and their tokens meet; where each one's tokens go. */
 static int join(run *r)
 {
+    unsigned k = 0;
+    for (unsigned i = 0; i < r->n; i++) {
+        if (r->v[i].to <= r->v[i].from)
+            continue;
+        if (r->v[i].from != (k ? r->v[k - 1].to : 0))
+            return 0;
+        if (k != i) {   /* moved: undo must not free its tokens twice */
+            r->v[k] = r->v[i];
+            r->v[i].toks = NULL;
+        }
+        k++;
+    }
+    if (!k || r->v[k - 1].to != r->m->size)
+        return 0;
+    r->n = k;
     uint64_t total = 0;
     for (unsigned i = 0; i < r->n; i++) {
         piece *p = &r->v[i];
@@ -179,16 +198,15 @@ static void undo(run *r)
     r->m->ntoks = 0;
 }
 
-int ptx_parse_pieces(ptx_module *m, unsigned jobs, size_t min_piece)
+unsigned ptx_parse_pieces(ptx_module *m, unsigned jobs, size_t min_piece)
 {
     unsigned want = ptx_parts(m->size, jobs, min_piece);
     if (want < 2)
         return 0;
-    run r = { NULL, 0, m };
-    r.v = cut(m, want, &r.n);
+    run r = { plan(m, want), want, m };
     if (!r.v)
         return 0;
-    int ok = r.n >= 2 && each_piece(&r, lex_one) && join(&r) && each_piece(&r, parse_one);
+    int ok = each_piece(&r, lex_one) && join(&r) && each_piece(&r, parse_one);
     if (!ok) {
         undo(&r);
         free(r.v);
@@ -201,6 +219,7 @@ int ptx_parse_pieces(ptx_module *m, unsigned jobs, size_t min_piece)
             tail = &(*tail)->next;
         ptx_arena_adopt(m->arena, r.v[i].sub.arena);
     }
+    unsigned n = r.n;
     free(r.v);
-    return 1;
+    return n;
 }

@@ -29,15 +29,16 @@ typedef struct ptx_parser {
 int ptx_yyparse(ptx_parser *P);
 
 /* Parses m->src in pieces of at least min_piece bytes on up to `jobs`
-   threads (parse_jobs.c), into m->toks, m->items and m->arena.  0, leaving
-   m as it was, where the module is too small to cut or the pieces do not
-   parse: then the serial parse runs, and says what is wrong if anything
-   is. */
-int ptx_parse_pieces(ptx_module *m, unsigned jobs, size_t min_piece);
+   threads (parse_jobs.c), into m->toks, m->items and m->arena: the number
+   of pieces (1 where the text has no cut: lexed, then parsed, on one).
+   0, leaving m as it was, where the module is too small to cut or the
+   pieces do not parse: then the serial parse runs, and says what is wrong
+   if anything is. */
+unsigned ptx_parse_pieces(ptx_module *m, unsigned jobs, size_t min_piece);
 
 /* ptx_parse_buffer_jobs with the smallest piece given (PTX_MIN_PART for
    the library's callers; tests cut small modules); *split (if non-NULL)
-   says whether the pieces were parsed on their own. */
+   says whether two pieces or more were parsed on their own. */
 ptx_module *ptx_parse_split(const char *name, const char *data, size_t size,
                             unsigned jobs, size_t min_piece, int *split,
                             ptx_diag *diag);

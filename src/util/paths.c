@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ptx/ptx.h"
+#include "util/threads.h"
 #include "util/paths.h"
 
 static void push(path_list *l, char *s)
@@ -158,24 +159,20 @@ char *paths_read(const char *path, size_t *size)
     return p;
 }
 
-/* All `n` bytes of fd into a fresh mapping, or NULL (the file changed
-   size, a read failed). */
-static char *read_mapped(int fd, size_t n)
+/* All `n` bytes of fd into a fresh mapping, read on up to `jobs` threads,
+   or NULL (the file changed size, a read failed). */
+static char *read_mapped(int fd, size_t n, unsigned jobs)
 {
     char *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
-    size_t got = 0;
-    ssize_t r = 1;
-    while (got < n && (r = read(fd, p + got, n - got)) > 0)
-        got += (size_t)r;
-    if (got == n && read(fd, &r, 1) == 0)
+    if (ptx_read_threads(fd, p, n, jobs))
         return p;
     munmap(p, n);
     return NULL;
 }
 
-char *paths_read_large(const char *path, size_t least, size_t *size)
+char *paths_read_large(const char *path, size_t least, unsigned jobs, size_t *size)
 {
     struct stat st;
     int fd = strcmp(path, "-") ? open(path, O_RDONLY) : -1;
@@ -184,7 +181,7 @@ char *paths_read_large(const char *path, size_t least, size_t *size)
     int big = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && least &&
               (unsigned long long)st.st_size >= least &&
               (unsigned long long)st.st_size <= PTX_MAX_INPUT;
-    char *p = big ? read_mapped(fd, (size_t)st.st_size) : NULL;
+    char *p = big ? read_mapped(fd, (size_t)st.st_size, jobs) : NULL;
     close(fd);
     *size = p ? (size_t)st.st_size : 0;
     return p;

@@ -21,10 +21,10 @@ void paths_free(path_list *l);
 char *paths_read(const char *path, size_t *size);
 /* The whole of `path` when it is a regular file of at least `least` bytes
    (and at most PTX_MAX_INPUT), read into an anonymous mapping of its own
-   of *size bytes (munmap it); NULL for standard input ("-"), a smaller
+   of *size bytes (munmap it), on up to `jobs` threads; NULL for standard input ("-"), a smaller
    file, or one that cannot be read or changes size while it is.  (Read
    into, not the file mapped: a file that shrinks under a mapping would
    kill the program.) */
-char *paths_read_large(const char *path, size_t least, size_t *size);
+char *paths_read_large(const char *path, size_t least, unsigned jobs, size_t *size);
 
 #endif

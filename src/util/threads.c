@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "util/threads.h"
 
 typedef struct call {
@@ -32,6 +33,40 @@ void ptx_each_thread(void *items, unsigned n, size_t size, void (*fn)(void *item
     for (unsigned i = 1; i < nt; i++)
         if (started[i])
             pthread_join(t[i], NULL);
+}
+
+typedef struct span {
+    int fd;
+    char *p;
+    size_t from, to;
+    int ok;
+} span;
+
+static void read_span(void *arg)
+{
+    span *s = arg;
+    size_t at = s->from;
+    ssize_t r = 1;
+    while (at < s->to && (r = pread(s->fd, s->p + at, s->to - at, (off_t)at)) > 0)
+        at += (size_t)r;
+    s->ok = at == s->to;
+}
+
+int ptx_read_threads(int fd, char *p, size_t n, unsigned jobs)
+{
+    span v[PTX_MAX_THREADS];
+    unsigned k = ptx_parts(n, jobs, PTX_MIN_PART);
+    k = k ? k : 1;
+    /* parts begin on a page, so that no two threads fault in the same one */
+    for (unsigned i = 0; i < k; i++)
+        v[i] = (span){ fd, p, (n / k * i) & ~(size_t)4095,
+                       i + 1 == k ? n : (n / k * (i + 1)) & ~(size_t)4095, 0 };
+    ptx_each_thread(v, k, sizeof *v, read_span);
+    int ok = 1;
+    for (unsigned i = 0; i < k; i++)
+        ok &= v[i].ok;
+    char c;
+    return ok && pread(fd, &c, 1, (off_t)n) == 0;
 }
 
 unsigned ptx_parts(size_t size, unsigned jobs, size_t min_part)

@@ -1,5 +1,5 @@
 /* test_threads.c - no global state: threads parse, print and translate
-   (plain and with every sugar pass) at once. */
+   (plain and with every sugar pass) at once; a file read on threads. */
 #define _GNU_SOURCE /* memmem */
 #include <pthread.h>
 #include <setjmp.h>
@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include "ptx/codegen.h"
 #include "ptx/ptx.h"
+#include "util/threads.h"
 
 enum { NTHREADS = 4, ROUNDS = 200 };
 
@@ -209,9 +212,38 @@ static void sugar_in_parallel(void **state)
     }
 }
 
+/* ptx_read_threads: every byte, in parts that are not page multiples
+   (1 MiB + 1000 bytes: four parts of at least PTX_MIN_PART), on one
+   thread and on several; and 0 where the file is not exactly n bytes. */
+static void read_in_parts(void **state)
+{
+    (void)state;
+    enum { N = (1 << 20) + 1000 };
+    char path[] = "/tmp/test_threads_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    unlink(path);
+    char *want = malloc(N), *got = malloc(N + 1);
+    for (size_t i = 0; i < N; i++)
+        want[i] = (char)(i * 7 + i / 4096);
+    assert_int_equal(write(fd, want, N), N);
+    static const unsigned jobs[] = { 1, 3, 8 };
+    for (size_t j = 0; j < sizeof jobs / sizeof *jobs; j++) {
+        memset(got, 0, N);
+        assert_int_equal(ptx_read_threads(fd, got, N, jobs[j]), 1);
+        assert_memory_equal(got, want, N);
+        assert_int_equal(ptx_read_threads(fd, got, N - 1, jobs[j]), 0);  /* longer */
+        assert_int_equal(ptx_read_threads(fd, got, N + 1, jobs[j]), 0);  /* shorter */
+    }
+    close(fd);
+    free(want);
+    free(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = { cmocka_unit_test(parse_in_parallel),
-                                        cmocka_unit_test(sugar_in_parallel) };
+                                        cmocka_unit_test(sugar_in_parallel),
+                                        cmocka_unit_test(read_in_parts) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
