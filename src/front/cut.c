@@ -15,21 +15,33 @@
 #include "ptx/ptx.h"
 
 /* The directives that start a top-level item and never stand in a
-   function's body. */
-static const char *const item_starts[] = {
-    ".visible", ".entry", ".func", ".weak", ".extern", ".section", ".file",
-    ".global", ".common", ".alias", ".version", ".target", ".address_size",
+   function's body, with their lengths.  Every one begins with '.', which
+   item_start looks at first: the scan asks after every line that ends
+   with ';', every instruction of a function. */
+#define ITEM(s) { s, sizeof s - 1 }
+static const struct { const char *name; size_t n; } item_starts[] = {
+    ITEM(".visible"), ITEM(".entry"), ITEM(".func"), ITEM(".weak"), ITEM(".extern"),
+    ITEM(".section"), ITEM(".file"), ITEM(".global"), ITEM(".common"), ITEM(".alias"),
+    ITEM(".version"), ITEM(".target"), ITEM(".address_size"),
 };
+#undef ITEM
 
 static int item_start(const char *p, size_t left)
 {
+    if (*p != '.')
+        return 0;
     for (size_t i = 0; i < sizeof item_starts / sizeof *item_starts; i++) {
-        size_t n = strlen(item_starts[i]);
-        if (n < left && !memcmp(p, item_starts[i], n) &&
+        size_t n = item_starts[i].n;
+        if (n < left && !memcmp(p, item_starts[i].name, n) &&
             (p[n] == ' ' || p[n] == '\t' || p[n] == '\n' || p[n] == '\r'))
             return 1;
     }
     return 0;
+}
+
+static int blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
 /* After blank space and // comments from j, a directive that starts an
@@ -37,7 +49,7 @@ static int item_start(const char *p, size_t left)
 static int item_follows(const char *src, size_t size, size_t j)
 {
     for (;;) {
-        while (j < size && strchr(" \t\r\n\f\v", src[j]) && src[j])
+        while (j < size && blank(src[j]))
             j++;
         if (j + 1 >= size || src[j] != '/' || src[j + 1] != '/')
             break;
