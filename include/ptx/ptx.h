@@ -156,9 +156,12 @@ void ptx_emit_stmt(const ptx_module *m, const ptx_stmt *s, int depth,
    lex (diag filled). */
 int ptx_same_tokens(const char *a, size_t na, const char *b, size_t nb,
                     size_t *at_a, size_t *at_b, ptx_diag *diag);
-/* The same comparison of two parsed modules' tokens (no lexing): 1 or 0. */
+/* The same comparison of two parsed modules' tokens (no lexing): 1 or 0;
+   the _jobs form compares parts of them on up to `jobs` threads. */
 int ptx_same_module_tokens(const ptx_module *a, const ptx_module *b, size_t *at_a,
                            size_t *at_b);
+int ptx_same_module_tokens_jobs(const ptx_module *a, const ptx_module *b, unsigned jobs,
+                                size_t *at_a, size_t *at_b);
 
 #ifdef __cplusplus
 }

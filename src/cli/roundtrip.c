@@ -119,7 +119,7 @@ static int check_canonical(const ptx_module *m, unsigned jobs, result *res,
     int ok = 0;
     ptx_emit_jobs(m, 1, jobs, &c1);
     ptx_module *m2 = ptx_parse_buffer_jobs(m->filename, c1.p, c1.n, jobs, &d);
-    int same = m2 ? ptx_same_module_tokens(m, m2, &at_a, &at_b)
+    int same = m2 ? ptx_same_module_tokens_jobs(m, m2, jobs, &at_a, &at_b)
                   : ptx_same_tokens(m->src, m->size, c1.p, c1.n, &at_a, &at_b, &dl);
     if (same != 1) {
         ptx_buf_printf(&res->report, "%s: canonical text has other tokens\n",

@@ -55,7 +55,7 @@ static int canonical_ok(pieces *ps, const ptx_module *m, int last)
     ptx_module *c = ptx_parse_buffer_jobs(ps->name, ps->a.p ? ps->a.p : "",
                                           ps->a.n, ps->jobs, &d);
     size_t at_a, at_b;
-    int ok = c && ptx_same_module_tokens(m, c, &at_a, &at_b) == 1;
+    int ok = c && ptx_same_module_tokens_jobs(m, c, ps->jobs, &at_a, &at_b) == 1;
     if (ok)
         emit_piece(c, 1, last, ps->jobs, &ps->b);
     ptx_module_free(c);

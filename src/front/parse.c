@@ -101,7 +101,7 @@ ptx_module *ptx_parse_split(const char *name, const char *data, size_t size,
         return NULL;
     }
     if (size) /* data may be NULL for an empty buffer */
-        memcpy(buf, data, size);
+        ptx_copy_threads(buf, data, size, jobs);
     buf[size] = 0;
     return parse_owned(name, buf, size, jobs, min_piece, split, diag);
 }

@@ -35,16 +35,24 @@ void ptx_each_thread(void *items, unsigned n, size_t size, void (*fn)(void *item
             pthread_join(t[i], NULL);
 }
 
+/* Bytes [from, to) of a file (fd) or of memory (src, when fd < 0) into
+   p + from. */
 typedef struct span {
     int fd;
+    const char *src;
     char *p;
     size_t from, to;
     int ok;
 } span;
 
-static void read_span(void *arg)
+static void fill_span(void *arg)
 {
     span *s = arg;
+    if (s->fd < 0) {
+        memcpy(s->p + s->from, s->src + s->from, s->to - s->from);
+        s->ok = 1;
+        return;
+    }
     size_t at = s->from;
     ssize_t r = 1;
     while (at < s->to && (r = pread(s->fd, s->p + at, s->to - at, (off_t)at)) > 0)
@@ -52,21 +60,34 @@ static void read_span(void *arg)
     s->ok = at == s->to;
 }
 
-int ptx_read_threads(int fd, char *p, size_t n, unsigned jobs)
+/* Fills p's n bytes from fd or src in parts of at least PTX_MIN_PART on
+   up to `jobs` threads: 1 if every part was filled. */
+static int fill(int fd, const char *src, char *p, size_t n, unsigned jobs)
 {
     span v[PTX_MAX_THREADS];
     unsigned k = ptx_parts(n, jobs, PTX_MIN_PART);
     k = k ? k : 1;
-    /* parts begin on a page, so that no two threads fault in the same one */
+    /* parts begin on a page, so that no two threads fault in the same one
+       (where p starts on one) */
     for (unsigned i = 0; i < k; i++)
-        v[i] = (span){ fd, p, (n / k * i) & ~(size_t)4095,
+        v[i] = (span){ fd, src, p, (n / k * i) & ~(size_t)4095,
                        i + 1 == k ? n : (n / k * (i + 1)) & ~(size_t)4095, 0 };
-    ptx_each_thread(v, k, sizeof *v, read_span);
+    ptx_each_thread(v, k, sizeof *v, fill_span);
     int ok = 1;
     for (unsigned i = 0; i < k; i++)
         ok &= v[i].ok;
+    return ok;
+}
+
+int ptx_read_threads(int fd, char *p, size_t n, unsigned jobs)
+{
     char c;
-    return ok && pread(fd, &c, 1, (off_t)n) == 0;
+    return fill(fd, NULL, p, n, jobs) && pread(fd, &c, 1, (off_t)n) == 0;
+}
+
+void ptx_copy_threads(char *p, const char *src, size_t n, unsigned jobs)
+{
+    fill(-1, src, p, n, jobs);
 }
 
 unsigned ptx_parts(size_t size, unsigned jobs, size_t min_part)

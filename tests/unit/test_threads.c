@@ -214,7 +214,8 @@ static void sugar_in_parallel(void **state)
 
 /* ptx_read_threads: every byte, in parts that are not page multiples
    (1 MiB + 1000 bytes: four parts of at least PTX_MIN_PART), on one
-   thread and on several; and 0 where the file is not exactly n bytes. */
+   thread and on several; and 0 where the file is not exactly n bytes.
+   ptx_copy_threads likewise from memory. */
 static void read_in_parts(void **state)
 {
     (void)state;
@@ -236,14 +237,58 @@ static void read_in_parts(void **state)
         assert_int_equal(ptx_read_threads(fd, got, N + 1, jobs[j]), 0);  /* shorter */
     }
     close(fd);
+    for (size_t j = 0; j < sizeof jobs / sizeof *jobs; j++) {
+        memset(got, 0, N);
+        ptx_copy_threads(got, want, N, jobs[j]);
+        assert_memory_equal(got, want, N);
+    }
     free(want);
     free(got);
+}
+
+/* ptx_same_module_tokens_jobs: the first difference, wherever the parts
+   fall (240,000 tokens: three parts of 64K tokens or more on 8 threads,
+   differences in the second and third). */
+static void first_token_difference(void **state)
+{
+    (void)state;
+    enum { LINES = 30000 };
+    static const char head[] = ".version 8.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n";
+    static const char line[] = "\tadd.s32 %r1, %r2, %r3;\n";
+    size_t n = sizeof head - 1 + LINES * (sizeof line - 1) + 2;
+    char *a = malloc(n + 1), *b;
+    char *at = a + sizeof head - 1;
+    memcpy(a, head, sizeof head - 1);
+    for (int i = 0; i < LINES; i++, at += sizeof line - 1)
+        memcpy(at, line, sizeof line - 1);
+    memcpy(at, "}\n", 3);
+    b = strdup(a);
+    size_t first = sizeof head - 1 + 12000 * (sizeof line - 1) + 16;   /* the 2 of %r2 */
+    b[first] = '9';
+    b[sizeof head - 1 + 26000 * (sizeof line - 1) + 16] = '9';
+    ptx_diag d;
+    ptx_module *ma = ptx_parse_buffer("a", a, n, &d), *mb = ptx_parse_buffer("b", b, n, &d);
+    assert_non_null(ma);
+    assert_non_null(mb);
+    static const unsigned jobs[] = { 1, 2, 8 };
+    for (size_t j = 0; j < sizeof jobs / sizeof *jobs; j++) {
+        size_t x = 0, y = 0;
+        assert_int_equal(ptx_same_module_tokens_jobs(ma, mb, jobs[j], &x, &y), 0);
+        assert_int_equal(x, first - 2);     /* the token %r2 */
+        assert_int_equal(y, first - 2);
+        assert_int_equal(ptx_same_module_tokens_jobs(ma, ma, jobs[j], &x, &y), 1);
+    }
+    ptx_module_free(ma);
+    ptx_module_free(mb);
+    free(a);
+    free(b);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = { cmocka_unit_test(parse_in_parallel),
                                         cmocka_unit_test(sugar_in_parallel),
-                                        cmocka_unit_test(read_in_parts) };
+                                        cmocka_unit_test(read_in_parts),
+                                        cmocka_unit_test(first_token_difference) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
