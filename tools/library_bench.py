@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Library-scale figures: the --jobs scaling curve and peak memory per file.
 
-    python3 tools/library_bench.py --build build [--jobs 1,2,4,8,16]
+    python3 tools/library_bench.py --build build[,OTHER...] [--jobs 1,2,4,8,16]
                                    [--rounds 3] [--top K] [--one FILE]
                                    [--no-memory] DIR...
 
@@ -10,11 +10,15 @@ on the device machine.  Two tables, three with --one:
 
 1. Scaling.  `pyptx-roundtrip --jobs N DIR...` (parse, exact emit and the
    byte comparison of every file) for each N: the median wall time of
-   --rounds runs (interleaved: round r runs every N in turn), MB/s, and the
-   speedup over the first N.
+   --rounds runs (interleaved: round r runs every N in turn), MB/s, the
+   speedup over the first N, and the fastest run with its speedup.  With
+   several builds (--build A,B), each round runs every build in turn,
+   starting with the next one each round: the host's drift between
+   minutes falls on them alike, where two runs of this script would not.
    With --one FILE, the same for that one module, whose work the N threads
-   share: the round trip, exact and --canonical (`pyptx-roundtrip --jobs N
-   FILE`: parse and printing), codegen (`pyptx-codegen --jobs N FILE`:
+   share: the round trip, exact, --emit (printed to /dev/null rather than
+   compared) and --canonical (`pyptx-roundtrip --jobs N FILE`: parse and
+   printing), codegen (`pyptx-codegen --jobs N FILE`:
    parse, the kernels' build and printing; with --sugar, parse and build),
    and the diff of the module with itself (`pyptx-diff --jobs N FILE FILE`:
    two parses, every line's key, the alignment).
@@ -79,20 +83,26 @@ def peak_rss(argv):
     return ru.ru_maxrss * 1024   # Linux: kilobytes
 
 
-def scaling(build, dirs, jobs, rounds, size, opts=(), prog="pyptx-roundtrip"):
-    """The rounds run every job count in turn (each round in the other
-    order than the last), so that a slow spell of a shared host falls on
-    all of them alike."""
-    exe = os.path.join(build, prog)
-    times = {n: [] for n in jobs}
+def scaling(builds, dirs, jobs, rounds, size, opts=(), prog="pyptx-roundtrip"):
+    """The rounds run every build and job count in turn (each round in the
+    other order than the last, from the next build), so that a slow spell
+    of a shared host falls on all of them alike."""
+    times = {(b, n): [] for b in builds for n in jobs}
     for r in range(rounds):
-        for n in (jobs if r % 2 == 0 else jobs[::-1]):
-            times[n].append(wall([exe, "--jobs", str(n)] + list(opts) + dirs))
-    print("%-6s %10s %9s %8s" % ("jobs", "median_s", "MB/s", "speedup"))
-    base = statistics.median(times[jobs[0]])
-    for n in jobs:
-        med = statistics.median(times[n])
-        print("%-6d %10.3f %9.1f %7.2fx" % (n, med, size / med / 1e6, base / med))
+        for b in builds[r % len(builds):] + builds[:r % len(builds)]:
+            exe = os.path.join(b, prog)
+            for n in (jobs if r % 2 == 0 else jobs[::-1]):
+                times[b, n].append(wall([exe, "--jobs", str(n)] + list(opts) + dirs))
+    for b in builds:
+        if len(builds) > 1:
+            print("build %s" % b)
+        print("%-6s %10s %9s %8s %10s %8s" % ("jobs", "median_s", "MB/s", "speedup",
+                                               "fastest_s", "speedup"))
+        base, fast = statistics.median(times[b, jobs[0]]), min(times[b, jobs[0]])
+        for n in jobs:
+            med, low = statistics.median(times[b, n]), min(times[b, n])
+            print("%-6d %10.4f %9.1f %7.2fx %10.4f %7.2fx"
+                  % (n, med, size / med / 1e6, base / med, low, fast / low))
 
 
 def memory(build, files):
@@ -117,7 +127,9 @@ def memory(build, files):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--build", default="build")
+    ap.add_argument("--build", default="build",
+                    help="a build directory, or several separated by commas (scaling only: "
+                         "the memory table is the first's)")
     ap.add_argument("--jobs", default="1,2,4,8,16")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--top", type=int, default=0, help="memory: the K largest files (0: all)")
@@ -135,19 +147,21 @@ def main():
     print("%d files, %.1f MB, largest %.1f MB (%s)\n"
           % (len(files), size / 1e6, os.path.getsize(files[0]) / 1e6, os.path.basename(files[0])))
     jobs = [int(j) for j in a.jobs.split(",")]
-    scaling(a.build, a.dirs, jobs, a.rounds, size)
+    builds = a.build.split(",")
+    scaling(builds, a.dirs, jobs, a.rounds, size)
     if a.one:
-        for prog, opts, files in (("pyptx-roundtrip", (), 1), ("pyptx-roundtrip", ("--canonical",), 1),
+        for prog, opts, files in (("pyptx-roundtrip", (), 1), ("pyptx-roundtrip", ("--emit",), 1),
+                                  ("pyptx-roundtrip", ("--canonical",), 1),
                                   ("pyptx-codegen", (), 1), ("pyptx-codegen", ("--sugar",), 1),
                                   ("pyptx-diff", (), 2)):
             print("\none module, %s: %s, %.1f MB" % (" ".join((prog,) + opts),
                                                   os.path.basename(a.one), os.path.getsize(a.one) / 1e6))
-            scaling(a.build, [a.one] * files, jobs, a.rounds, os.path.getsize(a.one), opts, prog)
+            scaling(builds, [a.one] * files, jobs, a.rounds, os.path.getsize(a.one), opts, prog)
     if not a.no_memory:
         big = [f for f in (files[:a.top] if a.top else files)
                if os.path.getsize(f) >= a.min_mb * 1e6]
         if big:
-            memory(a.build, big)
+            memory(builds[0], big)
 
 
 if __name__ == "__main__":
