@@ -182,7 +182,7 @@ static void release(void *ctx, size_t from, size_t to)
 static int in_pieces(const char *path, const opts *o, unsigned flags,
                      ptx_buf *out)
 {
-    size_t piece = ptx_piece_size(o->file_jobs);
+    size_t piece = PTX_PIECE;
     input f = { NULL, 0, (size_t)sysconf(_SC_PAGESIZE) };
     if (!(f.p = paths_read_large(path, 2 * piece, o->file_jobs, &f.n)))
         return 0;

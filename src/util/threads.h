@@ -17,15 +17,17 @@
    on one thread, whose tree (about nine times the text) a core's cache
    can hold; the median peak memory of the library modules of 1 MB or
    more was 4.1 times the file with 256 KiB, 3.3 with 128 (tools/
-   library_bench.py), no slower.  With threads, each
-   piece is parsed and printed on all of them, and what a piece costs
-   alone (starting the threads, the serial joins) must stay small beside
-   what they share: 1 MiB per thread (at 16 threads, pieces of 256 KiB
-   per thread took a 12 MB module's round trip 0.032 s against 0.026 s
-   whole).  A file under two pieces is taken whole. */
+   library_bench.py), no slower.  The round trip takes such pieces on any
+   number of threads, each piece on one of them (emit/pieces.c).  A file
+   under two pieces is taken whole. */
+#define PTX_PIECE ((size_t)128 << 10)
+
+/* Codegen's pieces: with threads, each piece's kernels are built on all
+   of them, and what a piece costs alone (starting the threads, the serial
+   joins) must stay small beside what they share: 1 MiB per thread. */
 static inline size_t ptx_piece_size(unsigned jobs)
 {
-    return jobs > 1 ? (size_t)jobs << 20 : (size_t)128 << 10;
+    return jobs > 1 ? (size_t)jobs << 20 : PTX_PIECE;
 }
 
 /* Into how many parts of at least min_part bytes (0: 1) a text of `size`
