@@ -128,7 +128,7 @@ static int write_out(const char *path, const ptx_buf *b)
    does not parse, which the whole parse then reports). */
 static int in_pieces(const char *path, const ptx_codegen_options *o, ptx_buf *py)
 {
-    size_t piece = ptx_piece_size(o->jobs), n;
+    size_t piece = PTX_PIECE, n;
     char *src = o->sugar || o->name ? NULL : paths_read_large(path, 2 * piece, o->jobs, &n);
     if (!src)
         return 0;

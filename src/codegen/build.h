@@ -181,5 +181,13 @@ void cg_build_kernel(cg_module *m, cg_kernel *k);
    threads, their IR in `ir` where it is not NULL (cg_build_items) */
 void cg_build_kernels(cg_module *m, uint32_t from, unsigned jobs, ptx_arena *ir);
 
+/* codegen.c, for pieces.c: the stats of kernels from `from` on (counted
+   before the passes); the head printed once the kernels are, and put in
+   before them at `start`; the kernels from `from` on printed in plain
+   mode on up to `jobs` threads. */
+void cg_count_stats(const cg_module *m, uint32_t from, ptx_codegen_stats *st);
+void cg_print_head_at(const cg_module *m, size_t start, ptx_buf *out);
+void cg_print_plain(const cg_module *m, uint32_t from, unsigned jobs, ptx_buf *out);
+
 
 #endif

@@ -16,7 +16,7 @@
  * instructions of two kernels.  Which thread builds a kernel does not
  * change what is built: the output is the serial build's.
  *
- * A module translated in pieces (codegen.c) frees each piece's kernels
+ * A module translated in pieces (pieces.c) frees each piece's kernels
  * once they are printed, and keeps only their names: there every build,
  * one thread's too, allocates from a copy, and the copies' arenas go to
  * the piece's own arena rather than to the module's.

@@ -320,23 +320,22 @@ static void header_values(cg_module *m, const ptx_module *pm)
    items in order of first appearance, and "comments".  A segment is open
    (m->seg_*) while the items are walked, piece after piece, and closed by
    the next kernel or the end of the text. */
-enum { ENTRY_HERE = 11, ENTRY_NEXT, COMMENTS, NWHAT };
-static const char *const seg_what[NWHAT] = {
-    "module header", ".file", "debug .section", "module variables",
-    ".func / declarations", "@@DWARF", "preprocessor lines", ".alias",
-    ".callprototype", ".pragma", ".loc",
-    "entry pyptx cannot express", "linkage of the next .entry", "comments",
-};
+#define CG_SEG_NAME(e, s) s,
+const char *const cg_seg_kind_names[CG_SEG_NKINDS] = { CG_SEG_KINDS(CG_SEG_NAME) };
+#undef CG_SEG_NAME
 static const struct { uint32_t kind, what; } seg_kinds[] = {
-    { PTX_S_VERSION, 0 }, { PTX_S_TARGET, 0 }, { PTX_S_ADDRESS_SIZE, 0 },
-    { PTX_S_FILE, 1 }, { PTX_S_SECTION, 2 }, { PTX_S_VAR, 3 },
-    { PTX_S_FUNC, 4 }, { PTX_S_DWARF, 5 }, { PTX_S_PREPROC, 6 },
-    { PTX_S_ALIAS, 7 }, { PTX_S_CALLPROTOTYPE, 8 }, { PTX_S_PRAGMA, 9 },
-    { PTX_S_LOC, 10 },
+    { PTX_S_VERSION, CG_SEG_HEADER }, { PTX_S_TARGET, CG_SEG_HEADER },
+    { PTX_S_ADDRESS_SIZE, CG_SEG_HEADER }, { PTX_S_FILE, CG_SEG_FILE },
+    { PTX_S_SECTION, CG_SEG_SECTION }, { PTX_S_VAR, CG_SEG_VARS },
+    { PTX_S_FUNC, CG_SEG_FUNCS }, { PTX_S_DWARF, CG_SEG_DWARF },
+    { PTX_S_PREPROC, CG_SEG_PREPROC }, { PTX_S_ALIAS, CG_SEG_ALIAS },
+    { PTX_S_CALLPROTOTYPE, CG_SEG_PROTO }, { PTX_S_PRAGMA, CG_SEG_PRAGMA },
+    { PTX_S_LOC, CG_SEG_LOC },
 };
 
-_Static_assert(NWHAT <= sizeof ((cg_module *)0)->seg_order, "seg_order holds every kind");
-_Static_assert(NWHAT <= 32, "seg_seen has a bit per kind");
+_Static_assert(CG_SEG_NKINDS <= sizeof ((cg_module *)0)->seg_order, "seg_order holds every kind");
+_Static_assert(CG_SEG_NKINDS <= sizeof ((cg_seg *)0)->kinds, "a segment holds every kind");
+_Static_assert(CG_SEG_NKINDS <= 32, "seg_seen has a bit per kind");
 
 static void seg_saw(cg_module *m, unsigned w)
 {
@@ -349,7 +348,7 @@ static void seg_saw(cg_module *m, unsigned w)
 static void seg_item(cg_module *m, const ptx_module *pm, const ptx_stmt *s)
 {
     if (is_entry_def(pm, s)) {
-        seg_saw(m, ENTRY_HERE);
+        seg_saw(m, CG_SEG_ENTRY_HERE);
         return;
     }
     for (unsigned i = 0; i < sizeof seg_kinds / sizeof *seg_kinds; i++)
@@ -375,17 +374,9 @@ static void seg_close(cg_module *m, const char *text, size_t z)
     s->p = text + a;
     s->n = z - a;
     if (cg_find_slash(text + a, z - a, '/') || cg_find_slash(text + a, z - a, '*'))
-        seg_saw(m, COMMENTS);
-    if (m->seg_n) {
-        ptx_buf buf = { 0 };
-        for (unsigned i = 0; i < m->seg_n; i++) {
-            if (i)
-                ptx_buf_put(&buf, ", ", 2);
-            ptx_buf_puts(&buf, seg_what[m->seg_order[i]]);
-        }
-        s->why = cg_strndup(m, buf.p, buf.n);
-        ptx_buf_free(&buf);
-    }
+        seg_saw(m, CG_SEG_COMMENTS);
+    s->nkinds = m->seg_n;
+    memcpy(s->kinds, m->seg_order, m->seg_n);
     m->seg_seen = m->seg_n = 0;
 }
 
@@ -401,12 +392,73 @@ static void segments(cg_module *m, const ptx_module *pm, const char *text,
         }
         uint32_t first = pm->toks[s->first].start, kw = pm->toks[s->u.func.kw].start;
         if (first < kw)
-            seg_saw(m, ENTRY_NEXT);
+            seg_saw(m, CG_SEG_ENTRY_NEXT);
         seg_close(m, text, at + kw);
         seg_new(m, (int32_t)k++);
         ptx_tok rb = s->u.func.body->rbrace;
         m->seg_pos = at + pm->toks[rb].start + pm->toks[rb].len;
     }
+}
+
+void cg_module_follow(cg_module *next, const cg_module *m, size_t at)
+{
+    next->arch = m->arch;
+    next->vmajor = m->vmajor;
+    next->vminor = m->vminor;
+    next->version_ints = m->version_ints;
+    next->have_version = m->have_version;
+    next->have_target = m->have_target;
+    next->seg_pos = at;
+}
+
+/* The kernels' names next gave are the ones m would give: each took its
+   PTX name (a _k<i> name counts next's kernels, not m's), and none of
+   m's kernels has it. */
+static int names_follow(const cg_module *m, const cg_module *next)
+{
+    for (uint32_t i = 0; i < next->nkernels; i++) {
+        const cg_kernel *k = &next->kernels[i];
+        if (!k->decorated ||
+            (m->pyfns && cg_map_get(m->pyfns, k->py_name, strlen(k->py_name))))
+            return 0;
+    }
+    return 1;
+}
+
+int cg_module_join(cg_module *m, const cg_module *next, const char *text)
+{
+    if (!names_follow(m, next))
+        return -1;
+    m->types_used |= next->types_used;
+    uint32_t base = m->nkernels;
+    for (uint32_t i = 0; i < next->nkernels; i++) {
+        m->kernels = cg_grow(m, m->kernels, m->nkernels, &m->capkernels, sizeof *m->kernels);
+        m->kernels[m->nkernels++] = next->kernels[i];
+        kernel_names(m, &m->kernels[base + i], base + i);
+    }
+    /* next began inside m's open segment: its first, closed at next's
+       first kernel, is the rest of that one (its comments looked for
+       again over the whole) */
+    const cg_seg *s = next->segs, *end = next->segs + next->nsegs;
+    const uint8_t *kinds = s < end ? s->kinds : next->seg_order;
+    unsigned nkinds = s < end ? s->nkinds : next->seg_n;
+    for (unsigned i = 0; i < nkinds; i++)
+        if (kinds[i] != CG_SEG_COMMENTS)
+            seg_saw(m, kinds[i]);
+    if (s == end)
+        return 0;
+    seg_close(m, text, (size_t)(s->p + s->n - text));
+    for (s++; s < end; s++) {
+        cg_seg *c = seg_new(m, -1);
+        *c = *s;
+        if (c->kernel >= 0)
+            c->kernel += (int32_t)base;
+    }
+    m->seg_pos = next->seg_pos;
+    m->seg_seen = next->seg_seen;
+    m->seg_n = next->seg_n;
+    memcpy(m->seg_order, next->seg_order, next->seg_n);
+    return 0;
 }
 
 cg_module *cg_module_new(const cg_options *o, const char *filename)

@@ -358,13 +358,30 @@ struct cg_kernel {
                                 (no pass between its two asks changes that) */
 };
 
+/* What a raw segment of _MODULE holds, named in its comment ("module
+   header, .func / declarations"): a kind per item kind (build_module.c
+   maps them), a kernel pyptx cannot express, an .entry's linkage before
+   it, and comments. */
+#define CG_SEG_KINDS(X)                                                  \
+    X(HEADER, "module header") X(FILE, ".file")                         \
+    X(SECTION, "debug .section") X(VARS, "module variables")            \
+    X(FUNCS, ".func / declarations") X(DWARF, "@@DWARF")                \
+    X(PREPROC, "preprocessor lines") X(ALIAS, ".alias")                 \
+    X(PROTO, ".callprototype") X(PRAGMA, ".pragma") X(LOC, ".loc")      \
+    X(ENTRY_HERE, "entry pyptx cannot express")                          \
+    X(ENTRY_NEXT, "linkage of the next .entry") X(COMMENTS, "comments")
+#define CG_SEG_ENUM(e, s) CG_SEG_##e,
+enum { CG_SEG_KINDS(CG_SEG_ENUM) CG_SEG_NKINDS };
+#undef CG_SEG_ENUM
+extern const char *const cg_seg_kind_names[CG_SEG_NKINDS];
+
 /* _MODULE segment: source text between kernels, or a kernel. */
 typedef struct cg_seg {
     const char *p;           /* raw text (kernel < 0) */
     size_t n;
     int32_t kernel;          /* index into kernels, or -1 */
-    const char *why;         /* comment for raw text ("module header, .func
-                                ... : pyptx @kernel emits one .entry") */
+    uint8_t nkinds, kinds[15]; /* raw text: what it holds (CG_SEG_*), in
+                                order of first appearance, for its comment */
 } cg_seg;
 
 struct cg_module {
@@ -439,6 +456,17 @@ cg_module *cg_module_new(const cg_options *o, const char *filename);
 void cg_build_items(cg_module *m, const ptx_module *pm, const char *text,
                     size_t at, ptx_arena *ir);
 void cg_build_end(cg_module *m, const char *text, size_t size);
+/* A run of pieces built into a module of its own (codegen/pieces.c):
+   `next` starts at byte `at` of the text, after what m has been built
+   from, with m's .target and .version (cg_module_follow); its kernels
+   printed, it is joined to m (cg_module_join), as if its pieces had been
+   built into m: kernels, segments, types.  -1 where a kernel's name
+   would not be the one m gives it (a name an earlier kernel took, or a
+   _k<i> name, whose i counts m's kernels): nothing is joined, and the
+   text has to be taken another way.  `next` must outlive m's use of the
+   names. */
+void cg_module_follow(cg_module *next, const cg_module *m, size_t at);
+int cg_module_join(cg_module *m, const cg_module *next, const char *text);
 void cg_module_free(cg_module *m);
 /* The passes selected by o->sugar (src/sugar/driver.c): cg_passes_begin
    once, then cg_passes_run on each kernel pyptx can express; on a kernel,
@@ -447,7 +475,8 @@ void cg_passes_begin(cg_module *m, const cg_options *o);
 void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k);
 /* The Python file is the head (imports, which name what the passes used),
    each kernel pyptx can express, and the tail (KERNELS, UNSUPPORTED,
-   _MODULE, module_ptx): ptx_codegen (codegen.c) puts them together. */
+   _MODULE, module_ptx): ptx_codegen (codegen.c) and ptx_codegen_pieces
+   (pieces.c) put them together. */
 void cg_print_head(const cg_module *m, ptx_buf *out);
 void cg_print_kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out);
 void cg_print_tail(const cg_module *m, ptx_buf *out);

@@ -269,9 +269,13 @@ static void dicts(const cg_module *m, ptx_buf *out)
 /* A raw segment, one literal per source line. */
 static void segment(const cg_seg *s, ptx_buf *out)
 {
-    if (s->why) {
+    if (s->nkinds) {
         ptx_buf_puts(out, "    # not DSL code (pyptx's @kernel emits one .entry): ");
-        ptx_buf_puts(out, s->why);
+        for (unsigned i = 0; i < s->nkinds; i++) {
+            if (i)
+                ptx_buf_put(out, ", ", 2);
+            ptx_buf_puts(out, cg_seg_kind_names[s->kinds[i]]);
+        }
         ptx_buf_putc(out, '\n');
     }
     const char *p = s->p, *e = s->p + s->n;

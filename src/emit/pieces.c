@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emit/emit.h"
-#include "util/threads.h"
+#include "util/runs.h"
 
 typedef struct pieces {
     const char *name;
@@ -113,118 +113,69 @@ static int run_pieces(pieces *ps, const ptx_pieces_opts *o, const char *src,
     return ok;
 }
 
-/* With threads, the text is cut into runs of pieces, a few for each
-   thread so that one run of large functions does not finish alone; each
-   thread takes the next run and does its pieces one after another.  A
-   piece is then parsed and printed on one thread, its tree in that
-   thread's cache, and no thread waits on another until the end (a 16 MB
-   module's exact round trip at 16 threads: 7.5 times one thread's speed,
-   where each piece parsed on all of them gave 4.2). */
-enum { RUNS_PER_JOB = 4 };
-
-typedef struct run {
-    size_t from, to;    /* the run's text; once done, from is its output's offset */
-    ptx_buf out;
-} run;
-
-/* What the threads do, in three rounds with a join between them. */
-enum { FIND_BOUNDS, DO_PIECES, PLACE_TEXT };
-
-typedef struct runs {
+/* With threads (util/runs.h): each thread's pieces, run after run.  A run
+   after the first prints its canonical text as text that follows other
+   text. */
+typedef struct threaded {
     const char *name, *src;
     size_t size;
     const ptx_pieces_opts *o;
-    run *v;
-    unsigned n, round;
-    atomic_uint next;
+    ptx_run *v;
+    pieces *workers;    /* each thread's scratch */
     atomic_int failed;
-    char *dest;         /* PLACE_TEXT: the runs' texts go here, in order */
-} runs;
+} threaded;
 
-static void one_run(const runs *r, unsigned k, pieces *ps)
+static void do_run(void *ctx, unsigned worker, unsigned k)
 {
-    run *v = &r->v[k];
-    switch (r->round) {
-    case FIND_BOUNDS:
-        v->from = k ? ptx_cut_after(r->src, r->size, r->size / r->n * k) : 0;
-        break;
-    case DO_PIECES:
-        v->to = k + 1 < r->n ? r->v[k + 1].from : r->size;
-        ps->out = r->o->out ? &v->out : NULL;
-        ps->after = k > 0;
-        run_pieces(ps, r->o, r->src, r->size, v->from, v->to);
-        break;
-    case PLACE_TEXT:
-        if (r->dest && v->out.n)
-            memcpy(r->dest + v->from, v->out.p, v->out.n);
-        ptx_buf_free(&v->out);
-        break;
-    }
-}
-
-static void take_runs(void *arg)
-{
-    runs *r = arg;
-    pieces ps = { r->name, 1, r->o->flags, NULL, { 0 }, { 0 }, &r->failed, 0 };
-    unsigned k;
-    while ((k = atomic_fetch_add(&r->next, 1)) < r->n)
-        one_run(r, k, &ps);
-    ptx_buf_free(&ps.a);
-    ptx_buf_free(&ps.b);
-}
-
-/* A round on every job's thread (ptx_each_thread's items are all r), each
-   taking the next run until none is left. */
-static void round_on_threads(runs *r, unsigned round)
-{
-    r->round = round;
-    atomic_store(&r->next, 0);
-    ptx_each_thread(r, r->o->jobs, 0, take_runs);
+    threaded *t = ctx;
+    pieces *ps = &t->workers[worker];
+    ptx_run *v = &t->v[k];
+    ps->out = t->o->out ? &v->out : NULL;
+    ps->after = k > 0;
+    run_pieces(ps, t->o, t->src, t->size, v->from, v->to);
 }
 
 /* The text in n runs on the threads: 1 when every piece passed (its text
    appended to o->out), 0 when one did not (o->out as it was), -1 when
    out of memory. */
-static int threaded(const char *name, const char *src, size_t size,
-                    const ptx_pieces_opts *o, unsigned n)
+static int in_runs(const char *name, const char *src, size_t size,
+                   const ptx_pieces_opts *o, unsigned n)
 {
-    runs r = { name, src, size, o, calloc(n, sizeof(run)), n, 0, 0, 0, NULL };
-    if (!r.v)
+    threaded t = { name, src, size, o, calloc(n, sizeof(ptx_run)),
+                   calloc(o->jobs, sizeof(pieces)), 0 };
+    if (!t.v || !t.workers) {
+        free(t.v);
+        free(t.workers);
         return -1;
-    /* Every bound before any piece: a bound's scan reads the text before
-       it, whose pages a piece may give back. */
-    round_on_threads(&r, FIND_BOUNDS);
-    round_on_threads(&r, DO_PIECES);
-    int ok = !atomic_load(&r.failed);
-    size_t total = 0, before = o->out ? o->out->n : 0;
-    for (unsigned k = 0; k < n; k++) {
-        size_t len = r.v[k].out.n;
-        /* A later run printed its canonical text after earlier text, which
-           only pieces without items fail to print (comments before the
-           first cut): the whole module then prints it. */
-        if (k && len && !before && !total)
-            ok = 0;
-        r.v[k].from = total;
-        total += len;
     }
-    if (ok && o->out && total) {
-        ptx_buf_reserve(o->out, total);
-        r.dest = o->out->p + o->out->n;
-        o->out->n += total;
+    for (unsigned w = 0; w < o->jobs; w++)
+        t.workers[w] = (pieces){ name, 1, o->flags, NULL, { 0 }, { 0 }, &t.failed, 0 };
+    ptx_runs_do(src, size, t.v, n, o->jobs, do_run, &t);
+    int ok = !atomic_load(&t.failed);
+    size_t before = o->out ? o->out->n : 0, total = 0;
+    /* A later run printed its canonical text after earlier text, which
+       only pieces without items fail to print (comments before the first
+       cut): the whole module then prints it. */
+    for (unsigned k = 1; k < n && ok; k++) {
+        total += t.v[k - 1].out.n;
+        ok = !(t.v[k].out.n && !before && !total);
     }
-    round_on_threads(&r, PLACE_TEXT);
-    free(r.v);
+    ptx_runs_place(t.v, n, o->jobs, ok ? o->out : NULL);
+    for (unsigned w = 0; w < o->jobs; w++) {
+        ptx_buf_free(&t.workers[w].a);
+        ptx_buf_free(&t.workers[w].b);
+    }
+    free(t.workers);
+    free(t.v);
     return ok;
 }
 
 int ptx_pieces_roundtrip(const char *name, const char *src, size_t size,
                          const ptx_pieces_opts *o)
 {
-    size_t piece = o->piece ? o->piece : 1;
-    size_t most = (size_t)o->jobs * RUNS_PER_JOB, fit = size / piece;
-    unsigned n = (unsigned)(fit < most ? fit : most);
-    if (o->jobs > 1 && n > 1) {
-        int ok = threaded(name, src, size, o, n);
+    unsigned n = ptx_runs_count(size, o->piece, o->jobs);
+    if (n) {
+        int ok = in_runs(name, src, size, o, n);
         if (ok >= 0)
             return ok;
     }

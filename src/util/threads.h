@@ -17,18 +17,9 @@
    on one thread, whose tree (about nine times the text) a core's cache
    can hold; the median peak memory of the library modules of 1 MB or
    more was 4.1 times the file with 256 KiB, 3.3 with 128 (tools/
-   library_bench.py), no slower.  The round trip takes such pieces on any
-   number of threads, each piece on one of them (emit/pieces.c).  A file
-   under two pieces is taken whole. */
+   library_bench.py), no slower.  With threads, each piece is taken by one
+   of them (util/runs.h).  A file under two pieces is taken whole. */
 #define PTX_PIECE ((size_t)128 << 10)
-
-/* Codegen's pieces: with threads, each piece's kernels are built on all
-   of them, and what a piece costs alone (starting the threads, the serial
-   joins) must stay small beside what they share: 1 MiB per thread. */
-static inline size_t ptx_piece_size(unsigned jobs)
-{
-    return jobs > 1 ? (size_t)jobs << 20 : PTX_PIECE;
-}
 
 /* Into how many parts of at least min_part bytes (0: 1) a text of `size`
    bytes is cut for `jobs` threads: 1, or 0, means not at all. */
@@ -51,7 +42,8 @@ int ptx_cut_here(ptx_cut *c, size_t offset);
 int ptx_jobs_arg(const char *text, unsigned *jobs);
 
 /* Calls fn(item i) for the n items of `size` bytes at `items`, each on a
-   thread of its own, and returns when all have returned.  This thread takes
+   thread of its own, and returns when all have returned (size 0: every
+   item is `items`, for n workers that take their work from one place).  This thread takes
    item 0, and any item whose thread could not be started, so that every
    item is done even where no thread starts. */
 void ptx_each_thread(void *items, unsigned n, size_t size, void (*fn)(void *item));

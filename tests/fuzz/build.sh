@@ -36,8 +36,10 @@ fi
 flags=(-std=gnu11 -g -O1 -fno-omit-frame-pointer
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
        -I"$root/include" -I"$root/src" -I"$out/gen")
-# (the parallel parse and printers run their threads through src/util/threads.c)
-front=("$root"/src/front/*.c "$root"/src/emit/*.c "$root/src/util/threads.c"
+# (the parallel parse and printers run their threads through
+# src/util/threads.c, the round trip in pieces its runs through runs.c)
+front_util=("$root/src/util/threads.c" "$root/src/util/runs.c")
+front=("$root"/src/front/*.c "$root"/src/emit/*.c "${front_util[@]}"
        "$out/gen/lexer.c" "$out/gen/parser.c")
 
 link() { # name sources...
@@ -70,8 +72,8 @@ if wanted fuzz_codegen; then
     if [ -f "$root/include/ptx/codegen.h" ] && compgen -G "$root/src/codegen/*.c" >/dev/null; then
         srcs=("$root/tests/fuzz/fuzz_codegen.c" "${front[@]}" "$root"/src/codegen/*.c)
         for d in sugar util; do
-            for f in "$root"/src/$d/*.c; do   # (threads.c is in front already)
-                [ -e "$f" ] && [ "$f" != "$root/src/util/threads.c" ] && srcs+=("$f")
+            for f in "$root"/src/$d/*.c; do   # (front_util is in front already)
+                [ -e "$f" ] && [[ " ${front_util[*]} " != *" $f "* ]] && srcs+=("$f")
             done
         done
         # src/sugar demangles C++ names with libiberty's cplus_demangle

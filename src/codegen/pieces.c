@@ -1,0 +1,193 @@
+/*
+ * pieces.c - plain codegen of a large module a piece at a time
+ * (ptx_codegen_pieces).
+ *
+ * The text is cut as the round trip in pieces cuts it (src/emit/pieces.c
+ * says why the pieces' items are the whole parse's).  A plain kernel's
+ * Python depends on its own statement alone, and on what the module
+ * carries from piece to piece: the .target and .version first met, the
+ * Python names the kernels before it took, and the raw segment open at
+ * the cut (build_module.c).  So the pieces' Python is the whole module's,
+ * while only one piece's tree and kernels are held at a time; the head,
+ * which names the pyptx types the kernels used, is printed last and put
+ * in front, as with sugar.
+ *
+ * With threads, the first piece is taken first (it holds the .target and
+ * .version), and the rest in runs of pieces (util/runs.h), each run built
+ * into a module of its own that follows the first's; the runs are then
+ * joined in order (cg_module_join: their names, segments and types), and
+ * their Python put in place.  Where a run's kernel names are not the ones
+ * the whole module gives (a name taken twice, or a _k<i> name), the whole
+ * module is taken instead.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include "codegen/build.h"
+#include "front/arena.h"
+#include "util/runs.h"
+#include "util/threads.h"
+
+/* The kernels from `from` on, printed: all the tail needs of them is their
+   names, which the module's arena holds (kernel_head; an unsupported
+   kernel's are copied there), not their IR, which goes with its piece. */
+static void forget(cg_module *m, uint32_t from)
+{
+    for (uint32_t i = from; i < m->nkernels; i++) {
+        const cg_kernel *k = &m->kernels[i];
+        cg_kernel names = { .ptx_name = k->ptx_name, .py_name = k->py_name,
+                            .decorated = k->decorated };
+        if (k->unsupported) {
+            names.ptx_name = cg_strndup(m, k->ptx_name, strlen(k->ptx_name));
+            names.unsupported = cg_strndup(m, k->unsupported, strlen(k->unsupported));
+        }
+        m->kernels[i] = names;
+    }
+}
+
+static void add_stats(ptx_codegen_stats *to, const ptx_codegen_stats *st)
+{
+    to->kernels += st->kernels;
+    to->unsupported += st->unsupported;
+    to->insts += st->insts;
+    to->raw_stmts += st->raw_stmts;
+    to->decls += st->decls;
+}
+
+/* A piece parsed, its kernels built and printed, and all of it freed but
+   the module's own: names, raw segments (which point into src). */
+static int one_piece(cg_module *m, const char *name, const char *src,
+                     size_t from, size_t to, ptx_codegen_stats *st, ptx_buf *out)
+{
+    ptx_diag d;
+    ptx_module *pm = ptx_parse_buffer_jobs(name, src + from, to - from,
+                                           m->opt->jobs, &d);
+    if (!pm)
+        return 0;
+    ptx_arena *ir = ptx_arena_new();
+    uint32_t k0 = m->nkernels;
+    cg_build_items(m, pm, src, from, ir);
+    cg_count_stats(m, k0, st);
+    cg_print_plain(m, k0, m->opt->jobs, out);
+    forget(m, k0);
+    m->src = NULL;
+    ptx_arena_free(ir);
+    ptx_module_free(pm);
+    return 1;
+}
+
+/* The pieces of src[from, to) one after another: 1 when all parsed. */
+static int run_pieces(cg_module *m, const char *name, const char *src, size_t from,
+                      size_t to, size_t piece, ptx_codegen_stats *st, ptx_buf *out,
+                      atomic_int *failed)
+{
+    int ok = 1;
+    while (ok && from < to && !atomic_load_explicit(failed, memory_order_relaxed)) {
+        size_t end = to - from <= piece ? to : ptx_cut_after(src, to, from + piece);
+        ok = one_piece(m, name, src, from, end, st, out);
+        from = end;
+    }
+    if (!ok)
+        atomic_store(failed, 1);
+    return ok;
+}
+
+typedef struct runs {
+    const char *name, *src;
+    size_t piece, at;           /* the runs cover src from at on */
+    const cg_module *first;     /* the module of the text before them */
+    ptx_codegen_options o;      /* the caller's, one job */
+    ptx_run *v;
+    cg_module **m;              /* each run's */
+    ptx_codegen_stats *st;
+    atomic_int failed;
+} runs;
+
+static void do_run(void *ctx, unsigned worker, unsigned k)
+{
+    runs *r = ctx;
+    ptx_run *v = &r->v[k];
+    (void)worker;
+    cg_module *m = r->m[k] = cg_module_new(&r->o, r->name);
+    cg_module_follow(m, r->first, r->at + v->from);
+    run_pieces(m, r->name, r->src, r->at + v->from, r->at + v->to, r->piece,
+               &r->st[k], &v->out, &r->failed);
+}
+
+/* After the first piece (built into m, its Python in out), the rest of
+   the text, src[at, size), in n runs on the threads, joined to m in order
+   and their Python appended to out: 1 when every piece parsed, with
+   *resume where the text is left to do (size, or the start of the first
+   run that did not join: its names are not the whole module's), 0 when
+   a piece did not parse (out to be reset by the caller), -1 when out of
+   memory.  m's kernel names then point into the runs' modules,
+   (*runs_m)[0..n), which are freed after it. */
+static int in_runs(cg_module *m, const char *name, const char *src, size_t size,
+                   size_t at, size_t piece, const ptx_codegen_options *o, unsigned n,
+                   ptx_codegen_stats *st, ptx_buf *out, cg_module ***runs_m,
+                   size_t *resume)
+{
+    runs r = { name, src, piece, at, m, *o, calloc(n, sizeof(ptx_run)),
+               calloc(n, sizeof(cg_module *)), calloc(n, sizeof(ptx_codegen_stats)), 0 };
+    r.o.jobs = 1;
+    *runs_m = r.m;
+    if (!r.v || !r.m || !r.st) {
+        free(r.v);
+        free(r.st);
+        return -1;
+    }
+    ptx_runs_do(src + at, size - at, r.v, n, o->jobs, do_run, &r);
+    int ok = !atomic_load(&r.failed);
+    unsigned k = 0;
+    while (ok && k < n && cg_module_join(m, r.m[k], src) == 0)
+        add_stats(st, &r.st[k++]);
+    *resume = k < n ? at + r.v[k].from : size;
+    ptx_runs_place(r.v, k, o->jobs, ok ? out : NULL);
+    ptx_runs_place(r.v + k, n - k, o->jobs, NULL);
+    free(r.v);
+    free(r.st);
+    return ok;
+}
+
+int ptx_codegen_pieces(const char *name, const char *src, size_t size,
+                       size_t piece, const ptx_codegen_options *o, ptx_buf *out)
+{
+    if (!o || o->sugar || o->name)
+        return 0;
+    if (!piece) {   /* the programs' pieces: a smaller text goes whole */
+        piece = PTX_PIECE;
+        if (size / 2 < piece)
+            return 0;
+    }
+    cg_module *m = cg_module_new(o, name);
+    ptx_codegen_stats st = { 0 };
+    size_t start = out->n;
+    /* Room for the Python at once (plain Python runs to about 2.2 bytes
+       per byte of PTX): a buffer that doubles as it fills holds its old
+       copy too, and the freed copies stay in the heap; pages of the room
+       that nothing writes are never touched, so they cost nothing. */
+    ptx_buf_reserve(out, size / 2 * 5);
+    atomic_int failed = 0;
+    size_t from = size <= piece ? size : ptx_cut_after(src, size, piece);
+    int ok = one_piece(m, name, src, 0, from, &st, out);
+    unsigned n = ptx_runs_count(size - from, piece, o->jobs);
+    cg_module **runs_m = NULL;
+    if (ok && n && m->have_target && m->have_version &&
+        (ok = in_runs(m, name, src, size, from, piece, o, n, &st, out, &runs_m, &from)) < 0)
+        ok = 1;     /* out of memory for the runs: on this thread */
+    if (ok)
+        ok = run_pieces(m, name, src, from, size, piece, &st, out, &failed);
+    if (ok) {
+        cg_build_end(m, src, size);
+        cg_print_head_at(m, start, out);
+        cg_print_tail(m, out);
+        if (o->stats)
+            add_stats(o->stats, &st);
+    } else
+        out->n = start;
+    cg_module_free(m);
+    for (unsigned k = 0; runs_m && k < n; k++)
+        cg_module_free(runs_m[k]);
+    free(runs_m);
+    return ok;
+}

@@ -1,0 +1,95 @@
+/* runs.c - a large text's pieces on threads, a run of pieces at a time. */
+#include <stdatomic.h>
+#include <string.h>
+#include "util/runs.h"
+#include "util/threads.h"
+
+enum { RUNS_PER_JOB = 4 };
+
+/* What the threads do, in rounds with a join between them. */
+enum { FIND_BOUNDS, DO_RUNS, PLACE_TEXT };
+
+typedef struct runs {
+    const char *src;
+    size_t size;
+    ptx_run *v;
+    unsigned n, round;
+    atomic_uint next, workers;
+    void (*fn)(void *ctx, unsigned worker, unsigned k);
+    void *ctx;
+    char *dest;         /* PLACE_TEXT: where the texts go, in order (NULL:
+                           nowhere); v[k].from is then run k's offset */
+} runs;
+
+static void one_run(runs *r, unsigned worker, unsigned k)
+{
+    ptx_run *v = &r->v[k];
+    switch (r->round) {
+    case FIND_BOUNDS:
+        v->from = k ? ptx_cut_after(r->src, r->size, r->size / r->n * k) : 0;
+        break;
+    case DO_RUNS:
+        /* bounds are monotonic (the first cut at or after a point), so the
+           runs cover the text without overlap */
+        v->to = k + 1 < r->n ? r->v[k + 1].from : r->size;
+        r->fn(r->ctx, worker, k);
+        break;
+    case PLACE_TEXT:
+        if (r->dest && v->out.n)
+            memcpy(r->dest + v->from, v->out.p, v->out.n);
+        ptx_buf_free(&v->out);
+        break;
+    }
+}
+
+static void take_runs(void *arg)
+{
+    runs *r = arg;
+    unsigned worker = atomic_fetch_add(&r->workers, 1), k;
+    while ((k = atomic_fetch_add(&r->next, 1)) < r->n)
+        one_run(r, worker, k);
+}
+
+/* A round on a thread for each job, or each run where there are fewer
+   (ptx_each_thread's items are all r), each thread taking the next run
+   until none is left. */
+static void round_on_threads(runs *r, unsigned round, unsigned jobs)
+{
+    r->round = round;
+    atomic_store(&r->next, 0);
+    atomic_store(&r->workers, 0);
+    ptx_each_thread(r, jobs < r->n ? jobs : r->n, 0, take_runs);
+}
+
+unsigned ptx_runs_count(size_t size, size_t piece, unsigned jobs)
+{
+    size_t most = (size_t)(jobs < PTX_MAX_THREADS ? jobs : PTX_MAX_THREADS) * RUNS_PER_JOB;
+    size_t fit = size / (piece ? piece : 1);
+    size_t n = fit < most ? fit : most;
+    return jobs > 1 && n > 1 ? (unsigned)n : 0;
+}
+
+void ptx_runs_do(const char *src, size_t size, ptx_run *v, unsigned n, unsigned jobs,
+                 void (*fn)(void *ctx, unsigned worker, unsigned k), void *ctx)
+{
+    runs r = { src, size, v, n, 0, 0, 0, fn, ctx, NULL };
+    round_on_threads(&r, FIND_BOUNDS, jobs);
+    round_on_threads(&r, DO_RUNS, jobs);
+}
+
+void ptx_runs_place(ptx_run *v, unsigned n, unsigned jobs, ptx_buf *out)
+{
+    runs r = { NULL, 0, v, n, 0, 0, 0, NULL, NULL, NULL };
+    size_t total = 0;
+    for (unsigned k = 0; k < n; k++) {
+        size_t len = v[k].out.n;
+        v[k].from = total;
+        total += len;
+    }
+    if (out && total) {
+        ptx_buf_reserve(out, total);
+        r.dest = out->p + out->n;
+        out->n += total;
+    }
+    round_on_threads(&r, PLACE_TEXT, jobs);
+}
