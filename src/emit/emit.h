@@ -20,7 +20,8 @@ void ptx_emit_items(const ptx_module *m, const ptx_stmt *from, const ptx_stmt *t
    text must have its tokens, parse, and print itself again; and where
    `out` is given its text is appended (canonical with
    PTX_PIECES_PRINT_CANONICAL).  `release`, where given, is told of each
-   piece's bytes once it has passed: they are not read again.
+   piece's bytes once it has passed, on one thread: they are not read
+   again.
    ptx_pieces_roundtrip returns 1 when every piece passed: the checks and
    the text are then the whole module's; 0 when a piece did not (out as it
    was): the caller takes the whole module, which gives the report or the

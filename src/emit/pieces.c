@@ -94,17 +94,18 @@ static int one_piece(pieces *ps, const char *text, size_t n, int last)
 }
 
 /* The pieces from `from` to `to`, one after another on this thread, each
-   cut after about o->piece bytes: 1 when all passed.  No scan reads past
-   `to`, whose pages another thread may have given back. */
+   cut after about o->piece bytes: 1 when all passed.  Where `release`,
+   each piece's bytes are given back once it has passed (one thread: on
+   threads, the runs' bounds are found while others run, util/runs.h). */
 static int run_pieces(pieces *ps, const ptx_pieces_opts *o, const char *src,
-                      size_t size, size_t from, size_t to)
+                      size_t size, size_t from, size_t to, int release)
 {
     size_t piece = o->piece ? o->piece : 1;
     int ok = 1;
     while (ok && from < to && !atomic_load_explicit(ps->failed, memory_order_relaxed)) {
         size_t end = to - from <= piece ? to : ptx_cut_after(src, to, from + piece);
         ok = one_piece(ps, src + from, end - from, end == size);
-        if (ok && o->release)
+        if (ok && release && o->release)
             o->release(o->ctx, from, end);
         from = end;
     }
@@ -132,7 +133,7 @@ static void do_run(void *ctx, unsigned worker, unsigned k)
     ptx_run *v = &t->v[k];
     ps->out = t->o->out ? &v->out : NULL;
     ps->after = k > 0;
-    run_pieces(ps, t->o, t->src, t->size, v->from, v->to);
+    run_pieces(ps, t->o, t->src, t->size, v->from, v->to, 0);
 }
 
 /* The text in n runs on the threads: 1 when every piece passed (its text
@@ -182,7 +183,7 @@ int ptx_pieces_roundtrip(const char *name, const char *src, size_t size,
     atomic_int failed = 0;
     pieces ps = { name, o->jobs, o->flags, o->out, { 0 }, { 0 }, &failed, 0 };
     size_t start = o->out ? o->out->n : 0;
-    int ok = run_pieces(&ps, o, src, size, 0, size);
+    int ok = run_pieces(&ps, o, src, size, 0, size, 1);
     if (!ok && o->out)
         o->out->n = start;
     ptx_buf_free(&ps.a);

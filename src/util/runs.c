@@ -7,7 +7,7 @@
 enum { RUNS_PER_JOB = 4 };
 
 /* What the threads do, in rounds with a join between them. */
-enum { FIND_BOUNDS, DO_RUNS, PLACE_TEXT };
+enum { DO_RUNS, PLACE_TEXT };
 
 typedef struct runs {
     const char *src;
@@ -21,17 +21,23 @@ typedef struct runs {
                            nowhere); v[k].from is then run k's offset */
 } runs;
 
+/* Where run k begins: the first cut at or after its share of the text
+   (so bounds are monotonic, and the runs cover the text without
+   overlap); each bound is found by both runs beside it. */
+static size_t bound(const runs *r, unsigned k)
+{
+    if (k == 0 || k == r->n)
+        return k ? r->size : 0;
+    return ptx_cut_after(r->src, r->size, r->size / r->n * k);
+}
+
 static void one_run(runs *r, unsigned worker, unsigned k)
 {
     ptx_run *v = &r->v[k];
     switch (r->round) {
-    case FIND_BOUNDS:
-        v->from = k ? ptx_cut_after(r->src, r->size, r->size / r->n * k) : 0;
-        break;
     case DO_RUNS:
-        /* bounds are monotonic (the first cut at or after a point), so the
-           runs cover the text without overlap */
-        v->to = k + 1 < r->n ? r->v[k + 1].from : r->size;
+        v->from = bound(r, k);
+        v->to = bound(r, k + 1);
         r->fn(r->ctx, worker, k);
         break;
     case PLACE_TEXT:
@@ -73,7 +79,6 @@ void ptx_runs_do(const char *src, size_t size, ptx_run *v, unsigned n, unsigned 
                  void (*fn)(void *ctx, unsigned worker, unsigned k), void *ctx)
 {
     runs r = { src, size, v, n, 0, 0, 0, fn, ctx, NULL };
-    round_on_threads(&r, FIND_BOUNDS, jobs);
     round_on_threads(&r, DO_RUNS, jobs);
 }
 
@@ -86,10 +91,13 @@ void ptx_runs_place(ptx_run *v, unsigned n, unsigned jobs, ptx_buf *out)
         v[k].from = total;
         total += len;
     }
-    if (out && total) {
-        ptx_buf_reserve(out, total);
-        r.dest = out->p + out->n;
-        out->n += total;
+    if (!out || !total) {   /* nothing to copy: no threads to start */
+        for (unsigned k = 0; k < n; k++)
+            ptx_buf_free(&v[k].out);
+        return;
     }
+    ptx_buf_reserve(out, total);
+    r.dest = out->p + out->n;
+    out->n += total;
     round_on_threads(&r, PLACE_TEXT, jobs);
 }

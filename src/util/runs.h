@@ -29,11 +29,12 @@ typedef struct ptx_run {
    thread). */
 unsigned ptx_runs_count(size_t size, size_t piece, unsigned jobs);
 
-/* Bounds v[0..n) at the cuts ptx_cut_after finds, then calls
-   fn(ctx, worker, k) for every run k on up to `jobs` threads (worker: the
-   thread's number, below `jobs`, for scratch of its own).  The bounds are
-   all found, on the threads, before any run starts: a bound's scan reads
-   the text before it, whose pages a run may give back. */
+/* Calls fn(ctx, worker, k) for every run k on up to `jobs` threads
+   (worker: the thread's number, below `jobs`, for scratch of its own),
+   v[k] bounded first at the cuts ptx_cut_after finds.  The thread of each
+   run finds both its bounds, and a bound's scan reads the text before it
+   and a few lines after: no run may give back its text's pages while
+   others run. */
 void ptx_runs_do(const char *src, size_t size, ptx_run *v, unsigned n, unsigned jobs,
                  void (*fn)(void *ctx, unsigned worker, unsigned k), void *ctx);
 
