@@ -17,8 +17,9 @@
  * into a module of its own that follows the first's; the runs are then
  * joined in order (cg_module_join: their names, segments and types), and
  * their Python put in place.  Where a run's kernel names are not the ones
- * the whole module gives (a name taken twice, or a _k<i> name), the whole
- * module is taken instead.
+ * the whole module gives (a name taken twice, or a _k<i> name), the
+ * joining stops, and the text from that run's start is taken a piece
+ * after another.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -83,7 +84,7 @@ static int run_pieces(cg_module *m, const char *name, const char *src, size_t fr
 {
     int ok = 1;
     while (ok && from < to && !atomic_load_explicit(failed, memory_order_relaxed)) {
-        size_t end = to - from <= piece ? to : ptx_cut_after(src, to, from + piece);
+        size_t end = ptx_piece_end(src, from, to, piece);
         ok = one_piece(m, name, src, from, end, st, out);
         from = end;
     }
@@ -168,7 +169,7 @@ int ptx_codegen_pieces(const char *name, const char *src, size_t size,
        that nothing writes are never touched, so they cost nothing. */
     ptx_buf_reserve(out, size / 2 * 5);
     atomic_int failed = 0;
-    size_t from = size <= piece ? size : ptx_cut_after(src, size, piece);
+    size_t from = ptx_piece_end(src, 0, size, piece);
     int ok = one_piece(m, name, src, 0, from, &st, out);
     unsigned n = ptx_runs_count(size - from, piece, o->jobs);
     cg_module **runs_m = NULL;

@@ -103,7 +103,7 @@ static int run_pieces(pieces *ps, const ptx_pieces_opts *o, const char *src,
     size_t piece = o->piece ? o->piece : 1;
     int ok = 1;
     while (ok && from < to && !atomic_load_explicit(ps->failed, memory_order_relaxed)) {
-        size_t end = to - from <= piece ? to : ptx_cut_after(src, to, from + piece);
+        size_t end = ptx_piece_end(src, from, to, piece);
         ok = one_piece(ps, src + from, end - from, end == size);
         if (ok && release && o->release)
             o->release(o->ctx, from, end);

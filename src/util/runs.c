@@ -17,8 +17,8 @@ typedef struct runs {
     atomic_uint next, workers;
     void (*fn)(void *ctx, unsigned worker, unsigned k);
     void *ctx;
-    char *dest;         /* PLACE_TEXT: where the texts go, in order (NULL:
-                           nowhere); v[k].from is then run k's offset */
+    char *dest;         /* PLACE_TEXT: where the texts go, in order;
+                           v[k].from is then run k's offset */
 } runs;
 
 /* Where run k begins: the first cut at or after its share of the text
@@ -41,7 +41,7 @@ static void one_run(runs *r, unsigned worker, unsigned k)
         r->fn(r->ctx, worker, k);
         break;
     case PLACE_TEXT:
-        if (r->dest && v->out.n)
+        if (v->out.n)
             memcpy(r->dest + v->from, v->out.p, v->out.n);
         ptx_buf_free(&v->out);
         break;
@@ -65,6 +65,11 @@ static void round_on_threads(runs *r, unsigned round, unsigned jobs)
     atomic_store(&r->next, 0);
     atomic_store(&r->workers, 0);
     ptx_each_thread(r, jobs < r->n ? jobs : r->n, 0, take_runs);
+}
+
+size_t ptx_piece_end(const char *src, size_t from, size_t to, size_t piece)
+{
+    return to - from <= piece ? to : ptx_cut_after(src, to, from + piece);
 }
 
 unsigned ptx_runs_count(size_t size, size_t piece, unsigned jobs)

@@ -18,6 +18,12 @@
 #include <stddef.h>
 #include "ptx/ptx.h"
 
+/* Where the piece that begins at `from` ends: the first cut after about
+   `piece` bytes (ptx_cut_after, which reads nothing at or past `to`), or
+   `to` where less than that is left.  The one rule for cutting the next
+   piece, on one thread and in a run. */
+size_t ptx_piece_end(const char *src, size_t from, size_t to, size_t piece);
+
 typedef struct ptx_run {
     size_t from, to;    /* its bytes of the text */
     ptx_buf out;        /* what it printed */
