@@ -91,6 +91,9 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
 #define stmt(...) ptx_node_stmt(__VA_ARGS__)
 #define dir_stmt(...) ptx_node_dir(__VA_ARGS__)
 #define instr(...) ptx_node_instr(__VA_ARGS__)
+#define func_stmt(...) ptx_node_func(__VA_ARGS__)
+#define open_body(P, lbrace, stmts) ptx_node_block(P, lbrace, stmts, PTX_NOTOK)
+#define body_piece(...) ptx_node_body_piece(__VA_ARGS__)
 }
 
 /* Lists are circular while they are built: see ONE, APPEND and CLOSE. */
@@ -128,6 +131,11 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
 %token <tok> LT "'<'" GT "'>'" PLUS "'+'" MINUS "'-'" STAR "'*'"
 %token <tok> SLASH "'/'" PERCENT "'%'" BANG "'!'" TILDE "'~'" AMP "'&'"
 %token <tok> PIPE "'|'" CARET "'^'" QUEST "'?'" ASSIGN "'='" AT "'@'"
+/* Never in a text: yylex gives one first where a piece of a module is
+   parsed on its own (ptx_parse_piece), to say where the piece starts:
+   among the module's items, or in a function's body after a statement.
+   ptx_yyerror never names them. */
+%token <tok> PIECE_TOP "start of a piece" PIECE_BODY "start of a piece in a body"
 
 %right ASSIGN
 %right QUEST COLON
@@ -159,12 +167,44 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
 %type <fdir> fdir
 %type <fdlist> fdirs
 %type <block> block
-%type <func> func_rest proto_rest
+%type <func> func_rest func_head proto_rest
+%type <stmt> open_func
 
 %%
 
+/* A piece of a module (ptx_parse_piece) may end in a function's body,
+   after a statement (open_func, or a body from its start), and may start
+   there (PIECE_BODY).  A body's piece of a function is a block without
+   its braces: PIECE_BODY's statements a block without '{', and the
+   function that a piece opens has a body without '}'.  The printers then
+   print the pieces' texts one after another as they print the whole, and
+   what a piece is made of, the grammar has checked: items, or a body's
+   statements, joined where one piece ends and the next starts. */
 module
     : items                     { P->m->items = CLOSE($1); }
+    | PIECE_TOP items           { P->m->items = CLOSE($2); }
+    | PIECE_TOP items open_func { APPEND($2, $3); P->m->items = CLOSE($2); }
+    | PIECE_BODY stmts          { P->m->items = body_piece(P, CLOSE($2), PTX_NOTOK); }
+    | PIECE_BODY stmts RBRACE items {
+            ptx_stmt *b = body_piece(P, CLOSE($2), $3);
+            b->next = CLOSE($4);
+            P->m->items = b;
+        }
+    | PIECE_BODY stmts RBRACE items open_func {
+            ptx_stmt *b = body_piece(P, CLOSE($2), $3);
+            APPEND($4, $5);
+            b->next = CLOSE($4);
+            P->m->items = b;
+        }
+    ;
+
+/* a function whose body the piece does not close */
+open_func
+    : func_head LBRACE stmts    { $1->body = open_body(P, $2, CLOSE($3)); $$ = func_stmt(P, NULL, $1); }
+    | specs func_head LBRACE stmts {
+            $2->body = open_body(P, $3, CLOSE($4));
+            $$ = func_stmt(P, CLOSE($1), $2);
+        }
     ;
 
 items
@@ -326,15 +366,8 @@ top_decl
             $$->u.var.decls = CLOSE($2);
             $$->u.var.semi = $3;
         }
-    | specs func_rest           {
-            $2->specs = CLOSE($1);
-            $$ = stmt(P, PTX_S_FUNC, $2->specs->tok);
-            $$->u.func = *$2;
-        }
-    | func_rest                 {
-            $$ = stmt(P, PTX_S_FUNC, $1->kw);
-            $$->u.func = *$1;
-        }
+    | specs func_rest           { $$ = func_stmt(P, CLOSE($1), $2); }
+    | func_rest                 { $$ = func_stmt(P, NULL, $1); }
     ;
 
 /* Each specifier is reduced straight into the list (no `spec` symbol):
@@ -411,25 +444,19 @@ dims
 /* ---- functions */
 
 func_rest
-    : ENTRY WORD params_opt fdirs block {
-            $$ = NEW(ptx_func); $$->label = $$->colon = PTX_NOTOK;
+    : func_head block           { $$ = $1; $$->body = $2; }
+    | func_head SEMI            { $$ = $1; $$->semi = $2; }
+    ;
+
+func_head
+    : ENTRY WORD params_opt fdirs {
+            $$ = NEW(ptx_func); $$->label = $$->colon = $$->semi = PTX_NOTOK;
             $$->kw = $1; $$->name = $2; $$->params = $3; $$->dirs = CLOSE($4);
-            $$->body = $5; $$->semi = PTX_NOTOK;
         }
-    | ENTRY WORD params_opt fdirs SEMI {
-            $$ = NEW(ptx_func); $$->label = $$->colon = PTX_NOTOK;
-            $$->kw = $1; $$->name = $2; $$->params = $3; $$->dirs = CLOSE($4);
-            $$->semi = $5;
-        }
-    | FUNC params_opt WORD params_opt fdirs block {
-            $$ = NEW(ptx_func); $$->label = $$->colon = PTX_NOTOK;
+    | FUNC params_opt WORD params_opt fdirs {
+            $$ = NEW(ptx_func); $$->label = $$->colon = $$->semi = PTX_NOTOK;
             $$->kw = $1; $$->ret = $2; $$->name = $3; $$->params = $4;
-            $$->dirs = CLOSE($5); $$->body = $6; $$->semi = PTX_NOTOK;
-        }
-    | FUNC params_opt WORD params_opt fdirs SEMI {
-            $$ = NEW(ptx_func); $$->label = $$->colon = PTX_NOTOK;
-            $$->kw = $1; $$->ret = $2; $$->name = $3; $$->params = $4;
-            $$->dirs = CLOSE($5); $$->semi = $6;
+            $$->dirs = CLOSE($5);
         }
     ;
 
@@ -696,6 +723,13 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
     int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
     if (n < 0)
         return n == YYENOMEM ? 2 : 0;
+    /* a module's first state also expects the pieces' start tokens, which
+       no text has: the list is the one the state after it gives */
+    int kept = 0;
+    for (int j = 0; j < n; j++)
+        if (exp[j] != YYSYMBOL_PIECE_TOP && exp[j] != YYSYMBOL_PIECE_BODY)
+            exp[kept++] = exp[j];
+    n = kept;
     yysymbol_kind_t tok = yypcontext_token(ctx);
     ptx_module *m = P->m;
     uint32_t at = lookahead_tok(P);

@@ -57,7 +57,7 @@ int ptx_codegen(const ptx_module *m, const ptx_codegen_options *o,
 
 /* The same from a module's text src[0..size), `name` its file name, taken
    one piece of about `piece` bytes at a time (cut where ptx_cut_after
-   says; 0: the 128 KiB pyptx-codegen takes, where a text under two
+   says; 0: the 64 KiB pyptx-codegen takes, where a text under two
    pieces is taken whole, faster than in pieces), with o->jobs threads
    each taking runs of pieces: each piece is parsed, its kernels are translated and printed,
    and its tree and their IR are freed before the next, so that a large

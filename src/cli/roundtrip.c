@@ -186,6 +186,11 @@ static int in_pieces(const char *path, const opts *o, unsigned flags,
     input f = { NULL, 0, (size_t)sysconf(_SC_PAGESIZE) };
     if (!(f.p = paths_read_large(path, 2 * piece, o->file_jobs, &f.n)))
         return 0;
+    /* the text printed is about the input's size (exactly, when it
+       passes): room for it at once, where a buffer grown by doubling
+       would hold its old copy too */
+    if (out)
+        ptx_buf_reserve(out, f.n + f.n / 8);
     ptx_pieces_opts po = { piece, o->file_jobs, flags, out, release, &f };
     int ok = ptx_pieces_roundtrip(path, f.p, f.n, &po);
     munmap(f.p, f.n);

@@ -2,23 +2,27 @@
  * pieces.c - the round trip of a large module one piece at a time.
  *
  * pyptx-roundtrip need not hold a whole module's tree: the text is cut
- * where ptx_cut_after says (between top-level items, after about `piece`
- * bytes each), and each piece is parsed as a module of its own, printed,
- * checked and freed before the next.  A piece that lexes on its own ends
- * outside any comment or string, so the whole text's lexer, reaching the
- * cut, starts the next piece's first token where that piece's own lexer
- * does: the pieces' tokens are the whole text's.  And the module is
- * `items`, after which the LR parser is in one state however they were
- * made: the pieces' items are the whole parse's.  So when every piece
- * passes, the module passes, and its text is the pieces' texts one after
+ * after about `piece` bytes each, after a statement or an item (in a
+ * function's body too, so that a function of megabytes is cut as well:
+ * front/piece.h), and each piece is parsed on its own, starting where the
+ * one before ended (among the items, or in a body), printed, checked and
+ * freed before the next.  A piece that lexes on its own ends outside any
+ * comment or string, so the whole text's lexer, reaching the cut, starts
+ * the next piece's first token where that piece's own lexer does: the
+ * pieces' tokens are the whole text's.  And what a piece is, items or a
+ * body's statements, the grammar has checked, each piece starting where
+ * the one before ended (parser.y, `module`): the pieces' items are the
+ * whole parse's.  So when every piece passes and the last ends among the
+ * items, the module passes, and its text is the pieces' texts one after
  * another (emit_piece).  When a piece fails, the whole module is what
  * has to be reported on, and the caller takes it.  With threads, each
- * takes runs of pieces (below): the verdicts and texts are the same.
- */
+ * takes runs of pieces (below), cut among the items: the verdicts and
+ * texts are the same. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "emit/emit.h"
+#include "front/piece.h"
 #include "util/runs.h"
 
 typedef struct pieces {
@@ -55,15 +59,16 @@ static int same(const ptx_buf *x, const char *p, size_t n)
     return x->n == n && (!n || !memcmp(x->p, p, n));
 }
 
-/* The canonical text of m, parsed again: the same tokens, and it prints
-   itself. */
-static int canonical_ok(pieces *ps, const ptx_module *m, int last)
+/* The canonical text of m, parsed again as a piece that starts where m
+   does: the same tokens, and it prints itself. */
+static int canonical_ok(pieces *ps, const ptx_module *m, int in_body, int last)
 {
     ps->a.n = ps->b.n = 0;
     emit_piece(m, 1, last, 0, ps->jobs, &ps->a);
     ptx_diag d;
-    ptx_module *c = ptx_parse_buffer_jobs(ps->name, ps->a.p ? ps->a.p : "",
-                                          ps->a.n, ps->jobs, &d);
+    int open_end;
+    ptx_module *c = ptx_parse_piece(ps->name, ps->a.p ? ps->a.p : "", ps->a.n,
+                                    in_body, &open_end, &d);
     size_t at_a, at_b;
     int ok = c && ptx_same_module_tokens_jobs(m, c, ps->jobs, &at_a, &at_b) == 1;
     if (ok)
@@ -72,10 +77,13 @@ static int canonical_ok(pieces *ps, const ptx_module *m, int last)
     return ok && same(&ps->b, ps->a.p, ps->a.n);
 }
 
-static int one_piece(pieces *ps, const char *text, size_t n, int last)
+/* The piece text[0, n), which starts in a body where *in_body: 1 when it
+   passed, and *in_body is then whether it ends in one. */
+static int one_piece(pieces *ps, const char *text, size_t n, int *in_body, int last)
 {
     ptx_diag d;
-    ptx_module *m = ptx_parse_buffer_jobs(ps->name, text, n, ps->jobs, &d);
+    int open_end;
+    ptx_module *m = ptx_parse_piece(ps->name, text, n, *in_body, &open_end, &d);
     if (!m)
         return 0;
     int ok = 1;
@@ -85,30 +93,45 @@ static int one_piece(pieces *ps, const char *text, size_t n, int last)
         ok = same(&ps->a, text, n);
     }
     if (ok && (ps->flags & PTX_PIECES_CANONICAL))
-        ok = canonical_ok(ps, m, last);
+        ok = canonical_ok(ps, m, *in_body, last);
     if (ok && ps->out)
         emit_piece(m, !!(ps->flags & PTX_PIECES_PRINT_CANONICAL), last,
                    ps->after, ps->jobs, ps->out);
     ptx_module_free(m);
+    if (ok)
+        *in_body = open_end;
     return ok;
 }
 
 /* The pieces from `from` to `to`, one after another on this thread, each
-   cut after about o->piece bytes: 1 when all passed.  Where `release`,
+   cut after about o->piece bytes: 1 when all passed.  A piece ends after
+   a statement, in a function's body if need be; where that cut does not
+   parse (it fell in a block within a body, or in a debug section), the
+   piece ends at the next cut among the items instead.  Where `release`,
    each piece's bytes are given back once it has passed (one thread: on
    threads, the runs' bounds are found while others run, util/runs.h). */
 static int run_pieces(pieces *ps, const ptx_pieces_opts *o, const char *src,
                       size_t size, size_t from, size_t to, int release)
 {
     size_t piece = o->piece ? o->piece : 1;
-    int ok = 1;
+    int ok = 1, in_body = 0;
     while (ok && from < to && !atomic_load_explicit(ps->failed, memory_order_relaxed)) {
-        size_t end = ptx_piece_end(src, from, to, piece);
-        ok = one_piece(ps, src + from, end - from, end == size);
+        size_t end = ptx_piece_end_stmt(src, from, to, piece);
+        ok = one_piece(ps, src + from, end - from, &in_body, end == size);
+        if (!ok && end < to) {  /* the next cut, then one among the items */
+            end = ptx_piece_end_stmt(src, from, to, end + 1 - from);
+            ok = one_piece(ps, src + from, end - from, &in_body, end == size);
+        }
+        size_t top = ok ? end : ptx_piece_end(src, from, to, piece);
+        if (top != end) {
+            end = top;
+            ok = one_piece(ps, src + from, end - from, &in_body, end == size);
+        }
         if (ok && release && o->release)
             o->release(o->ctx, from, end);
         from = end;
     }
+    ok = ok && !in_body;    /* a body the text does not close */
     if (!ok)
         atomic_store(ps->failed, 1);
     return ok;

@@ -13,6 +13,7 @@
  */
 #include <string.h>
 #include "ptx/ptx.h"
+#include "front/piece.h"
 
 /* The directives that start a top-level item and never stand in a
    function's body, with their lengths.  Every one begins with '.', which
@@ -78,6 +79,94 @@ size_t ptx_cut_after(const char *src, size_t size, size_t at)
         size_t cut = item_end(src, b, e);
         if (cut >= at && cut && item_follows(src, size, cut))
             return cut;
+        b = e + 1;
+    }
+    return size;
+}
+
+/* The end of the line that starts at b. */
+static size_t line_end(const char *src, size_t size, size_t b)
+{
+    const char *nl = memchr(src + b, '\n', size - b);
+    return nl ? (size_t)(nl - src) : size;
+}
+
+/* What the line [b, e) does to the brace depth, a // comment aside. */
+static int line_braces(const char *src, size_t b, size_t e)
+{
+    int d = 0;
+    for (size_t i = b; i < e; i++) {
+        if (src[i] == '{')
+            d++;
+        else if (src[i] == '}')
+            d--;
+        else if (src[i] == '/' && i + 1 < e && src[i + 1] == '/')
+            break;
+    }
+    return d;
+}
+
+/* Whether the lines from b close a block before they open one: b is then
+   inside a block within a body (asm's `{ ... }`, a call's), where a piece
+   must not end.  Compilers keep such blocks short; LOOK lines tell. */
+enum { LOOK = 32 };
+static int closes_ahead(const char *src, size_t size, size_t b)
+{
+    int d = 0;
+    for (int n = 0; n < LOOK && b < size; n++) {
+        size_t e = line_end(src, size, b);
+        d += line_braces(src, b, e);
+        if (d)
+            return d < 0;
+        b = e + 1;
+    }
+    return 0;
+}
+
+/* Whether the line [b, e), blank space aside, is one of a function's
+   header that its body's '{' follows: its parameter list's ')' or a
+   directive without ';' (.maxntid 128), .loc lines aside; -1 where it is
+   blank. */
+static int header_line(const char *src, size_t b, size_t e)
+{
+    while (b < e && blank(src[b]))
+        b++;
+    while (e > b && blank(src[e - 1]))
+        e--;
+    if (e == b)
+        return -1;
+    if (src[e - 1] == ')')
+        return 1;
+    return src[b] == '.' && src[e - 1] != ';' &&
+           !(e - b > 4 && !memcmp(src + b, ".loc", 4) && blank(src[b + 4]));
+}
+
+/* The depth of blocks is followed from `at`, taken to be a body's level
+   (0): a line that starts an item goes back to the items' (-1), and a '{'
+   alone after a function's header is its body's (0); a '}' that closes a
+   block opened before `at` is taken to leave a block within a body.  A cut
+   is made at a body's level where no block closes ahead.  A guess, which
+   the grammar checks (front/piece.h). */
+size_t ptx_cut_stmt_after(const char *src, size_t size, size_t at)
+{
+    int depth = 0, header = 0;
+    for (size_t b = at; b < size;) {
+        size_t e = line_end(src, size, b);
+        size_t cut = item_end(src, b, e);
+        if (cut >= at && cut && item_follows(src, size, cut))
+            return cut;
+        int d = line_braces(src, b, e);
+        if (item_start(src + b, size - b) || (header && d == 1 && e - b <= 2))
+            depth = d - 1;
+        else if (depth >= 0 && depth + d < 0)
+            depth = 0;
+        else
+            depth += d;
+        if (cut >= at && cut && !depth && !closes_ahead(src, size, e + 1))
+            return cut;
+        int h = header_line(src, b, e);
+        if (h >= 0)  /* blank lines keep what the line before said */
+            header = h;
         b = e + 1;
     }
     return size;

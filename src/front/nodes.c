@@ -83,6 +83,35 @@ ptx_stmt *ptx_node_dir(ptx_parser *P, int kind, uint32_t dir,
     return s;
 }
 
+ptx_stmt *ptx_node_func(ptx_parser *P, ptx_spec *specs, ptx_func *f)
+{
+    f->specs = specs;
+    ptx_stmt *s = ptx_node_stmt(P, PTX_S_FUNC, specs ? specs->tok : f->kw);
+    s->u.func = *f;
+    return s;
+}
+
+ptx_block *ptx_node_block(ptx_parser *P, uint32_t lbrace, ptx_stmt *stmts,
+                          uint32_t rbrace)
+{
+    ptx_block *b = NEW(ptx_block);
+    b->lbrace = lbrace;
+    b->stmts = stmts;
+    b->rbrace = rbrace;
+    return b;
+}
+
+ptx_stmt *ptx_node_body_piece(ptx_parser *P, ptx_stmt *stmts, uint32_t rbrace)
+{
+    if (!stmts && rbrace == PTX_NOTOK)
+        return NULL;
+    ptx_stmt *s = ptx_node_stmt(P, PTX_S_BLOCK, stmts ? stmts->first : rbrace);
+    s->u.block.lbrace = PTX_NOTOK;
+    s->u.block.stmts = stmts;
+    s->u.block.rbrace = rbrace;
+    return s;
+}
+
 /* Bit 7 of each byte of the result is set where v has a '.' byte. */
 static inline uint64_t dot_bytes(uint64_t v)
 {

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "front/parser_state.h"
+#include "front/piece.h"
 #include "util/threads.h"
 
 #define TOO_BIG "input of 2 GiB or more is not supported"
@@ -28,10 +29,11 @@ void ptx_module_free(ptx_module *m)
     free(m);
 }
 
-/* Takes ownership of buf (size bytes plus a NUL at buf[size]). */
+/* Takes ownership of buf (size bytes plus a NUL at buf[size]).  A piece
+   (start) is parsed serially. */
 static ptx_module *parse_owned(const char *name, char *buf, size_t size,
-                               unsigned jobs, size_t min_piece, int *split,
-                               ptx_diag *diag)
+                               ptx_start start, unsigned jobs, size_t min_piece,
+                               int *split, ptx_diag *diag)
 {
     ptx_module *m = calloc(1, sizeof *m);
     char *fname = strdup(name);
@@ -46,7 +48,8 @@ static ptx_module *parse_owned(const char *name, char *buf, size_t size,
     m->src = buf;
     m->size = size;
     m->arena = ptx_arena_new();
-    unsigned pieces = jobs > 1 ? ptx_parse_pieces(m, jobs, min_piece) : 0;
+    unsigned pieces = jobs > 1 && start == PTX_START_MODULE
+                      ? ptx_parse_pieces(m, jobs, min_piece) : 0;
     if (split)
         *split = pieces >= 2;
     if (pieces)
@@ -54,6 +57,8 @@ static ptx_module *parse_owned(const char *name, char *buf, size_t size,
 
     ptx_parser P = { 0 };
     P.m = m;
+    P.start = start;
+    P.depth = start == PTX_START_BODY; /* the body's '{' */
     P.lx.src = P.lx.cur = (const unsigned char *)buf;
     P.lx.lim = (const unsigned char *)buf + size;
     /* a token per ~4 bytes is typical of PTX; grow_tokens doubles if not */
@@ -70,6 +75,52 @@ static ptx_module *parse_owned(const char *name, char *buf, size_t size,
         ptx_module_free(m);
         return NULL;
     }
+    return m;
+}
+
+/* The module's own copy of data, NUL-terminated (copied on up to `jobs`
+   threads); NULL where it cannot be (diag says why). */
+static char *copy_input(const char *name, const char *data, size_t size,
+                        unsigned jobs, ptx_diag *diag)
+{
+    if (size > PTX_MAX_INPUT) {
+        set_diag(diag, name, TOO_BIG);
+        return NULL;
+    }
+    char *buf = malloc(size + 1);
+    if (!buf) {
+        set_diag(diag, name, "out of memory");
+        return NULL;
+    }
+    if (size) /* data may be NULL for an empty buffer */
+        ptx_copy_threads(buf, data, size, jobs);
+    buf[size] = 0;
+    return buf;
+}
+
+/* Whether a piece's items end in a function's body: with an open
+   function, or with a body from its start that no '}' closes; a piece
+   without items (comments, blank space) ends where it starts. */
+static int ends_in_body(const ptx_stmt *s, int in_body)
+{
+    if (!s)
+        return in_body;
+    while (s->next)
+        s = s->next;
+    if (s->kind == PTX_S_FUNC)
+        return s->u.func.body && s->u.func.body->rbrace == PTX_NOTOK;
+    return s->kind == PTX_S_BLOCK && s->u.block.rbrace == PTX_NOTOK;
+}
+
+ptx_module *ptx_parse_piece(const char *name, const char *data, size_t size,
+                            int in_body, int *open_end, ptx_diag *diag)
+{
+    char *buf = copy_input(name, data, size, 1, diag);
+    ptx_module *m = buf ? parse_owned(name, buf, size,
+                                      in_body ? PTX_START_BODY : PTX_START_TOP,
+                                      1, PTX_MIN_PART, NULL, diag)
+                        : NULL;
+    *open_end = m && ends_in_body(m->items, in_body);
     return m;
 }
 
@@ -91,19 +142,9 @@ ptx_module *ptx_parse_split(const char *name, const char *data, size_t size,
 {
     if (split)
         *split = 0;
-    if (size > PTX_MAX_INPUT) {
-        set_diag(diag, name, TOO_BIG);
-        return NULL;
-    }
-    char *buf = malloc(size + 1);
-    if (!buf) {
-        set_diag(diag, name, "out of memory");
-        return NULL;
-    }
-    if (size) /* data may be NULL for an empty buffer */
-        ptx_copy_threads(buf, data, size, jobs);
-    buf[size] = 0;
-    return parse_owned(name, buf, size, jobs, min_piece, split, diag);
+    char *buf = copy_input(name, data, size, jobs, diag);
+    return buf ? parse_owned(name, buf, size, PTX_START_MODULE, jobs, min_piece, split, diag)
+               : NULL;
 }
 
 /* Reads all of f; refuses more than PTX_MAX_INPUT bytes without reading
@@ -211,6 +252,6 @@ ptx_module *ptx_parse_file_jobs(const char *path, unsigned jobs, ptx_diag *diag)
         set_diag(diag, is_stdin ? "<stdin>" : path, why);
         return NULL;
     }
-    return parse_owned(is_stdin ? "<stdin>" : path, buf, size, jobs, PTX_MIN_PART, NULL,
-                       diag);
+    return parse_owned(is_stdin ? "<stdin>" : path, buf, size, PTX_START_MODULE, jobs,
+                       PTX_MIN_PART, NULL, diag);
 }

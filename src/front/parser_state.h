@@ -7,11 +7,17 @@
 #include "front/lexer.h"
 
 
+/* What is parsed: a whole module, or a piece of one (ptx_parse_piece)
+   that starts among its items or in a function's body. */
+typedef enum ptx_start { PTX_START_MODULE, PTX_START_TOP, PTX_START_BODY } ptx_start;
+
 typedef struct ptx_parser {
     ptx_module *m;
     ptx_lexer lx;
     uint32_t cap;          /* capacity of m->toks */
     int depth;             /* open brackets of any kind */
+    int start;             /* a piece's start (ptx_start), which yylex
+                              gives as a token before the text's first */
     int prelexed;          /* 1: read m->toks[next..end) instead of lexing
                               (a piece of a parallel parse, parse_jobs.c) */
     uint32_t next, end;
@@ -64,6 +70,13 @@ ptx_expr *ptx_node_last(ptx_expr *e);
 ptx_stmt *ptx_node_stmt(ptx_parser *P, int kind, uint32_t first);
 ptx_stmt *ptx_node_dir(ptx_parser *P, int kind, uint32_t dir,
                        ptx_expr *args, uint32_t semi);
+/* A function's statement, its linking specifiers (or NULL) in front. */
+ptx_stmt *ptx_node_func(ptx_parser *P, ptx_spec *specs, ptx_func *f);
+ptx_block *ptx_node_block(ptx_parser *P, uint32_t lbrace, ptx_stmt *stmts,
+                          uint32_t rbrace);
+/* The statements a piece takes from a function's body (and its '}', or
+   PTX_NOTOK) as a block without '{'; NULL where there are none. */
+ptx_stmt *ptx_node_body_piece(ptx_parser *P, ptx_stmt *stmts, uint32_t rbrace);
 ptx_stmt *ptx_node_instr(ptx_parser *P, uint32_t at, uint32_t bang,
                          uint32_t pred, uint32_t op, ptx_expr *operands,
                          uint32_t semi);

@@ -97,9 +97,16 @@ static int too_deep(ptx_parser *P, uint32_t start)
 /* The parser has read every token lexed so far: lex up to LEX_BATCH more
    (-1), or say what yylex returns instead.  A piece of a parallel parse
    has all its tokens already, and ends where the next piece's first
-   token stands: the end of its input, as the last piece's EOF token is. */
+   token stands: the end of its input, as the last piece's EOF token is.
+   A piece of a module parsed on its own says where it starts first. */
 static __attribute__((noinline)) int lex_more(ptx_parser *P, PTX_YYSTYPE *lval)
 {
+    if (P->start != PTX_START_MODULE) {  /* a piece's, before its first token */
+        int start = P->start == PTX_START_BODY ? PIECE_BODY : PIECE_TOP;
+        P->start = PTX_START_MODULE;
+        lval->tok = PTX_NOTOK;
+        return start;
+    }
     if (P->prelexed) {
         lval->tok = P->end;
         return PTX_YYEOF;

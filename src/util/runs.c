@@ -2,6 +2,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include "util/runs.h"
+#include "front/piece.h"
 #include "util/threads.h"
 
 enum { RUNS_PER_JOB = 4 };
@@ -70,6 +71,11 @@ static void round_on_threads(runs *r, unsigned round, unsigned jobs)
 size_t ptx_piece_end(const char *src, size_t from, size_t to, size_t piece)
 {
     return to - from <= piece ? to : ptx_cut_after(src, to, from + piece);
+}
+
+size_t ptx_piece_end_stmt(const char *src, size_t from, size_t to, size_t piece)
+{
+    return to - from <= piece ? to : ptx_cut_stmt_after(src, to, from + piece);
 }
 
 unsigned ptx_runs_count(size_t size, size_t piece, unsigned jobs)

@@ -23,6 +23,9 @@
    `to` where less than that is left.  The one rule for cutting the next
    piece, on one thread and in a run. */
 size_t ptx_piece_end(const char *src, size_t from, size_t to, size_t piece);
+/* The same where a piece may end in a function's body: the first cut
+   after a statement or an item (ptx_cut_stmt_after, front/piece.h). */
+size_t ptx_piece_end_stmt(const char *src, size_t from, size_t to, size_t piece);
 
 typedef struct ptx_run {
     size_t from, to;    /* its bytes of the text */

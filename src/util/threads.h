@@ -13,13 +13,14 @@
    printed faster than a thread starts. */
 #define PTX_MIN_PART ((size_t)256 * 1024)
 /* A large file is taken one piece at a time (emit/pieces.c,
-   codegen/codegen.c), so that only a piece's tree is held: 128 KiB of it
+   codegen/pieces.c), so that only a piece's tree is held: 64 KiB of it
    on one thread, whose tree (about nine times the text) a core's cache
-   can hold; the median peak memory of the library modules of 1 MB or
-   more was 4.1 times the file with 256 KiB, 3.3 with 128 (tools/
-   library_bench.py), no slower.  With threads, each piece is taken by one
+   can hold.  Library modules of about 1 MB, where the process's own
+   1.5 MB weighs most, peaked at up to 4.7 times the file in the round
+   trip with pieces of 128 KiB, 3.7 with 64 (tools/library_bench.py; but
+   for one-line data tables: README), at 0.7% more instructions.  With threads, each piece is taken by one
    of them (util/runs.h).  A file under two pieces is taken whole. */
-#define PTX_PIECE ((size_t)128 << 10)
+#define PTX_PIECE ((size_t)64 << 10)
 
 /* Into how many parts of at least min_part bytes (0: 1) a text of `size`
    bytes is cut for `jobs` threads: 1, or 0, means not at all. */

@@ -326,6 +326,61 @@ def case_pieces(prog, work, codegen=None):
           % (len(text), ", Python" if codegen else ""))
 
 
+def big_function(n):
+    """One kernel of n blocks of about 1.1 KB: a label, blocks within the
+    body on lines of their own with a ';' line inside (a call's, an asm's
+    as cuobjdump prints it), so that cuts are tried inside them too."""
+    blk = ("$L__BB0_%d:\n\tadd.s32 \t%%r2, %%r1, %d;\n"
+           "\t{ // callseq %d\n\t.reg .pred \t%%p;\n\tsetp.ne.s32 \t%%p, %%r2, 0;\n"
+           "\tselp.u32 \t%%r3, 1, 0, %%p;\n\t} // callseq %d\n"
+           "{fma.rn.f16x2 %%r4,%%r3,%%r2,%%r4;\n}\n" +
+           "\tmad.lo.s32 \t%%r4, %%r3, %%r2, %%r4;\n" * 24 + "\t@%%p1 bra \t$L__BB0_%d;\n")
+    body = "".join(blk % (i, i, i, i, i + 1) for i in range(n))
+    return (HEAD + ".visible .entry big(\n\t.param .u64 big_param_0\n)\n.maxntid 128\n{\n"
+            "\t.reg .pred \t%p<2>;\n\t.reg .b32 \t%r<8>;\n" + body +
+            "$L__BB0_%d:\n\tret;\n}\n" % n)
+
+
+def case_big_function(prog, work):
+    """pyptx-roundtrip cuts a large function's body into pieces too (where
+    a cut falls inside a block within the body, the piece is cut again):
+    its texts and verdicts, and the diagnostics of an error inside it, of a
+    body left open and of brackets nested one too deep where a piece
+    starts in the body, must be the whole module's (standard input, which
+    is taken whole)."""
+    text = big_function(4000)
+    if len(text) < 2 << 20:
+        fail("big_function: %d bytes, too small to be cut" % len(text))
+    lines = text.split("\n")
+    deep = "\tmov.u32 \t%r1, " + "(" * 999 + "1" + ")" * 999 + ";"
+    variants = (("fine", lines), ("middle", lines[:len(lines) // 2] +
+                                  ["\tadd.s32 %r1, , %r2;"] + lines[len(lines) // 2:]),
+                ("open", lines[:-2]), ("deep", lines[:len(lines) // 3] + [deep] +
+                                       lines[len(lines) // 3:]))
+    for name, ls in variants:
+        write(work, name + ".ptx", "\n".join(ls))
+        for args in (["--emit"], ["--emit", "--canonical"], []):
+            p, _ = run(prog, args + [name + ".ptx"], cwd=work)
+            with open(os.path.join(work, name + ".ptx"), "rb") as f:
+                q, _ = run(prog, args + ["-"], cwd=work, stdin=f)
+            status_ok(" ".join(args + [name]), p)
+            path = name.encode() + b".ptx"
+            got = (p.returncode, p.stdout.replace(path, b"<stdin>"),
+                   p.stderr.replace(path, b"<stdin>"))
+            if got != (q.returncode, q.stdout, q.stderr):
+                fail("%s %s.ptx: in pieces exit %d, %d bytes, %r; whole exit %d, %d bytes, %r"
+                     % (" ".join(args), name, p.returncode, len(p.stdout), first_line(p.stderr),
+                        q.returncode, len(q.stdout), first_line(q.stderr)))
+            if (p.returncode != 0) != (name != "fine"):
+                fail("%s %s.ptx: exit %d" % (" ".join(args), name, p.returncode))
+            if name == "fine" and args == ["--emit"] and p.stdout != text.encode():
+                fail("--emit big function: not its bytes")
+            if name == "deep" and args == ["--emit"] and b"nested deeper" not in p.stderr:
+                fail("deep.ptx: %r, not brackets nested too deep" % first_line(p.stderr))
+    print("big function: %d bytes; texts, verdicts and diagnostics as the whole module's"
+          % len(text))
+
+
 # ---- truncations of real files at every statement boundary -----------------
 
 def statement_cuts(text):
@@ -575,6 +630,7 @@ def main():
                 "deep_nesting": case_deep_nesting, "many_params": case_many_params,
                 "2gib": case_2gib, "truncations": case_truncations,
                 "emit_safe": case_emit_safe, "link_loops": case_link_loops,
+                "big_function": case_big_function,
                 "pieces": lambda p, w: case_pieces(p, w, args.codegen and
                                                    os.path.abspath(args.codegen)),
                 "determinism": lambda p, w: case_determinism(p, w, args),

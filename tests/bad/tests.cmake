@@ -6,7 +6,7 @@ find_package(Python3 COMPONENTS Interpreter REQUIRED)
 set(BAD_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 foreach(case committed huge_line deep_nesting many_params 2gib truncations emit_safe
-    link_loops)
+    link_loops big_function)
   add_test(NAME bad_${case}
     COMMAND ${Python3_EXECUTABLE} ${BAD_DIR}/run.py
       --roundtrip $<TARGET_FILE:pyptx-roundtrip> ${case})
