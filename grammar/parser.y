@@ -92,7 +92,7 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
 #define dir_stmt(...) ptx_node_dir(__VA_ARGS__)
 #define instr(...) ptx_node_instr(__VA_ARGS__)
 #define func_stmt(...) ptx_node_func(__VA_ARGS__)
-#define open_body(P, lbrace, stmts) ptx_node_block(P, lbrace, stmts, PTX_NOTOK)
+#define mk_block(...) ptx_node_block(__VA_ARGS__)
 #define body_piece(...) ptx_node_body_piece(__VA_ARGS__)
 }
 
@@ -200,9 +200,9 @@ module
 
 /* a function whose body the piece does not close */
 open_func
-    : func_head LBRACE stmts    { $1->body = open_body(P, $2, CLOSE($3)); $$ = func_stmt(P, NULL, $1); }
+    : func_head LBRACE stmts    { $1->body = mk_block(P, $2, CLOSE($3), PTX_NOTOK); $$ = func_stmt(P, NULL, $1); }
     | specs func_head LBRACE stmts {
-            $2->body = open_body(P, $3, CLOSE($4));
+            $2->body = mk_block(P, $3, CLOSE($4), PTX_NOTOK);
             $$ = func_stmt(P, CLOSE($1), $2);
         }
     ;
@@ -519,9 +519,7 @@ fdir_args_ne
 /* ---- bodies */
 
 block
-    : LBRACE stmts RBRACE       {
-            $$ = NEW(ptx_block); $$->lbrace = $1; $$->stmts = CLOSE($2); $$->rbrace = $3;
-        }
+    : LBRACE stmts RBRACE       { $$ = mk_block(P, $1, CLOSE($2), $3); }
     ;
 
 /* Instructions are alternatives of the list itself (no `instr` or

@@ -71,24 +71,23 @@ static size_t item_end(const char *src, size_t b, size_t e)
     return e > b && src[e - 1] == ';' ? e : 0;
 }
 
+/* The end of the line that starts at b. */
+static size_t line_end(const char *src, size_t size, size_t b)
+{
+    const char *nl = memchr(src + b, '\n', size - b);
+    return nl ? (size_t)(nl - src) : size;
+}
+
 size_t ptx_cut_after(const char *src, size_t size, size_t at)
 {
     for (size_t b = at; b < size;) {
-        const char *nl = memchr(src + b, '\n', size - b);
-        size_t e = nl ? (size_t)(nl - src) : size;
+        size_t e = line_end(src, size, b);
         size_t cut = item_end(src, b, e);
         if (cut >= at && cut && item_follows(src, size, cut))
             return cut;
         b = e + 1;
     }
     return size;
-}
-
-/* The end of the line that starts at b. */
-static size_t line_end(const char *src, size_t size, size_t b)
-{
-    const char *nl = memchr(src + b, '\n', size - b);
-    return nl ? (size_t)(nl - src) : size;
 }
 
 /* What the line [b, e) does to the brace depth, a // comment aside. */

@@ -22,9 +22,11 @@
 ptx_module *ptx_parse_piece(const char *name, const char *data, size_t size,
                             int in_body, int *open_end, ptx_diag *diag);
 
-/* The first offset at or after `at` that follows a ';' ending a line or a
-   '}' starting one (as ptx_cut_after, without asking what follows); `size`
-   if there is none. */
+/* The first offset at or after `at` where a piece may end: a cut among
+   the items (ptx_cut_after), or one after a ';' ending a line or a '}'
+   starting one at a function body's level, as the braces after `at`
+   suggest (the text before `at` is not read, so that is a guess, which
+   the grammar checks); `size` if there is none. */
 size_t ptx_cut_stmt_after(const char *src, size_t size, size_t at);
 
 #endif

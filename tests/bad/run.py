@@ -244,13 +244,26 @@ def big_module(n):
     return HEAD + "".join(kern % (i, i, i) for i in range(n))
 
 
+def whole_run(prog, args, name, work):
+    """The whole module's run of `prog args name`: the file on standard
+    input, which the programs never cut into pieces, its name put back
+    where the output says <stdin>."""
+    with open(os.path.join(work, name), "rb") as f:
+        q, _ = run(prog, args + ["-"], cwd=work, stdin=f)
+    n = name.encode()
+    q.stdout, q.stderr = q.stdout.replace(b"<stdin>", n), q.stderr.replace(b"<stdin>", n)
+    return q
+
+
 def codegen_pieces(codegen, work, name, want):
     """pyptx-codegen takes a large file in pieces too (plain mode): its
     Python, or its diagnostic, must be the whole module's, and a file that
     fails leaves no output file."""
     out = os.path.join(work, name + ".py")
     p, _ = run(codegen, [name + ".ptx"], cwd=work)
-    q, _ = run(codegen, ["--jobs", "64", name + ".ptx"], cwd=work)
+    q = whole_run(codegen, [], name + ".ptx", work)
+    # the Python's first line names its input, standard input as "-"
+    q.stdout = q.stdout.replace(b" from - for ", b" from %s.ptx for " % name.encode(), 1)
     r, _ = run(codegen, ["--jobs", "2", "-o", out, name + ".ptx"], cwd=work)
     status_ok("pyptx-codegen " + name, p)
     got = open(out, "rb").read() if os.path.exists(out) else None
@@ -268,11 +281,10 @@ def codegen_pieces(codegen, work, name, want):
 
 
 def case_pieces(prog, work, codegen=None):
-    """pyptx-roundtrip takes a module of 2 MiB or more one piece of about
-    1 MiB at a time, and falls back to the whole module where a piece fails:
-    the texts, the verdicts and the diagnostics must be the whole module's.
-    --jobs 64 asks for pieces of 64 MiB, so it takes these files whole.
-    With `codegen`, the same of pyptx-codegen's Python."""
+    """pyptx-roundtrip takes a module of two pieces or more (of 64 KiB) a
+    piece at a time, and falls back to the whole module where a piece fails:
+    the texts, the verdicts and the diagnostics must be the whole module's
+    (whole_run).  With `codegen`, the same of pyptx-codegen's Python."""
     text = big_module(6000)
     path = write(work, "big.ptx", text)
     if len(text) < 4 << 20:
@@ -280,7 +292,7 @@ def case_pieces(prog, work, codegen=None):
     for args in (["--emit"], ["--emit", "--canonical"], ["--emit", "--jobs", "2"],
                  ["--emit", "--canonical", "--jobs", "2"]):
         p, _ = run(prog, args + ["big.ptx"], cwd=work)
-        q, _ = run(prog, args + ["--jobs", "64", "big.ptx"], cwd=work)
+        q = whole_run(prog, args, "big.ptx", work)
         if p.returncode or p.stdout != q.stdout or ("--canonical" not in args and p.stdout != text.encode()):
             fail("%s big.ptx: exit %d, %d bytes, whole module %d bytes"
                  % (" ".join(args), p.returncode, len(p.stdout), len(q.stdout)))
@@ -305,7 +317,7 @@ def case_pieces(prog, work, codegen=None):
             bad = bad[:at + 1 + 3 * per] + ["*/"] + bad[at + 1 + 3 * per:]
         path = write(work, name + ".ptx", "\n".join(bad))
         p, _ = run(prog, ["--emit", name + ".ptx"], cwd=work)
-        q, _ = run(prog, ["--emit", "--jobs", "64", name + ".ptx"], cwd=work)
+        q = whole_run(prog, ["--emit"], name + ".ptx", work)
         status_ok("--emit " + name, p)
         if (p.returncode, p.stdout, p.stderr) != (q.returncode, q.stdout, q.stderr):
             fail("--emit %s.ptx: in pieces exit %d, %r; whole exit %d, %r"
@@ -319,7 +331,7 @@ def case_pieces(prog, work, codegen=None):
         if codegen:
             codegen_pieces(codegen, work, name, want)
         v, _ = run(prog, [name + ".ptx"], cwd=work)
-        w, _ = run(prog, ["--jobs", "64", name + ".ptx"], cwd=work)
+        w = whole_run(prog, [], name + ".ptx", work)
         if (v.returncode, v.stdout) != (w.returncode, w.stdout):
             fail("%s.ptx: the verdict in pieces is not the whole module's" % name)
     print("big.ptx: %d bytes; texts, verdicts%s and diagnostics as the whole module's"
@@ -346,8 +358,7 @@ def case_big_function(prog, work):
     a cut falls inside a block within the body, the piece is cut again):
     its texts and verdicts, and the diagnostics of an error inside it, of a
     body left open and of brackets nested one too deep where a piece
-    starts in the body, must be the whole module's (standard input, which
-    is taken whole)."""
+    starts in the body, must be the whole module's (whole_run)."""
     text = big_function(4000)
     if len(text) < 2 << 20:
         fail("big_function: %d bytes, too small to be cut" % len(text))
@@ -361,13 +372,9 @@ def case_big_function(prog, work):
         write(work, name + ".ptx", "\n".join(ls))
         for args in (["--emit"], ["--emit", "--canonical"], []):
             p, _ = run(prog, args + [name + ".ptx"], cwd=work)
-            with open(os.path.join(work, name + ".ptx"), "rb") as f:
-                q, _ = run(prog, args + ["-"], cwd=work, stdin=f)
+            q = whole_run(prog, args, name + ".ptx", work)
             status_ok(" ".join(args + [name]), p)
-            path = name.encode() + b".ptx"
-            got = (p.returncode, p.stdout.replace(path, b"<stdin>"),
-                   p.stderr.replace(path, b"<stdin>"))
-            if got != (q.returncode, q.stdout, q.stderr):
+            if (p.returncode, p.stdout, p.stderr) != (q.returncode, q.stdout, q.stderr):
                 fail("%s %s.ptx: in pieces exit %d, %d bytes, %r; whole exit %d, %d bytes, %r"
                      % (" ".join(args), name, p.returncode, len(p.stdout), first_line(p.stderr),
                         q.returncode, len(q.stdout), first_line(q.stderr)))
