@@ -94,6 +94,8 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
 #define func_stmt(...) ptx_node_func(__VA_ARGS__)
 #define mk_block(...) ptx_node_block(__VA_ARGS__)
 #define body_piece(...) ptx_node_body_piece(__VA_ARGS__)
+#define open_var(...) ptx_node_open_var(__VA_ARGS__)
+#define init_piece(...) ptx_node_init_piece(__VA_ARGS__)
 }
 
 /* Lists are circular while they are built: see ONE, APPEND and CLOSE. */
@@ -133,9 +135,11 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
 %token <tok> PIPE "'|'" CARET "'^'" QUEST "'?'" ASSIGN "'='" AT "'@'"
 /* Never in a text: yylex gives one first where a piece of a module is
    parsed on its own (ptx_parse_piece), to say where the piece starts:
-   among the module's items, or in a function's body after a statement.
-   ptx_yyerror never names them. */
+   among the module's items, in a function's body after a statement, or
+   in a variable's initializer after a ','.  ptx_yyerror never names
+   them. */
 %token <tok> PIECE_TOP "start of a piece" PIECE_BODY "start of a piece in a body"
+%token <tok> PIECE_INIT "start of a piece in an initializer"
 
 %right ASSIGN
 %right QUEST COLON
@@ -152,6 +156,7 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
 %precedence UNARY
 
 %type <slist> items stmts section_items
+%type <stmt> rest
 %type <stmt> item top_decl stmt label_stmt loc pragma
 %type <stmt> version target address_size file alias section
 %type <elist> exprlist target_names fdir_args_ne
@@ -168,7 +173,7 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
 %type <fdlist> fdirs
 %type <block> block
 %type <func> func_rest func_head proto_rest
-%type <stmt> open_func
+%type <stmt> open_func open_var
 
 %%
 
@@ -176,25 +181,48 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
    after a statement (open_func, or a body from its start), and may start
    there (PIECE_BODY).  A body's piece of a function is a block without
    its braces: PIECE_BODY's statements a block without '{', and the
-   function that a piece opens has a body without '}'.  The printers then
-   print the pieces' texts one after another as they print the whole, and
-   what a piece is made of, the grammar has checked: items, or a body's
-   statements, joined where one piece ends and the next starts. */
+   function that a piece opens has a body without '}'.  Likewise a piece
+   may end in a variable's initializer, a list of values, after a ','
+   (open_var), and start there (PIECE_INIT): the variable a piece opens
+   has an initializer without '}', and the initializer's rest is a
+   variable without specifiers, name or '{'.  The printers then print the
+   pieces' texts one after another as they print the whole, and what a
+   piece is made of, the grammar has checked: items, a body's statements
+   or an initializer's values, joined where one piece ends and the next
+   starts. */
 module
     : items                     { P->m->items = CLOSE($1); }
-    | PIECE_TOP items           { P->m->items = CLOSE($2); }
-    | PIECE_TOP items open_func { APPEND($2, $3); P->m->items = CLOSE($2); }
+    | PIECE_TOP rest            { P->m->items = $2; }
     | PIECE_BODY stmts          { P->m->items = body_piece(P, CLOSE($2), PTX_NOTOK); }
-    | PIECE_BODY stmts RBRACE items {
+    | PIECE_BODY stmts RBRACE rest {
             ptx_stmt *b = body_piece(P, CLOSE($2), $3);
-            b->next = CLOSE($4);
+            b->next = $4;
             P->m->items = b;
         }
-    | PIECE_BODY stmts RBRACE items open_func {
-            ptx_stmt *b = body_piece(P, CLOSE($2), $3);
-            APPEND($4, $5);
-            b->next = CLOSE($4);
-            P->m->items = b;
+    | PIECE_INIT exprlist COMMA {
+            $2->sep = $3;
+            CHECK(P->m->items = init_piece(P, CLOSE($2), PTX_NOTOK, PTX_NOTOK));
+        }
+    | PIECE_INIT exprlist RBRACE SEMI rest {
+            ptx_stmt *v;
+            CHECK(v = init_piece(P, CLOSE($2), $3, $4));
+            v->next = $5;
+            P->m->items = v;
+        }
+    ;
+
+/* a piece's items, and the function or variable it may leave open */
+rest
+    : items                     { $$ = CLOSE($1); }
+    | items open_func           { APPEND($1, $2); $$ = CLOSE($1); }
+    | items open_var            { APPEND($1, $2); $$ = CLOSE($1); }
+    ;
+
+/* a variable of one declarator whose initializer the piece does not close */
+open_var
+    : specs WORD dims ASSIGN LBRACE exprlist COMMA {
+            $6->sep = $7;
+            CHECK($$ = open_var(P, CLOSE($1), $2, CLOSE($3), $4, $5, CLOSE($6)));
         }
     ;
 
@@ -725,7 +753,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
        no text has: the list is the one the state after it gives */
     int kept = 0;
     for (int j = 0; j < n; j++)
-        if (exp[j] != YYSYMBOL_PIECE_TOP && exp[j] != YYSYMBOL_PIECE_BODY)
+        if (exp[j] != YYSYMBOL_PIECE_TOP && exp[j] != YYSYMBOL_PIECE_BODY &&
+            exp[j] != YYSYMBOL_PIECE_INIT)
             exp[kept++] = exp[j];
     n = kept;
     yysymbol_kind_t tok = yypcontext_token(ctx);

@@ -62,7 +62,7 @@ typedef struct bench {
    time, as the programs do: 1, or 0 where it is taken whole. */
 static int in_pieces(const bench *b, size_t i, ptx_buf *out)
 {
-    size_t piece = PTX_PIECE;
+    size_t piece = b->codegen ? PTX_CODEGEN_PIECE : PTX_PIECE;
     const input *f = &b->in[i];
     if (!b->pieces || b->parse_only || b->sugar || f->n / 2 < piece)
         return 0;

@@ -48,6 +48,12 @@ typedef struct ptx_codegen_options {
     const char *srcname;     /* shown in the header comment, or NULL */
     unsigned jobs;           /* threads for the kernels' builds and, in plain
                                 mode, their printing (0 or 1: this one) */
+    /* ptx_codegen_pieces on one thread: told of each range of the text
+       that nothing reads again (a kernel's, once printed; not the text
+       that _MODULE carries), so that the caller may give its pages back;
+       or NULL */
+    void (*release)(void *ctx, size_t from, size_t to);
+    void *release_ctx;
 } ptx_codegen_options;
 
 /* Generate Python for module m into *out (appended).  Returns 0, or -1
@@ -56,12 +62,14 @@ int ptx_codegen(const ptx_module *m, const ptx_codegen_options *o,
                 ptx_buf *out, ptx_diag *err);
 
 /* The same from a module's text src[0..size), `name` its file name, taken
-   one piece of about `piece` bytes at a time (cut where ptx_cut_after
-   says; 0: the 64 KiB pyptx-codegen takes, where a text under two
-   pieces is taken whole, faster than in pieces), with o->jobs threads
-   each taking runs of pieces: each piece is parsed, its kernels are translated and printed,
-   and its tree and their IR are freed before the next, so that a large
-   module needs a small part of the memory of its whole tree.  Plain mode
+   one piece of about `piece` bytes at a time (cut after an item, or
+   after a statement of a function's body; 0: the 16 KiB pyptx-codegen
+   takes, where a text under two pieces is taken whole, faster than in
+   pieces), with o->jobs threads each taking runs of pieces: each piece
+   is parsed, its kernels are translated and printed (a kernel that runs
+   on past the piece, as far as the piece goes), and its tree and their
+   IR are freed before the next, so that a large module needs a small
+   part of the memory of its whole tree.  Plain mode
    only.  Returns 1 with the Python appended to *out, byte for byte what
    ptx_codegen writes for the whole module; 0 with nothing appended when
    the whole module must be taken instead: sugar or --name asked for, a

@@ -128,12 +128,15 @@ static int write_out(const char *path, const ptx_buf *b)
    does not parse, which the whole parse then reports). */
 static int in_pieces(const char *path, const ptx_codegen_options *o, ptx_buf *py)
 {
-    size_t piece = PTX_PIECE, n;
-    char *src = o->sugar || o->name ? NULL : paths_read_large(path, 2 * piece, o->jobs, &n);
-    if (!src)
+    size_t piece = PTX_CODEGEN_PIECE;
+    paths_mapped f = { NULL, 0, (size_t)sysconf(_SC_PAGESIZE) };
+    if (o->sugar || o->name || !(f.p = paths_read_large(path, 2 * piece, o->jobs, &f.n)))
         return 0;
-    int ok = ptx_codegen_pieces(path, src, n, piece, o, py);
-    munmap(src, n);
+    ptx_codegen_options po = *o;    /* the kernels' text, once printed, given back */
+    po.release = paths_give_back;
+    po.release_ctx = &f;
+    int ok = ptx_codegen_pieces(path, f.p, f.n, piece, &po, py);
+    munmap(f.p, f.n);
     return ok;
 }
 

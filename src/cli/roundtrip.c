@@ -160,21 +160,6 @@ static void check_jit(const ptx_module *m, const opts *o, const ptx_buf *out,
     res->ok = res->verdict == PTX_JIT_IDENTICAL || res->verdict == PTX_JIT_REJECTED;
 }
 
-typedef struct input {
-    char *p;
-    size_t n, page;
-} input;
-
-/* A piece's pages of the input (paths_read_large), which nothing reads
-   again: given back. */
-static void release(void *ctx, size_t from, size_t to)
-{
-    const input *f = ctx;
-    size_t a = (from + f->page - 1) / f->page * f->page, z = to / f->page * f->page;
-    if (z > a)
-        madvise(f->p + a, z - a, MADV_DONTNEED);
-}
-
 /* The file's round trip in pieces (with `out`, its text printed into it):
    1 when every piece passed, 0 when the whole module must be taken (a
    small file, standard input, a piece that failed).  The input held is
@@ -183,7 +168,7 @@ static int in_pieces(const char *path, const opts *o, unsigned flags,
                      ptx_buf *out)
 {
     size_t piece = PTX_PIECE;
-    input f = { NULL, 0, (size_t)sysconf(_SC_PAGESIZE) };
+    paths_mapped f = { NULL, 0, (size_t)sysconf(_SC_PAGESIZE) };
     if (!(f.p = paths_read_large(path, 2 * piece, o->file_jobs, &f.n)))
         return 0;
     /* the text printed is about the input's size (exactly, when it
@@ -191,7 +176,7 @@ static int in_pieces(const char *path, const opts *o, unsigned flags,
        would hold its old copy too */
     if (out)
         ptx_buf_reserve(out, f.n + f.n / 8);
-    ptx_pieces_opts po = { piece, o->file_jobs, flags, out, release, &f };
+    ptx_pieces_opts po = { piece, o->file_jobs, flags, out, paths_give_back, &f };
     int ok = ptx_pieces_roundtrip(path, f.p, f.n, &po);
     munmap(f.p, f.n);
     return ok;

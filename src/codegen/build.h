@@ -55,7 +55,10 @@ typedef struct cg_bind {
 } cg_bind;
 
 typedef struct cg_builder {
-    cg_module *m;
+    cg_module *m;           /* what the statements allocate from */
+    cg_module *keep;        /* what the symbols do: m, but for a kernel
+                               built a piece at a time (build_open.c),
+                               whose statements go with each piece */
     const ptx_module *pm;
     cg_kernel *k;
     cg_map exact, arrays;   /* PTX name / array base -> binding index */
@@ -99,6 +102,8 @@ typedef struct cg_builder {
         int32_t val;
     } ocache[64];
     uint16_t depth;         /* block nesting, 0 = kernel body */
+    uint8_t phase;          /* the top level's (build_body.c), which a
+                               body built a piece at a time carries on */
     uint16_t nscopes;       /* scopes opened so far (ids) */
     uint8_t digit_base;     /* an array base ends in a digit (%r1<4>): then
                                every split of %r12 must be tried */
@@ -172,22 +177,62 @@ cg_stmt *cg_build_inst(cg_builder *b, const ptx_stmt *s, const char **why);
 /* Last token of an expression. */
 ptx_tok cg_expr_last(const ptx_expr *e);
 
-/* build_body.c */
+/* build_body.c: a whole body; or a body a piece at a time, each piece's
+   part of it (its labels declared first, as the whole body's are), the
+   first after cg_build_body_start */
 void cg_build_body(cg_builder *b, const ptx_block *body, cg_stmt **out);
+void cg_build_body_start(cg_builder *b);
+void cg_build_body_part(cg_builder *b, const ptx_block *part, cg_stmt **out);
 
-/* build_module.c: one kernel after its name (the rest of cg_build) */
+/* build_module.c: one kernel after its name (the rest of cg_build); its
+   head alone (parameters, directives, comments: NULL, or why pyptx
+   cannot express it), with a builder for its body, whose pm is set */
 void cg_build_kernel(cg_module *m, cg_kernel *k);
-/* build_jobs.c: cg_build_kernel on kernels from `from` on, on up to `jobs`
+const char *cg_build_kernel_head(cg_builder *b, cg_kernel *k);
+/* The builder reads the source of pm from here on. */
+void cg_builder_at(cg_builder *b, const ptx_module *pm);
+/* build_jobs.c: cg_build_kernel on kernels [from, to), on up to `jobs`
    threads, their IR in `ir` where it is not NULL (cg_build_items) */
-void cg_build_kernels(cg_module *m, uint32_t from, unsigned jobs, ptx_arena *ir);
+void cg_build_kernels(cg_module *m, uint32_t from, uint32_t to, unsigned jobs,
+                      ptx_arena *ir);
+
+/* build_open.c: a kernel whose text runs on past the piece that holds its
+   head (codegen/pieces.c), built and printed a part of its body at a
+   time.  Its symbols, parameters and directives are kept in an arena of
+   its own until its '}'; each part's statements go once printed. */
+struct cg_open {
+    cg_module keep;     /* a copy of the module, for its arena */
+    cg_builder b;       /* the body's builder, carried from part to part */
+    cg_kernel k;        /* the kernel (the module's list holds its names) */
+    const ptx_block *first; /* the body's part in the piece of the head */
+    size_t printed;     /* bytes of the body printed so far */
+    int active;         /* a kernel is open */
+};
+/* The head of m->kernels[i], whose body pm does not close: 1 when pyptx
+   can express it, and it is then open, its first part o->first (else it
+   is carried raw, as any such kernel). */
+int cg_open_begin(cg_open *o, cg_module *m, const ptx_module *pm, uint32_t i);
+/* The kernel's head printed (after the kernels before it). */
+void cg_open_print_head(const cg_open *o, const cg_module *m, ptx_buf *out);
+/* The body's part in pm (the open function's body, or the block a piece
+   that starts in the body begins with), built, counted, printed and
+   freed; where it ends with the body's '}', the kernel is closed, and the
+   raw text of _MODULE goes on after it (pm begins at byte `at`). */
+void cg_open_part(cg_open *o, cg_module *m, const ptx_module *pm, size_t at,
+                  const ptx_block *part, ptx_codegen_stats *st, ptx_buf *out);
+/* What an open kernel holds, given back: at its '}', or where the text
+   ends or fails before it. */
+void cg_open_free(cg_open *o);
 
 /* codegen.c, for pieces.c: the stats of kernels from `from` on (counted
-   before the passes); the head printed once the kernels are, and put in
-   before them at `start`; the kernels from `from` on printed in plain
-   mode on up to `jobs` threads. */
+   before the passes), and those of a list; the head printed once the
+   kernels are, and put in before them at `start`; the kernels [from, to)
+   printed in plain mode on up to `jobs` threads. */
 void cg_count_stats(const cg_module *m, uint32_t from, ptx_codegen_stats *st);
+void cg_count_stmts(const cg_stmt *s, ptx_codegen_stats *st);
 void cg_print_head_at(const cg_module *m, size_t start, ptx_buf *out);
-void cg_print_plain(const cg_module *m, uint32_t from, unsigned jobs, ptx_buf *out);
+void cg_print_plain(const cg_module *m, uint32_t from, uint32_t to, unsigned jobs,
+                    ptx_buf *out);
 
 
 #endif

@@ -494,11 +494,16 @@ static void one_stmt(walk *w, const ptx_stmt *s, ptx_tok end)
     }
 }
 
+/* A block, or a piece's part of a body, which may end before the body's
+   '}': its last statement then ends at the piece's end (the cut falls
+   right after a ';', so what follows it is the next piece's). */
 static void walk_list(walk *w, const ptx_block *blk)
 {
+    ptx_tok end = blk->rbrace != PTX_NOTOK ? blk->rbrace : w->b->pm->ntoks - 1;
     for (const ptx_stmt *s = blk->stmts; s; s = s->next)
-        one_stmt(w, s, s->next ? s->next->first : blk->rbrace);
-    trivia(w, blk->rbrace);
+        one_stmt(w, s, s->next ? s->next->first : end);
+    if (blk->rbrace != PTX_NOTOK)
+        trivia(w, blk->rbrace);
 }
 
 /* Labels anywhere in the body are declared first: branches go forward. */
@@ -519,9 +524,23 @@ static void declare_labels(cg_builder *b, const ptx_stmt *s)
     }
 }
 
+void cg_build_body_start(cg_builder *b)
+{
+    b->phase = PHASE_A;
+}
+
+/* Labels are declared a part at a time: a branch to a label of a later
+   part names it as a string, which prints as the label would. */
+void cg_build_body_part(cg_builder *b, const ptx_block *part, cg_stmt **out)
+{
+    declare_labels(b, part->stmts);
+    walk w = { b, out, b->phase, 1 };
+    walk_list(&w, part);
+    b->phase = (uint8_t)w.phase;
+}
+
 void cg_build_body(cg_builder *b, const ptx_block *body, cg_stmt **out)
 {
-    declare_labels(b, body->stmts);
-    walk w = { b, out, PHASE_A, 1 };
-    walk_list(&w, body);
+    cg_build_body_start(b);
+    cg_build_body_part(b, body, out);
 }

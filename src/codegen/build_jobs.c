@@ -61,9 +61,10 @@ static int larger_first(const void *a, const void *b)
 /* Kernels from `from` on, the largest first (on threads): a library
    module's kernels run from a few KiB to several MiB, and one of the
    largest taken last would run alone while the other threads wait. */
-static uint32_t *build_order(const cg_module *m, uint32_t from, unsigned threads)
+static uint32_t *build_order(const cg_module *m, uint32_t from, uint32_t to,
+                             unsigned threads)
 {
-    uint32_t n = m->nkernels - from;
+    uint32_t n = to - from;
     uint32_t *order = malloc(n * sizeof *order);
     sized *v = threads > 1 ? malloc(n * sizeof *v) : NULL;
     if (!order) {
@@ -105,21 +106,22 @@ static void merge(cg_module *m, builder_thread *t, ptx_arena *ir)
     }
 }
 
-void cg_build_kernels(cg_module *m, uint32_t from, unsigned jobs, ptx_arena *ir)
+void cg_build_kernels(cg_module *m, uint32_t from, uint32_t to, unsigned jobs,
+                      ptx_arena *ir)
 {
-    uint32_t count = m->nkernels - from;
+    uint32_t count = to - from;
     unsigned n = jobs < count ? jobs : count;
     n = n < PTX_MAX_THREADS ? n : PTX_MAX_THREADS;
     if (!count)
         return;
     n = n ? n : 1;
     builder_thread *t = n >= 2 || ir ? calloc(n, sizeof *t) : NULL;
-    uint32_t *order = t ? build_order(m, from, n) : NULL;
+    uint32_t *order = t ? build_order(m, from, to, n) : NULL;
     if (!order) {
         /* (a piece's builds allocate from the module when calloc fails:
            they are kept with it, a leak until the module is freed) */
         free(t);
-        for (uint32_t i = from; i < m->nkernels; i++)
+        for (uint32_t i = from; i < to; i++)
             cg_build_kernel(m, &m->kernels[i]);
         return;
     }

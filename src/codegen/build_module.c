@@ -254,28 +254,40 @@ static void kernel_head(cg_module *m, const ptx_module *pm, const ptx_stmt *s,
     kernel_names(m, k, i);
 }
 
+void cg_builder_at(cg_builder *b, const ptx_module *pm)
+{
+    size_t readable = pm->size + 1; /* the NUL after the source too */
+    b->pm = pm;
+    b->load8_lo = (uintptr_t)pm->src;
+    b->load8_span = readable >= 8 ? readable - 8 : 0;
+    if (readable < 8)
+        b->load8_lo = UINTPTR_MAX; /* nothing: no p passes */
+}
+
+const char *cg_build_kernel_head(cg_builder *b, cg_kernel *k)
+{
+    const ptx_func *f = &k->src->u.func;
+    k->unsupported = params(b, k, f);
+    if (k->unsupported) {
+        /* carried as raw text, which keeps its PTX name (--name too) */
+        ptx_str n = tstr(b->pm, f->name);
+        k->ptx_name = cg_strndup(b->m, n.p, n.n);
+        return k->unsupported;
+    }
+    dirs(b, k, f);
+    header_note(b, k, f);
+    return NULL;
+}
+
 /* The rest of the kernel: parameters, directives, body.  It writes only k
    and what m allocates, so kernels may be built at once, each with a
    module of its own for that (build_jobs.c). */
 void cg_build_kernel(cg_module *m, cg_kernel *k)
 {
-    const ptx_func *f = &k->src->u.func;
-    cg_builder b = { .m = m, .pm = m->src, .k = k, .gen = 1 };
-    size_t readable = m->src->size + 1; /* the NUL after the source too */
-    b.load8_lo = (uintptr_t)m->src->src;
-    b.load8_span = readable >= 8 ? readable - 8 : 0;
-    if (readable < 8)
-        b.load8_lo = UINTPTR_MAX; /* nothing: no p passes */
-    k->unsupported = params(&b, k, f);
-    if (k->unsupported) {
-        /* carried as raw text, which keeps its PTX name (--name too) */
-        ptx_str n = tstr(m->src, f->name);
-        k->ptx_name = cg_strndup(m, n.p, n.n);
-        return;
-    }
-    dirs(&b, k, f);
-    header_note(&b, k, f);
-    cg_build_body(&b, f->body, &k->body);
+    cg_builder b = { .m = m, .keep = m, .k = k, .gen = 1 };
+    cg_builder_at(&b, m->src);
+    if (!cg_build_kernel_head(&b, k))
+        cg_build_body(&b, k->src->u.func.body, &k->body);
 }
 
 /* ---- module ----------------------------------------------------------- */
@@ -396,7 +408,8 @@ static void segments(cg_module *m, const ptx_module *pm, const char *text,
         seg_close(m, text, at + kw);
         seg_new(m, (int32_t)k++);
         ptx_tok rb = s->u.func.body->rbrace;
-        m->seg_pos = at + pm->toks[rb].start + pm->toks[rb].len;
+        if (rb != PTX_NOTOK)    /* else where the kernel closes (cg_open_part) */
+            m->seg_pos = at + pm->toks[rb].start + pm->toks[rb].len;
     }
 }
 
@@ -476,7 +489,7 @@ cg_module *cg_module_new(const cg_options *o, const char *filename)
 }
 
 void cg_build_items(cg_module *m, const ptx_module *pm, const char *text,
-                    size_t at, ptx_arena *ir)
+                    size_t at, ptx_arena *ir, cg_open *open)
 {
     m->src = pm;
     header_values(m, pm);
@@ -489,7 +502,10 @@ void cg_build_items(cg_module *m, const ptx_module *pm, const char *text,
             k->ptx_name = m->opt->name;
             kernel_head(m, pm, s, k, m->nkernels++);
         }
-    cg_build_kernels(m, from, m->opt->jobs, ir);
+    uint32_t to = m->nkernels;
+    if (to > from && m->kernels[to - 1].src->u.func.body->rbrace == PTX_NOTOK)
+        cg_open_begin(open, m, pm, --to);   /* only pieces end in a body */
+    cg_build_kernels(m, from, to, m->opt->jobs, ir);
     segments(m, pm, text, at, from);
 }
 
@@ -517,7 +533,7 @@ int cg_build(const ptx_module *pm, const cg_options *o, cg_module **out,
         return -1;
     }
     cg_module *m = cg_module_new(o, pm->filename);
-    cg_build_items(m, pm, pm->src, 0, NULL);
+    cg_build_items(m, pm, pm->src, 0, NULL, NULL);
     cg_build_end(m, pm->src, pm->size);
     *out = m;
     return 0;

@@ -7,7 +7,7 @@
 #include "front/arena.h"
 #include "util/threads.h"
 
-static void count(cg_stmt *s, ptx_codegen_stats *st)
+void cg_count_stmts(const cg_stmt *s, ptx_codegen_stats *st)
 {
     for (; s; s = s->next) {
         switch (s->kind) {
@@ -16,9 +16,9 @@ static void count(cg_stmt *s, ptx_codegen_stats *st)
         case CG_S_REG: case CG_S_VAR: st->decls++; break;
         default: break;
         }
-        cg_stmt **body = cg_body(s);
+        cg_stmt **body = cg_body((cg_stmt *)s);
         if (body)
-            count(*body, st);
+            cg_count_stmts(*body, st);
     }
 }
 
@@ -30,7 +30,7 @@ void cg_count_stats(const cg_module *m, uint32_t from, ptx_codegen_stats *st)
     for (uint32_t i = from; i < m->nkernels; i++) {
         st->kernels++;
         st->unsupported += m->kernels[i].unsupported != NULL;
-        count(m->kernels[i].body, st);
+        cg_count_stmts(m->kernels[i].body, st);
     }
 }
 
@@ -73,17 +73,18 @@ static void print_run(void *arg, ptx_buf *text)
             cg_print_kernel(r->m, &r->m->kernels[i], text);
 }
 
-void cg_print_plain(const cg_module *m, uint32_t from, unsigned jobs, ptx_buf *out)
+void cg_print_plain(const cg_module *m, uint32_t from, uint32_t to, unsigned jobs,
+                    ptx_buf *out)
 {
     kernel_run runs[PTX_MAX_THREADS];
     ptx_cut c = ptx_cut_start(m->src->size,
                               jobs < PTX_MAX_THREADS ? jobs : PTX_MAX_THREADS);
     unsigned k = 0;
-    runs[0] = (kernel_run){ m, from, m->nkernels };
-    for (uint32_t i = from + 1; i < m->nkernels; i++)
+    runs[0] = (kernel_run){ m, from, to };
+    for (uint32_t i = from + 1; i < to; i++)
         if (ptx_cut_here(&c, m->src->toks[m->kernels[i].src->first].start)) {
             runs[k].to = i;
-            runs[++k] = (kernel_run){ m, i, m->nkernels };
+            runs[++k] = (kernel_run){ m, i, to };
         }
     if (k)
         ptx_print_each_thread(runs, k + 1, sizeof *runs, print_run, out);
@@ -111,7 +112,7 @@ int ptx_codegen(const ptx_module *pm, const ptx_codegen_options *o,
     size_t start = out->n;
     if (!o->sugar) {   /* no passes: the kernels can be printed at once */
         cg_print_head(m, out);
-        cg_print_plain(m, 0, o->jobs, out);
+        cg_print_plain(m, 0, m->nkernels, o->jobs, out);
         cg_print_tail(m, out);
         cg_module_free(m);
         return 0;

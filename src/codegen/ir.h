@@ -62,6 +62,7 @@ typedef ptx_codegen_stats cg_stats;
 
 typedef struct cg_module cg_module;
 typedef struct cg_kernel cg_kernel;
+typedef struct cg_open cg_open;
 
 /* One sugar pass: a row of the table in src/sugar/driver.c.  `kernel`
    rewrites one kernel's IR and returns how many rewrites it made; the
@@ -451,10 +452,12 @@ int cg_build(const ptx_module *pm, const cg_options *o, cg_module **out,
    with no items yet; then each piece pm of the module's text `text`, which
    begins at byte `at` of it, built, its kernels appended to m->kernels
    (their IR allocated in `ir` where it is not NULL, so that it can be
-   freed once they are printed); then the end of the text, `size`. */
+   freed once they are printed); then the end of the text, `size`.  A
+   piece may end inside an entry's body: that kernel is then left to
+   `open` (build_open.c), and is built no further here. */
 cg_module *cg_module_new(const cg_options *o, const char *filename);
 void cg_build_items(cg_module *m, const ptx_module *pm, const char *text,
-                    size_t at, ptx_arena *ir);
+                    size_t at, ptx_arena *ir, cg_open *open);
 void cg_build_end(cg_module *m, const char *text, size_t size);
 /* A run of pieces built into a module of its own (codegen/pieces.c):
    `next` starts at byte `at` of the text, after what m has been built
@@ -479,6 +482,11 @@ void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k);
    (pieces.c) put them together. */
 void cg_print_head(const cg_module *m, ptx_buf *out);
 void cg_print_kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out);
+/* A kernel printed a piece at a time (build_open.c): the lines before its
+   body's, the body's statements with cg_print_list (where none printed
+   anything, `pass`), the lines after. */
+void cg_print_kernel_head(const cg_module *m, const cg_kernel *k, ptx_buf *out);
+void cg_print_kernel_foot(const cg_module *m, const cg_kernel *k, ptx_buf *out);
 void cg_print_tail(const cg_module *m, ptx_buf *out);
 
 /* Printers, one per statement kind (a constant table in print.c; the
@@ -500,9 +508,12 @@ void sg_print_alloc(const cg_module *, const cg_kernel *, const cg_stmt *, int, 
 void sg_print_with(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 void sg_print_cmp(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 void sg_print_alias(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-/* Print a statement list at `depth` (used by hooks for bodies). */
+/* Print a statement list at `depth` (used by hooks for bodies); `pass`
+   where it prints nothing (cg_print_stmts), or nothing (cg_print_list). */
 void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                     int depth, ptx_buf *out);
+void cg_print_list(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+                   int depth, ptx_buf *out);
 void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
                    ptx_buf *out);
 /* Append the PTX spelling of text pieces / of a symbol (+ index). */

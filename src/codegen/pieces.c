@@ -2,18 +2,21 @@
  * pieces.c - plain codegen of a large module a piece at a time
  * (ptx_codegen_pieces).
  *
- * The text is cut as the round trip in pieces cuts it (src/emit/pieces.c
- * says why the pieces' items are the whole parse's).  A plain kernel's
- * Python depends on its own statement alone, and on what the module
- * carries from piece to piece: the .target and .version first met, the
- * Python names the kernels before it took, and the raw segment open at
- * the cut (build_module.c).  So the pieces' Python is the whole module's,
- * while only one piece's tree and kernels are held at a time; the head,
- * which names the pyptx types the kernels used, is printed last and put
- * in front, as with sugar.
+ * The text is cut as the round trip in pieces cuts it, after an item or
+ * after a statement of a function's body (src/emit/pieces.c says why the
+ * pieces' items are the whole parse's).  A plain kernel's Python depends
+ * on its own statement alone, and on what the module carries from piece
+ * to piece: the .target and .version first met, the Python names the
+ * kernels before it took, and the raw segment open at the cut
+ * (build_module.c); a kernel's statements, on its symbols, which a kernel
+ * cut by pieces keeps until its '}' (build_open.c).  So the pieces'
+ * Python is the whole module's, while only one piece's tree and
+ * statements are held at a time; the head, which names the pyptx types
+ * the kernels used, is printed last and put in front, as with sugar.
  *
- * With threads, the first piece is taken first (it holds the .target and
- * .version), and the rest in runs of pieces (util/runs.h), each run built
+ * With threads, the text up to the first cut among the items is taken
+ * first (it holds the .target and .version), and the rest in runs of
+ * pieces (util/runs.h), each run built
  * into a module of its own that follows the first's; the runs are then
  * joined in order (cg_module_join: their names, segments and types), and
  * their Python put in place.  Where a run's kernel names are not the ones
@@ -26,6 +29,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "front/arena.h"
+#include "front/piece.h"
 #include "util/runs.h"
 #include "util/threads.h"
 
@@ -55,39 +59,100 @@ static void add_stats(ptx_codegen_stats *to, const ptx_codegen_stats *st)
     to->decls += st->decls;
 }
 
-/* A piece parsed, its kernels built and printed, and all of it freed but
-   the module's own: names, raw segments (which point into src). */
-static int one_piece(cg_module *m, const char *name, const char *src,
-                     size_t from, size_t to, ptx_codegen_stats *st, ptx_buf *out)
+/* A piece of a module's translation: the module, the kernel a piece
+   left open, and where the piece at hand begins. */
+typedef struct piecer {
+    cg_module *m;
+    const char *name, *src;
+    size_t from;
+    ptx_piece_at at;        /* where the piece begins */
+    cg_open open;
+    ptx_codegen_stats *st;
+    ptx_buf *out;
+} piecer;
+
+/* The piece src[from, end) parsed, its kernels built and printed, and all
+   of it freed but the module's own (names, raw segments, which point into
+   src) and an open kernel's: 1 when it parsed.  What it holds of the body
+   of a kernel before it comes first, and may close it; an open kernel at
+   its end is begun and printed as far as the piece goes. */
+static int one_piece(void *ctx, size_t end)
 {
+    piecer *pc = ctx;
+    cg_module *m = pc->m;
     ptx_diag d;
-    ptx_module *pm = ptx_parse_buffer_jobs(name, src + from, to - from,
-                                           m->opt->jobs, &d);
+    ptx_piece_at end_at;
+    ptx_module *pm = ptx_parse_piece(pc->name, pc->src + pc->from, end - pc->from,
+                                     pc->at, &end_at, &d);
     if (!pm)
         return 0;
+    const ptx_stmt *s = pm->items;
+    if (pc->open.active) {
+        if (!s || s->kind != PTX_S_BLOCK) { /* no statement: comments held */
+            ptx_module_free(pm);            /* for the next would be lost */
+            return 0;
+        }
+        cg_open_part(&pc->open, m, pm, pc->from, &s->u.block, pc->st, pc->out);
+    }
     ptx_arena *ir = ptx_arena_new();
-    uint32_t k0 = m->nkernels;
-    cg_build_items(m, pm, src, from, ir);
-    cg_count_stats(m, k0, st);
-    cg_print_plain(m, k0, m->opt->jobs, out);
+    uint32_t k0 = m->nkernels, went_on = pc->open.active;
+    cg_build_items(m, pm, pc->src, pc->from, ir, &pc->open);
+    cg_count_stats(m, k0, pc->st);
+    uint32_t opened = pc->open.active && !went_on;
+    cg_print_plain(m, k0, m->nkernels - opened, m->opt->jobs, pc->out);
+    if (opened) {
+        cg_open_print_head(&pc->open, m, pc->out);
+        cg_open_part(&pc->open, m, pm, pc->from, pc->open.first, pc->st, pc->out);
+    }
     forget(m, k0);
     m->src = NULL;
     ptx_arena_free(ir);
     ptx_module_free(pm);
+    pc->at = end_at;
     return 1;
 }
 
-/* The pieces of src[from, to) one after another: 1 when all parsed. */
+/* What a piece src[from, end) held of kernels' text, once it is printed,
+   given back (m->opt->release): all but the raw segments of _MODULE that
+   it closed (segs from s0 on) and the one open after it, from seg_pos,
+   where no kernel is open (`open`) at its end. */
+static void give_back(const cg_module *m, const char *src, uint32_t s0, size_t from,
+                      size_t end, int open)
+{
+    size_t at = from;   /* what is before it is given back, or kept */
+    for (uint32_t i = s0; i < m->nsegs; i++) {
+        const cg_seg *g = &m->segs[i];
+        size_t a = (size_t)(g->p - src), z = a + g->n;
+        if (g->kernel >= 0)
+            continue;
+        if (a > at)
+            m->opt->release(m->opt->release_ctx, at, a);
+        at = z > at ? z : at;
+    }
+    size_t keep = open || m->seg_pos > end ? end : m->seg_pos;
+    if (keep > at)
+        m->opt->release(m->opt->release_ctx, at, keep);
+}
+
+/* The pieces of src[from, to) one after another: 1 when all parsed and
+   the last ends among the items.  Where `release`, each piece's kernels'
+   text is given back once printed (on one thread: runs read the text
+   around their bounds while others run, util/runs.h). */
 static int run_pieces(cg_module *m, const char *name, const char *src, size_t from,
                       size_t to, size_t piece, ptx_codegen_stats *st, ptx_buf *out,
-                      atomic_int *failed)
+                      atomic_int *failed, int release)
 {
-    int ok = 1;
-    while (ok && from < to && !atomic_load_explicit(failed, memory_order_relaxed)) {
-        size_t end = ptx_piece_end(src, from, to, piece);
-        ok = one_piece(m, name, src, from, end, st, out);
-        from = end;
+    piecer pc = { .m = m, .name = name, .src = src, .from = from, .st = st, .out = out };
+    size_t end = 1;
+    while (end && pc.from < to && !atomic_load_explicit(failed, memory_order_relaxed)) {
+        uint32_t s0 = m->nsegs;
+        end = ptx_piece_next(src, pc.from, to, piece, one_piece, &pc);
+        if (end && release && m->opt->release)
+            give_back(m, src, s0, pc.from, end, pc.open.active);
+        pc.from = end;
     }
+    int ok = end && pc.at == PTX_AT_ITEMS;
+    cg_open_free(&pc.open);
     if (!ok)
         atomic_store(failed, 1);
     return ok;
@@ -112,12 +177,13 @@ static void do_run(void *ctx, unsigned worker, unsigned k)
     cg_module *m = r->m[k] = cg_module_new(&r->o, r->name);
     cg_module_follow(m, r->first, r->at + v->from);
     run_pieces(m, r->name, r->src, r->at + v->from, r->at + v->to, r->piece,
-               &r->st[k], &v->out, &r->failed);
+               &r->st[k], &v->out, &r->failed, 0);
 }
 
-/* After the first piece (built into m, its Python in out), the rest of
-   the text, src[at, size), in n runs on the threads, joined to m in order
-   and their Python appended to out: 1 when every piece parsed, with
+/* After the text up to the first cut among the items (built into m, its
+   Python in out), the rest of the text, src[at, size), in n runs on the
+   threads, joined to m in order and their Python appended to out: 1 when
+   every piece parsed, with
    *resume where the text is left to do (size, or the start of the first
    run that did not join: its names are not the whole module's), 0 when
    a piece did not parse (out to be reset by the caller), -1 when out of
@@ -156,7 +222,7 @@ int ptx_codegen_pieces(const char *name, const char *src, size_t size,
     if (!o || o->sugar || o->name)
         return 0;
     if (!piece) {   /* the programs' pieces: a smaller text goes whole */
-        piece = PTX_PIECE;
+        piece = PTX_CODEGEN_PIECE;
         if (size / 2 < piece)
             return 0;
     }
@@ -170,14 +236,15 @@ int ptx_codegen_pieces(const char *name, const char *src, size_t size,
     ptx_buf_reserve(out, size / 2 * 5);
     atomic_int failed = 0;
     size_t from = ptx_piece_end(src, 0, size, piece);
-    int ok = one_piece(m, name, src, 0, from, &st, out);
+    int one = o->jobs <= 1;
+    int ok = run_pieces(m, name, src, 0, from, piece, &st, out, &failed, one);
     unsigned n = ptx_runs_count(size - from, piece, o->jobs);
     cg_module **runs_m = NULL;
     if (ok && n && m->have_target && m->have_version &&
         (ok = in_runs(m, name, src, size, from, piece, o, n, &st, out, &runs_m, &from)) < 0)
         ok = 1;     /* out of memory for the runs: on this thread */
     if (ok)
-        ok = run_pieces(m, name, src, from, size, piece, &st, out, &failed);
+        ok = run_pieces(m, name, src, from, size, piece, &st, out, &failed, one);
     if (ok) {
         cg_build_end(m, src, size);
         cg_print_head_at(m, start, out);

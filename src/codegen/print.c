@@ -445,12 +445,18 @@ static const cg_print_hook printers[CG_S_KIND_END] = {
     [CG_S_CMP] = sg_print_cmp,    [CG_S_ALIAS] = sg_print_alias,
 };
 
+void cg_print_list(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
+                   int depth, ptx_buf *out)
+{
+    for (; s; s = s->next)
+        printers[s->kind](m, k, s, depth, out);
+}
+
 void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                     int depth, ptx_buf *out)
 {
     size_t n0 = out->n;
-    for (; s; s = s->next)
-        printers[s->kind](m, k, s, depth, out);
+    cg_print_list(m, k, s, depth, out);
     if (out->n == n0) {
         indent(out, depth);
         ptx_buf_puts(out, "pass\n");

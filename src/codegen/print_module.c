@@ -206,7 +206,7 @@ static void note(const char *text, ptx_buf *out)
    Python keyword) is traced under the PTX name.  Sugar output says so with
    one decorator, @_named("_Z...", ...); plain output sets __name__ and
    calls kernel(...) after the def, as DESIGN.md describes. */
-void cg_print_kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out)
+void cg_print_kernel_head(const cg_module *m, const cg_kernel *k, ptx_buf *out)
 {
     ptx_buf_puts(out, "\n\n");
     if (k->note)
@@ -219,7 +219,10 @@ void cg_print_kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out)
     ptx_buf_puts(out, "def ");
     ptx_buf_puts(out, k->py_name);
     ptx_buf_puts(out, "():\n");
-    cg_print_stmts(m, k, k->body, 1, out);
+}
+
+void cg_print_kernel_foot(const cg_module *m, const cg_kernel *k, ptx_buf *out)
+{
     if (!k->decorated && !sugared(m)) {
         ptx_buf_puts(out, "\n\n");
         ptx_buf_puts(out, k->py_name);
@@ -233,6 +236,13 @@ void cg_print_kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out)
         ptx_buf_puts(out, k->py_name);
         ptx_buf_puts(out, ")\n");
     }
+}
+
+void cg_print_kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out)
+{
+    cg_print_kernel_head(m, k, out);
+    cg_print_stmts(m, k, k->body, 1, out);
+    cg_print_kernel_foot(m, k, out);
 }
 
 static void dicts(const cg_module *m, ptx_buf *out)

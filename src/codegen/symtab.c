@@ -9,7 +9,7 @@
 static int32_t push_bind(cg_builder *b, cg_symid sym, int32_t prev, size_t n,
                          int array)
 {
-    b->binds = cg_grow(b->m, b->binds, b->nbinds, &b->capbinds, sizeof *b->binds);
+    b->binds = cg_grow(b->keep, b->binds, b->nbinds, &b->capbinds, sizeof *b->binds);
     cg_bind *x = &b->binds[b->nbinds];
     x->sym = sym;
     x->prev = prev;
@@ -19,7 +19,7 @@ static int32_t push_bind(cg_builder *b, cg_symid sym, int32_t prev, size_t n,
     if (prev >= 0)
         b->binds[prev].shadowed = 1;
     if (array) {
-        b->arrs = cg_grow(b->m, b->arrs, b->narrs, &b->caparrs, sizeof *b->arrs);
+        b->arrs = cg_grow(b->keep, b->arrs, b->narrs, &b->caparrs, sizeof *b->arrs);
         b->arrs[b->narrs++] = (struct cg_arr){ b->nbinds, (uint32_t)n };
     }
     return (int32_t)b->nbinds++;
@@ -46,7 +46,7 @@ static inline unsigned lead_hash(const char *p, size_t n)
 cg_symid cg_declare(cg_builder *b, cg_sym_kind kind, const char *p, size_t n,
                     const char *type, uint32_t count)
 {
-    cg_module *m = b->m;
+    cg_module *m = b->keep;
     char *name = cg_strndup(m, p, n);
     int array = kind == CG_SYM_REGARRAY;
     forget(b, p, n, array);

@@ -61,14 +61,14 @@ static int same(const ptx_buf *x, const char *p, size_t n)
 
 /* The canonical text of m, parsed again as a piece that starts where m
    does: the same tokens, and it prints itself. */
-static int canonical_ok(pieces *ps, const ptx_module *m, int in_body, int last)
+static int canonical_ok(pieces *ps, const ptx_module *m, ptx_piece_at at, int last)
 {
     ps->a.n = ps->b.n = 0;
     emit_piece(m, 1, last, 0, ps->jobs, &ps->a);
     ptx_diag d;
-    int open_end;
+    ptx_piece_at end;
     ptx_module *c = ptx_parse_piece(ps->name, ps->a.p ? ps->a.p : "", ps->a.n,
-                                    in_body, &open_end, &d);
+                                    at, &end, &d);
     size_t at_a, at_b;
     int ok = c && ptx_same_module_tokens_jobs(m, c, ps->jobs, &at_a, &at_b) == 1;
     if (ok)
@@ -77,13 +77,13 @@ static int canonical_ok(pieces *ps, const ptx_module *m, int in_body, int last)
     return ok && same(&ps->b, ps->a.p, ps->a.n);
 }
 
-/* The piece text[0, n), which starts in a body where *in_body: 1 when it
-   passed, and *in_body is then whether it ends in one. */
-static int one_piece(pieces *ps, const char *text, size_t n, int *in_body, int last)
+/* The piece text[0, n), which starts where *at says: 1 when it passed,
+   and *at is then where it ends. */
+static int one_piece(pieces *ps, const char *text, size_t n, ptx_piece_at *at, int last)
 {
     ptx_diag d;
-    int open_end;
-    ptx_module *m = ptx_parse_piece(ps->name, text, n, *in_body, &open_end, &d);
+    ptx_piece_at end;
+    ptx_module *m = ptx_parse_piece(ps->name, text, n, *at, &end, &d);
     if (!m)
         return 0;
     int ok = 1;
@@ -93,45 +93,49 @@ static int one_piece(pieces *ps, const char *text, size_t n, int *in_body, int l
         ok = same(&ps->a, text, n);
     }
     if (ok && (ps->flags & PTX_PIECES_CANONICAL))
-        ok = canonical_ok(ps, m, *in_body, last);
+        ok = canonical_ok(ps, m, *at, last);
     if (ok && ps->out)
         emit_piece(m, !!(ps->flags & PTX_PIECES_PRINT_CANONICAL), last,
                    ps->after, ps->jobs, ps->out);
     ptx_module_free(m);
     if (ok)
-        *in_body = open_end;
+        *at = end;
     return ok;
 }
 
+/* A piece's attempt (ptx_piece_next): the text from `from` to `end`. */
+typedef struct attempt {
+    pieces *ps;
+    const char *src;
+    size_t size, from;
+    ptx_piece_at at;
+} attempt;
+
+static int take_piece(void *ctx, size_t end)
+{
+    attempt *a = ctx;
+    return one_piece(a->ps, a->src + a->from, end - a->from, &a->at,
+                     end == a->size);
+}
+
 /* The pieces from `from` to `to`, one after another on this thread, each
-   cut after about o->piece bytes: 1 when all passed.  A piece ends after
-   a statement, in a function's body if need be; where that cut does not
-   parse (it fell in a block within a body, or in a debug section), the
-   piece ends at the next cut among the items instead.  Where `release`,
-   each piece's bytes are given back once it has passed (one thread: on
+   of about o->piece bytes, ending after a statement, in a function's body
+   if need be (ptx_piece_next): 1 when all passed.  Where `release`, each
+   piece's bytes are given back once it has passed (one thread: on
    threads, the runs' bounds are found while others run, util/runs.h). */
 static int run_pieces(pieces *ps, const ptx_pieces_opts *o, const char *src,
                       size_t size, size_t from, size_t to, int release)
 {
-    size_t piece = o->piece ? o->piece : 1;
-    int ok = 1, in_body = 0;
-    while (ok && from < to && !atomic_load_explicit(ps->failed, memory_order_relaxed)) {
-        size_t end = ptx_piece_end_stmt(src, from, to, piece);
-        ok = one_piece(ps, src + from, end - from, &in_body, end == size);
-        if (!ok && end < to) {  /* the next cut, then one among the items */
-            end = ptx_piece_end_stmt(src, from, to, end + 1 - from);
-            ok = one_piece(ps, src + from, end - from, &in_body, end == size);
-        }
-        size_t top = ok ? end : ptx_piece_end(src, from, to, piece);
-        if (top != end) {
-            end = top;
-            ok = one_piece(ps, src + from, end - from, &in_body, end == size);
-        }
-        if (ok && release && o->release)
-            o->release(o->ctx, from, end);
-        from = end;
+    size_t piece = o->piece ? o->piece : 1, end = 1;
+    attempt a = { ps, src, size, from, PTX_AT_ITEMS };
+    while (end && a.from < to &&
+           !atomic_load_explicit(ps->failed, memory_order_relaxed)) {
+        end = ptx_piece_next(src, a.from, to, piece, take_piece, &a);
+        if (end && release && o->release)
+            o->release(o->ctx, a.from, end);
+        a.from = end;
     }
-    ok = ok && !in_body;    /* a body the text does not close */
+    int ok = end && a.at == PTX_AT_ITEMS; /* a body or list the text leaves open */
     if (!ok)
         atomic_store(ps->failed, 1);
     return ok;

@@ -182,8 +182,10 @@ static void expr(printer *p, const ptx_expr *e, space sp)
         expr(p, e->c, SP_SPACE);
         break;
     case PTX_E_PAREN: case PTX_E_VECTOR: case PTX_E_ADDRESS:
+        /* (an initializer's rest, which a piece starts with, has no '{':
+           its first value follows the ',' before it) */
         tok(p, e->tok, sp);
-        list(p, e->a, SP_NONE);
+        list(p, e->a, e->tok != PTX_NOTOK ? SP_NONE : sp);
         tok(p, e->close, SP_NONE);
         break;
     case PTX_E_CALL:
@@ -224,7 +226,7 @@ static void declarator(printer *p, const ptx_declarator *d, space sp)
             expr(p, dim->size, SP_NONE);
         tok(p, dim->rbrack, SP_NONE);
     }
-    if (d->eq != PTX_NOTOK) {
+    if (d->init) {  /* (an initializer's rest has no '=') */
         tok(p, d->eq, SP_SPACE);
         expr(p, d->init, SP_SPACE);
     }

@@ -1,16 +1,20 @@
 /*
- * cut.c - where a module's text may be cut between top-level items.
+ * cut.c - where a module's text may be cut: between top-level items, and
+ * for a piece parsed on its own (front/piece.h) also after a statement
+ * of a function's body or a value of a module variable's list.
  *
- * Right after a '}' that stands at the start of a line, or a ';' that
- * ends one, and is followed, after blank space and // comments, by a
- * directive that starts an item: the end of a function or section, or of
- * a declaration (a module variable's data, which can make most of a
- * library module), in the output of every compiler.  The
- * scan knows nothing of comments and strings, so a cut may fall inside
- * one; whoever cuts must check that the pieces lex as the whole does
- * (parse_jobs.c: the tokens meet; emit/pieces.c: every piece lexes, so none
- * ends inside a comment or string).
+ * Between items: right after a '}' that stands at the start of a line, or
+ * a ';' that ends one, and is followed, after blank space and // comments,
+ * by a directive that starts an item: the end of a function or section,
+ * or of a declaration (a module variable's data, which can make most of a
+ * library module), in the output of every compiler.  The scan knows
+ * nothing of comments and strings, so a cut may fall inside one; whoever
+ * cuts must check that the pieces lex as the whole does (parse_jobs.c:
+ * the tokens meet; emit/pieces.c: every piece lexes, so none ends inside
+ * a comment or string).  A cut in a list of values is made only where
+ * the line before it holds no comment or string.
  */
+#define _GNU_SOURCE   /* memrchr */
 #include <string.h>
 #include "ptx/ptx.h"
 #include "front/piece.h"
@@ -140,14 +144,73 @@ static int header_line(const char *src, size_t b, size_t e)
            !(e - b > 4 && !memcmp(src + b, ".loc", 4) && blank(src[b + 4]));
 }
 
+/* The bytes a flat list of values has not between its '{' and a cut. */
+static const char off_list[] = "{}/\"\n;";
+
+/* The offset after the last byte of [from, at) that a list has not, or
+   `from`: memrchr for each, each over what is left after the one before
+   (a byte at a time, the scans of a table's pieces cost a tenth of its
+   parse). */
+static size_t after_off_list(const char *src, size_t from, size_t at)
+{
+    for (const char *c = off_list; *c; c++) {
+        const char *p = memrchr(src + from, *c, at - from);
+        if (p)
+            from = (size_t)(p - src) + 1;
+    }
+    return from;
+}
+
+/* Whether the line before a list's '{' at `lb` declares a variable: from
+   the line's start (found within LINE bytes), a directive, no comment or
+   string, and the '=' before the '{'. */
+enum { LINE = 4096 };
+static int var_head(const char *src, size_t lb)
+{
+    size_t q = lb;
+    while (q > 0 && (src[q - 1] == ' ' || src[q - 1] == '\t'))
+        q--;
+    if (q == 0 || src[q - 1] != '=')
+        return 0;
+    size_t b = q, stop = q > LINE ? q - LINE : 0;
+    while (b > stop && src[b - 1] != '\n')
+        b--;
+    if (b > 0 && src[b - 1] != '\n')
+        return 0;
+    while (b < q && (src[b] == ' ' || src[b] == '\t'))
+        b++;
+    return src[b] == '.' && !memchr(src + b, '/', q - b) && !memchr(src + b, '"', q - b);
+}
+
+/* Where `at` falls in a module variable's flat list of values (cuRAND's
+   tables run to 460 KB on one line), the place after the list's first
+   ',' at or after `at`; else 0.  Back from `at` the scan meets the list's
+   '{' after a variable's head, or the start of the piece, `from`, right
+   after a ',' (where a cut like this one began it): it reads no further
+   back than that, so the scans of a line's pieces read it once. */
+static size_t list_cut(const char *src, size_t size, size_t from, size_t at)
+{
+    size_t i = after_off_list(src, from, at);
+    if (i > from ? src[i - 1] != '{' || !var_head(src, i - 1)
+                 : i == 0 || src[i - 1] != ',')
+        return 0;
+    for (i = at; i < size && !strchr(off_list, src[i]); i++)
+        if (src[i] == ',')
+            return i + 1;
+    return 0;
+}
+
 /* The depth of blocks is followed from `at`, taken to be a body's level
    (0): a line that starts an item goes back to the items' (-1), and a '{'
    alone after a function's header is its body's (0); a '}' that closes a
    block opened before `at` is taken to leave a block within a body.  A cut
    is made at a body's level where no block closes ahead.  A guess, which
    the grammar checks (front/piece.h). */
-size_t ptx_cut_stmt_after(const char *src, size_t size, size_t at)
+size_t ptx_cut_stmt_after(const char *src, size_t size, size_t from, size_t at)
 {
+    size_t list = at < size ? list_cut(src, size, from, at) : 0;
+    if (list)
+        return list;
     int depth = 0, header = 0;
     for (size_t b = at; b < size;) {
         size_t e = line_end(src, size, b);

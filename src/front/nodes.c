@@ -25,7 +25,9 @@ ptx_expr *ptx_node_expr(ptx_parser *P, int kind, uint32_t tok, ptx_expr *a,
         snprintf(P->errbuf, sizeof P->errbuf,
                  "expression nested deeper than %d", PTX_MAX_DEPTH);
         P->err = P->errbuf;
-        P->err_offset = P->m->toks[tok].start;
+        /* (an initializer's rest has no '{': the piece fails, and the
+           whole module, which has it, says where) */
+        P->err_offset = tok != PTX_NOTOK ? P->m->toks[tok].start : 0;
         return NULL;
     }
     e->depth = (uint16_t)(d + 1);
@@ -109,6 +111,44 @@ ptx_stmt *ptx_node_body_piece(ptx_parser *P, ptx_stmt *stmts, uint32_t rbrace)
     s->u.block.lbrace = PTX_NOTOK;
     s->u.block.stmts = stmts;
     s->u.block.rbrace = rbrace;
+    return s;
+}
+
+ptx_stmt *ptx_node_open_var(ptx_parser *P, ptx_spec *specs, uint32_t name,
+                            ptx_dim *dims, uint32_t eq, uint32_t lbrace,
+                            ptx_expr *values)
+{
+    ptx_declarator *d = NEW(ptx_declarator);
+    ptx_expr *init = ptx_node_expr(P, PTX_E_VECTOR, lbrace, values, NULL, NULL);
+    if (!init)  /* nested too deep (ptx_node_expr said so) */
+        return NULL;
+    d->name = name;
+    d->lt = d->count = d->gt = d->sep = PTX_NOTOK;
+    d->dims = dims;
+    d->eq = eq;
+    d->init = init;     /* its `close` PTX_NOTOK: the '}' is to come */
+    ptx_stmt *s = ptx_node_stmt(P, PTX_S_VAR, specs->tok);
+    s->u.var.specs = specs;
+    s->u.var.decls = d;
+    s->u.var.semi = PTX_NOTOK;
+    return s;
+}
+
+/* Nameless, and its initializer without '{': the printers print no more
+   than its values, '}' and ';'. */
+ptx_stmt *ptx_node_init_piece(ptx_parser *P, ptx_expr *values, uint32_t rbrace,
+                              uint32_t semi)
+{
+    ptx_declarator *d = NEW(ptx_declarator);
+    ptx_expr *init = ptx_node_expr(P, PTX_E_VECTOR, PTX_NOTOK, values, NULL, NULL);
+    if (!init)
+        return NULL;
+    init->close = rbrace;
+    d->name = d->lt = d->count = d->gt = d->eq = d->sep = PTX_NOTOK;
+    d->init = init;
+    ptx_stmt *s = ptx_node_stmt(P, PTX_S_VAR, 0);   /* the piece's first token */
+    s->u.var.decls = d;
+    s->u.var.semi = semi;
     return s;
 }
 

@@ -58,7 +58,7 @@ static ptx_module *parse_owned(const char *name, char *buf, size_t size,
     ptx_parser P = { 0 };
     P.m = m;
     P.start = start;
-    P.depth = start == PTX_START_BODY; /* the body's '{' */
+    P.depth = start >= PTX_START_BODY; /* the body's or initializer's '{' */
     P.lx.src = P.lx.cur = (const unsigned char *)buf;
     P.lx.lim = (const unsigned char *)buf + size;
     /* a token per ~4 bytes is typical of PTX; grow_tokens doubles if not */
@@ -98,29 +98,40 @@ static char *copy_input(const char *name, const char *data, size_t size,
     return buf;
 }
 
-/* Whether a piece's items end in a function's body: with an open
-   function, or with a body from its start that no '}' closes; a piece
-   without items (comments, blank space) ends where it starts. */
-static int ends_in_body(const ptx_stmt *s, int in_body)
+_Static_assert(PTX_START_TOP == PTX_AT_ITEMS + 1 && PTX_START_BODY == PTX_AT_BODY + 1 &&
+               PTX_START_INIT == PTX_AT_INIT + 1, "a piece's start is where it is, plus one");
+
+/* Where a piece's items end: in a function's body with an open function
+   or a body from its start that no '}' closes, in an initializer with a
+   variable without ';' (open, or an initializer's rest still open); a
+   piece without items (comments, blank space) ends where it starts. */
+static ptx_piece_at piece_end(const ptx_stmt *s, ptx_piece_at at)
 {
     if (!s)
-        return in_body;
+        return at;
     while (s->next)
         s = s->next;
-    if (s->kind == PTX_S_FUNC)
-        return s->u.func.body && s->u.func.body->rbrace == PTX_NOTOK;
-    return s->kind == PTX_S_BLOCK && s->u.block.rbrace == PTX_NOTOK;
+    switch (s->kind) {
+    case PTX_S_FUNC:
+        return s->u.func.body && s->u.func.body->rbrace == PTX_NOTOK ? PTX_AT_BODY
+                                                                     : PTX_AT_ITEMS;
+    case PTX_S_BLOCK:
+        return s->u.block.rbrace == PTX_NOTOK ? PTX_AT_BODY : PTX_AT_ITEMS;
+    case PTX_S_VAR:
+        return s->u.var.semi == PTX_NOTOK ? PTX_AT_INIT : PTX_AT_ITEMS;
+    default:
+        return PTX_AT_ITEMS;
+    }
 }
 
 ptx_module *ptx_parse_piece(const char *name, const char *data, size_t size,
-                            int in_body, int *open_end, ptx_diag *diag)
+                            ptx_piece_at at, ptx_piece_at *end, ptx_diag *diag)
 {
     char *buf = copy_input(name, data, size, 1, diag);
-    ptx_module *m = buf ? parse_owned(name, buf, size,
-                                      in_body ? PTX_START_BODY : PTX_START_TOP,
+    ptx_module *m = buf ? parse_owned(name, buf, size, (ptx_start)(at + 1),
                                       1, PTX_MIN_PART, NULL, diag)
                         : NULL;
-    *open_end = m && ends_in_body(m->items, in_body);
+    *end = m ? piece_end(m->items, at) : at;
     return m;
 }
 

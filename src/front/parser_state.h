@@ -8,8 +8,11 @@
 
 
 /* What is parsed: a whole module, or a piece of one (ptx_parse_piece)
-   that starts among its items or in a function's body. */
-typedef enum ptx_start { PTX_START_MODULE, PTX_START_TOP, PTX_START_BODY } ptx_start;
+   that starts among its items, in a function's body or in a variable's
+   initializer (as enum ptx_piece_at says, plus one). */
+typedef enum ptx_start {
+    PTX_START_MODULE, PTX_START_TOP, PTX_START_BODY, PTX_START_INIT
+} ptx_start;
 
 typedef struct ptx_parser {
     ptx_module *m;
@@ -77,6 +80,14 @@ ptx_block *ptx_node_block(ptx_parser *P, uint32_t lbrace, ptx_stmt *stmts,
 /* The statements a piece takes from a function's body (and its '}', or
    PTX_NOTOK) as a block without '{'; NULL where there are none. */
 ptx_stmt *ptx_node_body_piece(ptx_parser *P, ptx_stmt *stmts, uint32_t rbrace);
+/* A variable whose initializer, a list of values after '{', the piece
+   leaves open; and the rest of one, which a piece starts with: values,
+   the '}' and ';' or PTX_NOTOK (grammar/parser.y, `module`). */
+ptx_stmt *ptx_node_open_var(ptx_parser *P, ptx_spec *specs, uint32_t name,
+                            ptx_dim *dims, uint32_t eq, uint32_t lbrace,
+                            ptx_expr *values);
+ptx_stmt *ptx_node_init_piece(ptx_parser *P, ptx_expr *values, uint32_t rbrace,
+                              uint32_t semi);
 ptx_stmt *ptx_node_instr(ptx_parser *P, uint32_t at, uint32_t bang,
                          uint32_t pred, uint32_t op, ptx_expr *operands,
                          uint32_t semi);

@@ -102,7 +102,11 @@ static int too_deep(ptx_parser *P, uint32_t start)
 static __attribute__((noinline)) int lex_more(ptx_parser *P, PTX_YYSTYPE *lval)
 {
     if (P->start != PTX_START_MODULE) {  /* a piece's, before its first token */
-        int start = P->start == PTX_START_BODY ? PIECE_BODY : PIECE_TOP;
+        static const int start_token[] = {
+            [PTX_START_TOP] = PIECE_TOP, [PTX_START_BODY] = PIECE_BODY,
+            [PTX_START_INIT] = PIECE_INIT,
+        };
+        int start = start_token[P->start];
         P->start = PTX_START_MODULE;
         lval->tok = PTX_NOTOK;
         return start;

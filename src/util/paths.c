@@ -186,3 +186,11 @@ char *paths_read_large(const char *path, size_t least, unsigned jobs, size_t *si
     *size = p ? (size_t)st.st_size : 0;
     return p;
 }
+
+void paths_give_back(void *ctx, size_t from, size_t to)
+{
+    const paths_mapped *f = ctx;
+    size_t a = (from + f->page - 1) / f->page * f->page, z = to / f->page * f->page;
+    if (z > a)
+        madvise(f->p + a, z - a, MADV_DONTNEED);
+}

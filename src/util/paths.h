@@ -27,4 +27,14 @@ char *paths_read(const char *path, size_t *size);
    kill the program.) */
 char *paths_read_large(const char *path, size_t least, unsigned jobs, size_t *size);
 
+/* Such a mapping, read a piece at a time. */
+typedef struct paths_mapped {
+    char *p;
+    size_t n, page;     /* its size; the system's page size */
+} paths_mapped;
+/* The whole pages of p[from, to) given back (ctx: a paths_mapped), which
+   nothing may read again: they would read as zeros.  The `release` of
+   ptx_pieces_opts and ptx_codegen_options. */
+void paths_give_back(void *ctx, size_t from, size_t to);
+
 #endif

@@ -75,7 +75,22 @@ size_t ptx_piece_end(const char *src, size_t from, size_t to, size_t piece)
 
 size_t ptx_piece_end_stmt(const char *src, size_t from, size_t to, size_t piece)
 {
-    return to - from <= piece ? to : ptx_cut_stmt_after(src, to, from + piece);
+    return to - from <= piece ? to : ptx_cut_stmt_after(src, to, from, from + piece);
+}
+
+size_t ptx_piece_next(const char *src, size_t from, size_t to, size_t piece,
+                      int (*take)(void *ctx, size_t end), void *ctx)
+{
+    size_t end = ptx_piece_end_stmt(src, from, to, piece);
+    if (take(ctx, end))
+        return end;
+    if (end < to) {
+        end = ptx_piece_end_stmt(src, from, to, end + 1 - from);
+        if (take(ctx, end))
+            return end;
+    }
+    size_t top = ptx_piece_end(src, from, to, piece);
+    return top != end && take(ctx, top) ? top : 0;
 }
 
 unsigned ptx_runs_count(size_t size, size_t piece, unsigned jobs)

@@ -23,9 +23,19 @@
    `to` where less than that is left.  The one rule for cutting the next
    piece, on one thread and in a run. */
 size_t ptx_piece_end(const char *src, size_t from, size_t to, size_t piece);
-/* The same where a piece may end in a function's body: the first cut
-   after a statement or an item (ptx_cut_stmt_after, front/piece.h). */
+/* The same where a piece may end in a function's body or a variable's
+   list of values: the first cut after a statement, an item or a value
+   (ptx_cut_stmt_after, front/piece.h). */
 size_t ptx_piece_end_stmt(const char *src, size_t from, size_t to, size_t piece);
+/* The piece that begins at `from`, as the two rules give it: take(ctx,
+   end) is called on [from, end) for each end in turn, a cut after a
+   statement, the next such cut, the next cut among the items, until it
+   returns nonzero (the piece parsed, and was done).  A cut in a body is a
+   guess (front/piece.h): one inside a block within a body, or in a debug
+   section, does not parse.  Returns the end of the piece taken, or 0
+   where none was. */
+size_t ptx_piece_next(const char *src, size_t from, size_t to, size_t piece,
+                      int (*take)(void *ctx, size_t end), void *ctx);
 
 typedef struct ptx_run {
     size_t from, to;    /* its bytes of the text */

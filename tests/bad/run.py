@@ -353,21 +353,33 @@ def big_function(n):
             "$L__BB0_%d:\n\tret;\n}\n" % n)
 
 
-def case_big_function(prog, work):
+def case_big_function(prog, work, codegen=None):
     """pyptx-roundtrip cuts a large function's body into pieces too (where
     a cut falls inside a block within the body, the piece is cut again):
     its texts and verdicts, and the diagnostics of an error inside it, of a
     body left open and of brackets nested one too deep where a piece
-    starts in the body, must be the whole module's (whole_run)."""
+    starts in the body, must be the whole module's (whole_run).  With
+    `codegen`, the same of pyptx-codegen's Python, which builds and prints
+    such a kernel a part of its body at a time: also for a kernel whose
+    Python name is not its PTX name (printed after its body too), with a
+    register declared in the middle of the body and comment lines."""
     text = big_function(4000)
     if len(text) < 2 << 20:
         fail("big_function: %d bytes, too small to be cut" % len(text))
     lines = text.split("\n")
     deep = "\tmov.u32 \t%r1, " + "(" * 999 + "1" + ")" * 999 + ";"
+    late = [l.replace(".entry big(", ".entry big$1(") for l in lines]
+    # more declarations in a row than a piece holds: a piece starts with one
+    late[len(late) // 2:len(late) // 2] = [
+        "\t.reg .b32 \t%late<4>;", "// a comment line", "", "\t/* a block comment */",
+        "\tmov.u32 \t%late1, %r1; // a trailing comment"] + [
+        "\t.reg .b32 \t%%late_%d;" % i for i in range(1500)]
+    late[2 * len(late) // 3:2 * len(late) // 3] = ["\tadd.s32 \t%late2, %late1, %r2;"]
     variants = (("fine", lines), ("middle", lines[:len(lines) // 2] +
                                   ["\tadd.s32 %r1, , %r2;"] + lines[len(lines) // 2:]),
                 ("open", lines[:-2]), ("deep", lines[:len(lines) // 3] + [deep] +
-                                       lines[len(lines) // 3:]))
+                                       lines[len(lines) // 3:]), ("late", late))
+    passing = ("fine", "late")
     for name, ls in variants:
         write(work, name + ".ptx", "\n".join(ls))
         for args in (["--emit"], ["--emit", "--canonical"], []):
@@ -378,14 +390,72 @@ def case_big_function(prog, work):
                 fail("%s %s.ptx: in pieces exit %d, %d bytes, %r; whole exit %d, %d bytes, %r"
                      % (" ".join(args), name, p.returncode, len(p.stdout), first_line(p.stderr),
                         q.returncode, len(q.stdout), first_line(q.stderr)))
-            if (p.returncode != 0) != (name != "fine"):
+            if (p.returncode != 0) != (name not in passing):
                 fail("%s %s.ptx: exit %d" % (" ".join(args), name, p.returncode))
             if name == "fine" and args == ["--emit"] and p.stdout != text.encode():
                 fail("--emit big function: not its bytes")
             if name == "deep" and args == ["--emit"] and b"nested deeper" not in p.stderr:
                 fail("deep.ptx: %r, not brackets nested too deep" % first_line(p.stderr))
-    print("big function: %d bytes; texts, verdicts and diagnostics as the whole module's"
-          % len(text))
+        if codegen:
+            codegen_pieces(codegen, work, name, 0 if name in passing else 1)
+    print("big function: %d bytes; texts, verdicts and diagnostics as the whole module's%s"
+          % (len(text), ", and its Python" if codegen else ""))
+
+
+def big_table(n, values=None):
+    """A module holding a table of n values on one line, as cuRAND's
+    precalc tables are (460 KB), then a small kernel."""
+    values = values or ["%d" % (i * 37 % 256) for i in range(n)]
+    return (HEAD + ".global .align 4 .b8 table[%d] = {" % n + ", ".join(values) +
+            "};\n" + big_module(2)[len(HEAD):])
+
+
+def case_big_table(prog, work, codegen=None):
+    """pyptx-roundtrip cuts a module variable's flat list of values too,
+    after a ',', where it runs on past a piece (a table of 685 KB on one
+    line): texts, verdicts and diagnostics as the whole module's, for the
+    table, a syntax error inside it, the list left open at the end, a
+    vector and a comment inside it (no cut is made before them on that
+    piece's scan), a second declarator after it (which a piece that starts
+    in the list does not take: the whole module is parsed), and a value
+    nested one too deep.  With `codegen`, the same of pyptx-codegen's
+    Python."""
+    n = 150000
+    values = ["%d" % (i * 37 % 256) for i in range(n)]
+    text = big_table(n, values)
+    line = text.split("\n")[4]
+    if len(line) < 512 << 10:
+        fail("big_table: a line of %d bytes, too small to be cut" % len(line))
+    at = lambda f: int(n * f)
+    variants = (
+        ("fine", text),
+        ("middle", big_table(n, values[:at(.5)] + [""] + values[at(.5):])),
+        ("open", text[:text.index(values[at(.7)] + ", ")]),
+        ("vector", big_table(n, values[:at(.6)] + ["{1, 2}"] + values[at(.6):])),
+        ("comment", big_table(n, values[:at(.4)] + ["/* a, b */ 3"] + values[at(.4):])),
+        ("second", text.replace("};\n", "}, table2[2] = {1, 2};\n", 1)),
+        ("deep", big_table(n, values[:at(.8)] + ["(" * 999 + "1" + ")" * 999] +
+                           values[at(.8):])),
+    )
+    passing = ("fine", "vector", "comment", "second")
+    for name, t in variants:
+        write(work, name + ".ptx", t)
+        for args in (["--emit"], ["--emit", "--canonical"], []):
+            p, _ = run(prog, args + [name + ".ptx"], cwd=work)
+            q = whole_run(prog, args, name + ".ptx", work)
+            status_ok(" ".join(args + [name]), p)
+            if (p.returncode, p.stdout, p.stderr) != (q.returncode, q.stdout, q.stderr):
+                fail("%s %s.ptx: in pieces exit %d, %d bytes, %r; whole exit %d, %d bytes, %r"
+                     % (" ".join(args), name, p.returncode, len(p.stdout), first_line(p.stderr),
+                        q.returncode, len(q.stdout), first_line(q.stderr)))
+            if (p.returncode != 0) != (name not in passing):
+                fail("%s %s.ptx: exit %d" % (" ".join(args), name, p.returncode))
+            if name == "fine" and args == ["--emit"] and p.stdout != text.encode():
+                fail("--emit big table: not its bytes")
+        if codegen:
+            codegen_pieces(codegen, work, name, 0 if name in passing else 1)
+    print("big table: a line of %d bytes; texts, verdicts and diagnostics as the whole "
+          "module's%s" % (len(line), ", and its Python" if codegen else ""))
 
 
 # ---- truncations of real files at every statement boundary -----------------
@@ -637,7 +707,10 @@ def main():
                 "deep_nesting": case_deep_nesting, "many_params": case_many_params,
                 "2gib": case_2gib, "truncations": case_truncations,
                 "emit_safe": case_emit_safe, "link_loops": case_link_loops,
-                "big_function": case_big_function,
+                "big_function": lambda p, w: case_big_function(p, w, args.codegen and
+                                                               os.path.abspath(args.codegen)),
+                "big_table": lambda p, w: case_big_table(p, w, args.codegen and
+                                                         os.path.abspath(args.codegen)),
                 "pieces": lambda p, w: case_pieces(p, w, args.codegen and
                                                    os.path.abspath(args.codegen)),
                 "determinism": lambda p, w: case_determinism(p, w, args),
