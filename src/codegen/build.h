@@ -208,12 +208,11 @@ struct cg_open {
     size_t printed;     /* bytes of the body printed so far */
     int active;         /* a kernel is open */
 };
-/* The head of m->kernels[i], whose body pm does not close: 1 when pyptx
-   can express it, and it is then open, its first part o->first (else it
-   is carried raw, as any such kernel). */
-int cg_open_begin(cg_open *o, cg_module *m, const ptx_module *pm, uint32_t i);
-/* The kernel's head printed (after the kernels before it). */
-void cg_open_print_head(const cg_open *o, const cg_module *m, ptx_buf *out);
+/* The head of m->kernels[i], whose body pm does not close: where pyptx
+   can express it, the kernel is then open (o->active), its first part
+   o->first, its head printed by cg_print_kernel_head(m, &o->k); else it
+   is carried raw, as any such kernel. */
+void cg_open_begin(cg_open *o, cg_module *m, const ptx_module *pm, uint32_t i);
 /* The body's part in pm (the open function's body, or the block a piece
    that starts in the body begins with), built, counted, printed and
    freed; where it ends with the body's '}', the kernel is closed, and the
@@ -229,7 +228,7 @@ void cg_open_free(cg_open *o);
    kernels are, and put in before them at `start`; the kernels [from, to)
    printed in plain mode on up to `jobs` threads. */
 void cg_count_stats(const cg_module *m, uint32_t from, ptx_codegen_stats *st);
-void cg_count_stmts(const cg_stmt *s, ptx_codegen_stats *st);
+void cg_count_stmts(cg_stmt *s, ptx_codegen_stats *st);
 void cg_print_head_at(const cg_module *m, size_t start, ptx_buf *out);
 void cg_print_plain(const cg_module *m, uint32_t from, uint32_t to, unsigned jobs,
                     ptx_buf *out);

@@ -38,7 +38,7 @@ static cg_module copy_of(const cg_module *m, int stmts)
     return c;
 }
 
-int cg_open_begin(cg_open *o, cg_module *m, const ptx_module *pm, uint32_t i)
+void cg_open_begin(cg_open *o, cg_module *m, const ptx_module *pm, uint32_t i)
 {
     cg_kernel *k = &m->kernels[i];
     o->keep = copy_of(m, 0);
@@ -54,17 +54,11 @@ int cg_open_begin(cg_open *o, cg_module *m, const ptx_module *pm, uint32_t i)
         k->ptx_name = cg_strndup(m, o->k.ptx_name, strlen(o->k.ptx_name));
         ptx_arena_free(o->keep.arena);
         o->active = 0;
-        return 0;
+        return;
     }
     o->k.src = NULL;    /* the tree goes with its piece */
     cg_build_body_start(&o->b);
     o->active = 1;
-    return 1;
-}
-
-void cg_open_print_head(const cg_open *o, const cg_module *m, ptx_buf *out)
-{
-    cg_print_kernel_head(m, &o->k, out);
 }
 
 void cg_open_part(cg_open *o, cg_module *m, const ptx_module *pm, size_t at,

@@ -7,7 +7,7 @@
 #include "front/arena.h"
 #include "util/threads.h"
 
-void cg_count_stmts(const cg_stmt *s, ptx_codegen_stats *st)
+void cg_count_stmts(cg_stmt *s, ptx_codegen_stats *st)
 {
     for (; s; s = s->next) {
         switch (s->kind) {
@@ -16,7 +16,7 @@ void cg_count_stmts(const cg_stmt *s, ptx_codegen_stats *st)
         case CG_S_REG: case CG_S_VAR: st->decls++; break;
         default: break;
         }
-        cg_stmt **body = cg_body((cg_stmt *)s);
+        cg_stmt **body = cg_body(s);
         if (body)
             cg_count_stmts(*body, st);
     }

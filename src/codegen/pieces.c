@@ -95,13 +95,14 @@ static int one_piece(void *ctx, size_t end)
         cg_open_part(&pc->open, m, pm, pc->from, &s->u.block, pc->st, pc->out);
     }
     ptx_arena *ir = ptx_arena_new();
-    uint32_t k0 = m->nkernels, went_on = pc->open.active;
+    uint32_t k0 = m->nkernels;
+    int went_on = pc->open.active;
     cg_build_items(m, pm, pc->src, pc->from, ir, &pc->open);
     cg_count_stats(m, k0, pc->st);
-    uint32_t opened = pc->open.active && !went_on;
-    cg_print_plain(m, k0, m->nkernels - opened, m->opt->jobs, pc->out);
+    int opened = pc->open.active && !went_on;
+    cg_print_plain(m, k0, m->nkernels - (uint32_t)opened, m->opt->jobs, pc->out);
     if (opened) {
-        cg_open_print_head(&pc->open, m, pc->out);
+        cg_print_kernel_head(m, &pc->open.k, pc->out);
         cg_open_part(&pc->open, m, pm, pc->from, pc->open.first, pc->st, pc->out);
     }
     forget(m, k0);
@@ -122,9 +123,9 @@ static void give_back(const cg_module *m, const char *src, uint32_t s0, size_t f
     size_t at = from;   /* what is before it is given back, or kept */
     for (uint32_t i = s0; i < m->nsegs; i++) {
         const cg_seg *g = &m->segs[i];
-        size_t a = (size_t)(g->p - src), z = a + g->n;
         if (g->kernel >= 0)
             continue;
+        size_t a = (size_t)(g->p - src), z = a + g->n;
         if (a > at)
             m->opt->release(m->opt->release_ctx, at, a);
         at = z > at ? z : at;

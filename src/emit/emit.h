@@ -13,13 +13,13 @@ void ptx_emit_items(const ptx_module *m, const ptx_stmt *from, const ptx_stmt *t
                     int canonical, int after, ptx_buf *out);
 
 /* The round trip of a text one piece at a time, so that only one piece's
-   tree is held: cut after about `piece` bytes each, after a statement (in
-   a function's body too: front/piece.h) or an item, the pieces taken on `jobs` threads, each piece by one of them (a
-   text of one piece: parsed on all); with PTX_PIECES_EXACT its
-   exact text must be its bytes, with PTX_PIECES_CANONICAL its canonical
-   text must have its tokens, parse, and print itself again; and where
-   `out` is given its text is appended (canonical with
-   PTX_PIECES_PRINT_CANONICAL).  `release`, where given, is told of each
+   tree is held: cut after about `piece` bytes each, after an item, a
+   statement of a function's body or a value of a module variable's list
+   (front/piece.h), the pieces taken on `jobs` threads, each piece by one
+   of them; with PTX_PIECES_EXACT its exact text must be its bytes, with
+   PTX_PIECES_CANONICAL its canonical text must have its tokens, parse,
+   and print itself again; and where `out` is given its text is appended
+   (canonical with PTX_PIECES_PRINT_CANONICAL).  `release`, where given, is told of each
    piece's bytes once it has passed, on one thread: they are not read
    again.
    ptx_pieces_roundtrip returns 1 when every piece passed: the checks and

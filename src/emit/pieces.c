@@ -4,20 +4,22 @@
  * pyptx-roundtrip need not hold a whole module's tree: the text is cut
  * after about `piece` bytes each, after a statement or an item (in a
  * function's body too, so that a function of megabytes is cut as well:
- * front/piece.h), and each piece is parsed on its own, starting where the
- * one before ended (among the items, or in a body), printed, checked and
- * freed before the next.  A piece that lexes on its own ends outside any
- * comment or string, so the whole text's lexer, reaching the cut, starts
- * the next piece's first token where that piece's own lexer does: the
- * pieces' tokens are the whole text's.  And what a piece is, items or a
- * body's statements, the grammar has checked, each piece starting where
- * the one before ended (parser.y, `module`): the pieces' items are the
- * whole parse's.  So when every piece passes and the last ends among the
- * items, the module passes, and its text is the pieces' texts one after
- * another (emit_piece).  When a piece fails, the whole module is what
- * has to be reported on, and the caller takes it.  With threads, each
- * takes runs of pieces (below), cut among the items: the verdicts and
- * texts are the same. */
+ * front/piece.h; and in a variable's list of values, so that a table on
+ * one line is cut too), and each piece is parsed on its own, starting
+ * where the one before ended (among the items, in a body or in a list),
+ * printed, checked and freed before the next.  A piece that lexes on its
+ * own ends outside any comment or string, so the whole text's lexer,
+ * reaching the cut, starts the next piece's first token where that piece's
+ * own lexer does: the pieces' tokens are the whole text's.  And what a
+ * piece is, items, a body's statements or a list's values, the grammar has
+ * checked, each piece starting where the one before ended (parser.y,
+ * `module`): the pieces' items are the whole parse's.  So when every piece
+ * passes and the last ends among the items, the module passes, and its
+ * text is the pieces' texts one after another (emit_piece).  When a piece
+ * fails, the whole module is what has to be reported on, and the caller
+ * takes it.  With threads, each takes runs of pieces (below), cut among
+ * the items: the verdicts and texts are the same.
+ */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>

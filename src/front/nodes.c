@@ -114,42 +114,45 @@ ptx_stmt *ptx_node_body_piece(ptx_parser *P, ptx_stmt *stmts, uint32_t rbrace)
     return s;
 }
 
-ptx_stmt *ptx_node_open_var(ptx_parser *P, ptx_spec *specs, uint32_t name,
-                            ptx_dim *dims, uint32_t eq, uint32_t lbrace,
-                            ptx_expr *values)
+/* A variable of one declarator whose initializer is the list `values`
+   (a piece's part of it: any of the tokens may be PTX_NOTOK); NULL where
+   the list is nested too deep (ptx_node_expr said so). */
+static ptx_stmt *list_var(ptx_parser *P, ptx_spec *specs, uint32_t first,
+                          uint32_t name, ptx_dim *dims, uint32_t eq, uint32_t lbrace,
+                          ptx_expr *values, uint32_t rbrace, uint32_t semi)
 {
     ptx_declarator *d = NEW(ptx_declarator);
     ptx_expr *init = ptx_node_expr(P, PTX_E_VECTOR, lbrace, values, NULL, NULL);
-    if (!init)  /* nested too deep (ptx_node_expr said so) */
+    if (!init)
         return NULL;
+    init->close = rbrace;
     d->name = name;
     d->lt = d->count = d->gt = d->sep = PTX_NOTOK;
     d->dims = dims;
     d->eq = eq;
-    d->init = init;     /* its `close` PTX_NOTOK: the '}' is to come */
-    ptx_stmt *s = ptx_node_stmt(P, PTX_S_VAR, specs->tok);
-    s->u.var.specs = specs;
-    s->u.var.decls = d;
-    s->u.var.semi = PTX_NOTOK;
-    return s;
-}
-
-/* Nameless, and its initializer without '{': the printers print no more
-   than its values, '}' and ';'. */
-ptx_stmt *ptx_node_init_piece(ptx_parser *P, ptx_expr *values, uint32_t rbrace,
-                              uint32_t semi)
-{
-    ptx_declarator *d = NEW(ptx_declarator);
-    ptx_expr *init = ptx_node_expr(P, PTX_E_VECTOR, PTX_NOTOK, values, NULL, NULL);
-    if (!init)
-        return NULL;
-    init->close = rbrace;
-    d->name = d->lt = d->count = d->gt = d->eq = d->sep = PTX_NOTOK;
     d->init = init;
-    ptx_stmt *s = ptx_node_stmt(P, PTX_S_VAR, 0);   /* the piece's first token */
+    ptx_stmt *s = ptx_node_stmt(P, PTX_S_VAR, first);
+    s->u.var.specs = specs;
     s->u.var.decls = d;
     s->u.var.semi = semi;
     return s;
+}
+
+ptx_stmt *ptx_node_open_var(ptx_parser *P, ptx_spec *specs, uint32_t name,
+                            ptx_dim *dims, uint32_t eq, uint32_t lbrace,
+                            ptx_expr *values)
+{
+    return list_var(P, specs, specs->tok, name, dims, eq, lbrace, values,
+                    PTX_NOTOK, PTX_NOTOK);
+}
+
+/* Nameless, and its initializer without '{': the printers print no more
+   than its values, '}' and ';'.  It starts with the piece's first token. */
+ptx_stmt *ptx_node_init_piece(ptx_parser *P, ptx_expr *values, uint32_t rbrace,
+                              uint32_t semi)
+{
+    return list_var(P, NULL, 0, PTX_NOTOK, NULL, PTX_NOTOK, PTX_NOTOK, values,
+                    rbrace, semi);
 }
 
 /* Bit 7 of each byte of the result is set where v has a '.' byte. */

@@ -353,6 +353,33 @@ def big_function(n):
             "$L__BB0_%d:\n\tret;\n}\n" % n)
 
 
+def variants_as_whole(prog, work, variants, passing, codegen=None):
+    """Each variant (name, text), written to NAME.ptx: pyptx-roundtrip's
+    --emit, --emit --canonical and plain runs, which take it in pieces,
+    must give the whole module's output, exit status and diagnostic
+    (whole_run), and pass exactly where NAME is in `passing`; with
+    `codegen`, so must pyptx-codegen's Python (codegen_pieces).  Returns
+    the --emit runs by name, for what a case checks beyond that."""
+    emitted = {}
+    for name, text in variants:
+        write(work, name + ".ptx", text)
+        for args in (["--emit"], ["--emit", "--canonical"], []):
+            p, _ = run(prog, args + [name + ".ptx"], cwd=work)
+            q = whole_run(prog, args, name + ".ptx", work)
+            status_ok(" ".join(args + [name]), p)
+            if (p.returncode, p.stdout, p.stderr) != (q.returncode, q.stdout, q.stderr):
+                fail("%s %s.ptx: in pieces exit %d, %d bytes, %r; whole exit %d, %d bytes, %r"
+                     % (" ".join(args), name, p.returncode, len(p.stdout), first_line(p.stderr),
+                        q.returncode, len(q.stdout), first_line(q.stderr)))
+            if (p.returncode != 0) != (name not in passing):
+                fail("%s %s.ptx: exit %d" % (" ".join(args), name, p.returncode))
+            if args == ["--emit"]:
+                emitted[name] = p
+        if codegen:
+            codegen_pieces(codegen, work, name, 0 if name in passing else 1)
+    return emitted
+
+
 def case_big_function(prog, work, codegen=None):
     """pyptx-roundtrip cuts a large function's body into pieces too (where
     a cut falls inside a block within the body, the piece is cut again):
@@ -379,25 +406,12 @@ def case_big_function(prog, work, codegen=None):
                                   ["\tadd.s32 %r1, , %r2;"] + lines[len(lines) // 2:]),
                 ("open", lines[:-2]), ("deep", lines[:len(lines) // 3] + [deep] +
                                        lines[len(lines) // 3:]), ("late", late))
-    passing = ("fine", "late")
-    for name, ls in variants:
-        write(work, name + ".ptx", "\n".join(ls))
-        for args in (["--emit"], ["--emit", "--canonical"], []):
-            p, _ = run(prog, args + [name + ".ptx"], cwd=work)
-            q = whole_run(prog, args, name + ".ptx", work)
-            status_ok(" ".join(args + [name]), p)
-            if (p.returncode, p.stdout, p.stderr) != (q.returncode, q.stdout, q.stderr):
-                fail("%s %s.ptx: in pieces exit %d, %d bytes, %r; whole exit %d, %d bytes, %r"
-                     % (" ".join(args), name, p.returncode, len(p.stdout), first_line(p.stderr),
-                        q.returncode, len(q.stdout), first_line(q.stderr)))
-            if (p.returncode != 0) != (name not in passing):
-                fail("%s %s.ptx: exit %d" % (" ".join(args), name, p.returncode))
-            if name == "fine" and args == ["--emit"] and p.stdout != text.encode():
-                fail("--emit big function: not its bytes")
-            if name == "deep" and args == ["--emit"] and b"nested deeper" not in p.stderr:
-                fail("deep.ptx: %r, not brackets nested too deep" % first_line(p.stderr))
-        if codegen:
-            codegen_pieces(codegen, work, name, 0 if name in passing else 1)
+    emitted = variants_as_whole(prog, work, [(n, "\n".join(ls)) for n, ls in variants],
+                                ("fine", "late"), codegen)
+    if emitted["fine"].stdout != text.encode():
+        fail("--emit big function: not its bytes")
+    if b"nested deeper" not in emitted["deep"].stderr:
+        fail("deep.ptx: %r, not brackets nested too deep" % first_line(emitted["deep"].stderr))
     print("big function: %d bytes; texts, verdicts and diagnostics as the whole module's%s"
           % (len(text), ", and its Python" if codegen else ""))
 
@@ -437,23 +451,10 @@ def case_big_table(prog, work, codegen=None):
         ("deep", big_table(n, values[:at(.8)] + ["(" * 999 + "1" + ")" * 999] +
                            values[at(.8):])),
     )
-    passing = ("fine", "vector", "comment", "second")
-    for name, t in variants:
-        write(work, name + ".ptx", t)
-        for args in (["--emit"], ["--emit", "--canonical"], []):
-            p, _ = run(prog, args + [name + ".ptx"], cwd=work)
-            q = whole_run(prog, args, name + ".ptx", work)
-            status_ok(" ".join(args + [name]), p)
-            if (p.returncode, p.stdout, p.stderr) != (q.returncode, q.stdout, q.stderr):
-                fail("%s %s.ptx: in pieces exit %d, %d bytes, %r; whole exit %d, %d bytes, %r"
-                     % (" ".join(args), name, p.returncode, len(p.stdout), first_line(p.stderr),
-                        q.returncode, len(q.stdout), first_line(q.stderr)))
-            if (p.returncode != 0) != (name not in passing):
-                fail("%s %s.ptx: exit %d" % (" ".join(args), name, p.returncode))
-            if name == "fine" and args == ["--emit"] and p.stdout != text.encode():
-                fail("--emit big table: not its bytes")
-        if codegen:
-            codegen_pieces(codegen, work, name, 0 if name in passing else 1)
+    emitted = variants_as_whole(prog, work, variants,
+                                ("fine", "vector", "comment", "second"), codegen)
+    if emitted["fine"].stdout != text.encode():
+        fail("--emit big table: not its bytes")
     print("big table: a line of %d bytes; texts, verdicts and diagnostics as the whole "
           "module's%s" % (len(line), ", and its Python" if codegen else ""))
 
