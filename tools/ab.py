@@ -2,7 +2,7 @@
 """A/B two or more builds of bench_frontend on the same host, interleaved.
 
     python3 tools/ab.py [--rounds N] [--seconds S] [--modes exact,codegen]
-                        BUILD... -- PATH...
+                        [--pieces] BUILD... -- PATH...
 
 Runs every build's bench_frontend (BUILD/bench_frontend) on every PATH in
 turn, N rounds, and prints the fastest and the median MB/s of each.  On a
@@ -10,7 +10,10 @@ host shared with other work the speed drifts by tens of percent between
 minutes: interleaving puts every build through the same drift, where two
 separate bench.py runs would not.  Each round starts with the next build
 in turn: on the device host the second of two back-to-back runs was
-slower by up to a quarter, whichever build it was.
+slower by up to a quarter, whichever build it was.  --pieces: a large
+module a piece at a time, as the programs take it (bench_frontend
+--pieces); for library PTX, where the whole tree of a module would not
+stay in the cache.
 """
 import argparse
 import os
@@ -30,6 +33,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--modes", default="exact,codegen")
+    ap.add_argument("--pieces", action="store_true")
     ap.add_argument("builds", nargs="+")
     a = ap.parse_args(argv[:cut])
     paths = argv[cut + 1:]
@@ -40,7 +44,8 @@ def main():
             for path in paths:
                 for build in order:
                     res.setdefault((mode, path, build), []).append(
-                        c_bench(build, mode, a.seconds, [path]))
+                        c_bench(build, mode, a.seconds, [path],
+                                ["--pieces"] if a.pieces else []))
     for (mode, path, build), xs in res.items():
         print(f"{mode:9} {path:24} {build:24} fastest {max(xs):7.1f}"
               f"  median {statistics.median(xs):7.1f} MB/s")

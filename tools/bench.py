@@ -29,9 +29,10 @@ def ptx_files(paths):
     return sorted(out)
 
 
-def c_bench(build, mode, seconds, paths):
+def c_bench(build, mode, seconds, paths, options=()):
+    """MB/s of one bench_frontend run; options: more of its own (--pieces)."""
     exe = os.path.join(build, "bench_frontend")
-    res = subprocess.run([exe, "--mode", mode, "--seconds", str(seconds)] + paths,
+    res = subprocess.run([exe, "--mode", mode, "--seconds", str(seconds), *options] + paths,
                          check=True, capture_output=True, text=True).stdout
     fields = dict(kv.split("=") for kv in res.split())
     return float(fields["mbps"])

@@ -63,6 +63,8 @@ typedef struct ptx_str {
 /* ------------------------------------------------------------------ */
 /* Expressions: operands, initializers, directive arguments.           */
 
+/* The leaves (a token alone) come first: the printer tells them by
+   kind <= PTX_E_DOTNAME. */
 typedef enum ptx_expr_kind {
     PTX_E_NAME,    /* tok: register, symbol, label, special register, _  */
     PTX_E_INT,     /* tok */

@@ -83,7 +83,7 @@ static int one_piece(void *ctx, size_t end)
     ptx_diag d;
     ptx_piece_at end_at;
     ptx_module *pm = ptx_parse_piece(pc->name, pc->src + pc->from, end - pc->from,
-                                     pc->at, &end_at, &d);
+                                     pc->at, 0, &end_at, &d);
     if (!pm)
         return 0;
     const ptx_stmt *s = pm->items;

@@ -70,7 +70,7 @@ static int canonical_ok(pieces *ps, const ptx_module *m, ptx_piece_at at, int la
     ptx_diag d;
     ptx_piece_at end;
     ptx_module *c = ptx_parse_piece(ps->name, ps->a.p ? ps->a.p : "", ps->a.n,
-                                    at, &end, &d);
+                                    at, 0, &end, &d);
     size_t at_a, at_b;
     int ok = c && ptx_same_module_tokens_jobs(m, c, ps->jobs, &at_a, &at_b) == 1;
     if (ok)
@@ -85,7 +85,9 @@ static int one_piece(pieces *ps, const char *text, size_t n, ptx_piece_at *at, i
 {
     ptx_diag d;
     ptx_piece_at end;
-    ptx_module *m = ptx_parse_piece(ps->name, text, n, *at, &end, &d);
+    /* the canonical printer rebuilds each opcode from its parts */
+    int whole = !(ps->flags & (PTX_PIECES_CANONICAL | PTX_PIECES_PRINT_CANONICAL));
+    ptx_module *m = ptx_parse_piece(ps->name, text, n, *at, whole, &end, &d);
     if (!m)
         return 0;
     int ok = 1;

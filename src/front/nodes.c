@@ -227,7 +227,10 @@ ptx_stmt *ptx_node_instr(ptx_parser *P, uint32_t at, uint32_t bang,
     in->op = op;
     in->operands = operands;
     in->semi = semi;
-    split_opcode(P, in);
+    if (P->whole_opcodes)
+        in->opcode = ptx_tok_str(P->m, op);
+    else
+        split_opcode(P, in);
     return s;
 }
 

@@ -30,10 +30,11 @@ void ptx_module_free(ptx_module *m)
 }
 
 /* Takes ownership of buf (size bytes plus a NUL at buf[size]).  A piece
-   (start) is parsed serially. */
+   (start) is parsed serially, with its opcodes' parts or without
+   (whole_opcodes: ptx_parse_piece). */
 static ptx_module *parse_owned(const char *name, char *buf, size_t size,
-                               ptx_start start, unsigned jobs, size_t min_piece,
-                               int *split, ptx_diag *diag)
+                               ptx_start start, int whole_opcodes, unsigned jobs,
+                               size_t min_piece, int *split, ptx_diag *diag)
 {
     ptx_module *m = calloc(1, sizeof *m);
     char *fname = strdup(name);
@@ -58,6 +59,7 @@ static ptx_module *parse_owned(const char *name, char *buf, size_t size,
     ptx_parser P = { 0 };
     P.m = m;
     P.start = start;
+    P.whole_opcodes = whole_opcodes;
     P.depth = start >= PTX_START_BODY; /* the body's or initializer's '{' */
     P.lx.src = P.lx.cur = (const unsigned char *)buf;
     P.lx.lim = (const unsigned char *)buf + size;
@@ -125,11 +127,12 @@ static ptx_piece_at piece_end(const ptx_stmt *s, ptx_piece_at at)
 }
 
 ptx_module *ptx_parse_piece(const char *name, const char *data, size_t size,
-                            ptx_piece_at at, ptx_piece_at *end, ptx_diag *diag)
+                            ptx_piece_at at, int whole_opcodes, ptx_piece_at *end,
+                            ptx_diag *diag)
 {
     char *buf = copy_input(name, data, size, 1, diag);
     ptx_module *m = buf ? parse_owned(name, buf, size, (ptx_start)(at + 1),
-                                      1, PTX_MIN_PART, NULL, diag)
+                                      whole_opcodes, 1, PTX_MIN_PART, NULL, diag)
                         : NULL;
     *end = m ? piece_end(m->items, at) : at;
     return m;
@@ -154,7 +157,8 @@ ptx_module *ptx_parse_split(const char *name, const char *data, size_t size,
     if (split)
         *split = 0;
     char *buf = copy_input(name, data, size, jobs, diag);
-    return buf ? parse_owned(name, buf, size, PTX_START_MODULE, jobs, min_piece, split, diag)
+    return buf ? parse_owned(name, buf, size, PTX_START_MODULE, 0, jobs, min_piece, split,
+                             diag)
                : NULL;
 }
 
@@ -263,6 +267,6 @@ ptx_module *ptx_parse_file_jobs(const char *path, unsigned jobs, ptx_diag *diag)
         set_diag(diag, is_stdin ? "<stdin>" : path, why);
         return NULL;
     }
-    return parse_owned(is_stdin ? "<stdin>" : path, buf, size, PTX_START_MODULE, jobs,
-                       PTX_MIN_PART, NULL, diag);
+    return parse_owned(is_stdin ? "<stdin>" : path, buf, size, PTX_START_MODULE, 0,
+                       jobs, PTX_MIN_PART, NULL, diag);
 }

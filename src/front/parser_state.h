@@ -23,6 +23,7 @@ typedef struct ptx_parser {
                               gives as a token before the text's first */
     int prelexed;          /* 1: read m->toks[next..end) instead of lexing
                               (a piece of a parallel parse, parse_jobs.c) */
+    int whole_opcodes;     /* 1: opcodes not split (ptx_parse_piece) */
     uint32_t next, end;
     /* the parser reads toks[next..lexed), the tokens lexed ahead of it
        (yylex.h); toks is m->toks, kept here for one load less a token */
@@ -61,11 +62,9 @@ ptx_expr *ptx_node_leaf(ptx_parser *P, uint32_t tok);
    inline: the parser builds one for most operands. */
 static inline ptx_expr *ptx_node_leafk(ptx_parser *P, uint32_t tok, int kind)
 {
-    ptx_expr *e = (ptx_expr *)ptx_arena_alloc(P->m->arena, sizeof *e);
-    e->kind = (uint16_t)kind;
-    e->depth = 1;
-    e->tok = tok;
-    e->open = e->close = e->sep = PTX_NOTOK;
+    ptx_expr *e = (ptx_expr *)ptx_arena_alloc_filled(P->m->arena, sizeof *e);
+    *e = (ptx_expr){ .kind = (uint16_t)kind, .depth = 1, .tok = tok,
+                     .open = PTX_NOTOK, .close = PTX_NOTOK, .sep = PTX_NOTOK };
     return e;
 }
 ptx_spec *ptx_node_spec(ptx_parser *P, uint32_t tok, ptx_expr *arg);
