@@ -96,11 +96,14 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
 #define body_piece(...) ptx_node_body_piece(__VA_ARGS__)
 #define open_var(...) ptx_node_open_var(__VA_ARGS__)
 #define init_piece(...) ptx_node_init_piece(__VA_ARGS__)
+#define int_run(...) ptx_node_int_run(__VA_ARGS__)
+#define fused_instr(...) ptx_node_fused_instr(__VA_ARGS__)
 }
 
 /* Lists are circular while they are built: see ONE, APPEND and CLOSE. */
 %union {
     uint32_t tok;
+    ptx_fused fused;
     ptx_expr *expr;
     ptx_expr *elist;
     ptx_stmt *stmt;
@@ -140,6 +143,17 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
    them. */
 %token <tok> PIECE_TOP "start of a piece" PIECE_BODY "start of a piece in a body"
 %token <tok> PIECE_INIT "start of a piece in an initializer"
+/* Fused tokens, never in a text either: several tokens that yylex gives
+   as one where the parser would take them the same way a token at a time
+   (yylex.h says where).  RUN: a ',' in an initializer and the `INT ','`
+   pairs after it but the last ',', what `exprlist COMMA INT` reduces a
+   pair at a time (a library's tables have hundreds of thousands of
+   values).  INSTR: an instruction whose operands are names, numbers,
+   simple addresses or vectors (yylex.h says which), what the instruction
+   rules of `stmts` take (nine tenths of library PTX's instructions).  A
+   parse with fused tokens that fails is run again without (parse.c), and
+   that parse says what is wrong. */
+%token <fused> RUN "integers" INSTR "instruction"
 
 %right ASSIGN
 %right QUEST COLON
@@ -174,6 +188,7 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
 %type <block> block
 %type <func> func_rest func_head proto_rest
 %type <stmt> open_func open_var
+%type <tok> init_on
 
 %%
 
@@ -220,9 +235,9 @@ rest
 
 /* a variable of one declarator whose initializer the piece does not close */
 open_var
-    : specs WORD dims ASSIGN LBRACE exprlist COMMA {
-            $6->sep = $7;
-            CHECK($$ = open_var(P, CLOSE($1), $2, CLOSE($3), $4, $5, CLOSE($6)));
+    : specs WORD dims ASSIGN init_on LBRACE exprlist COMMA {
+            $7->sep = $8;
+            CHECK($$ = open_var(P, CLOSE($1), $2, CLOSE($3), $4, $6, CLOSE($7)));
         }
     ;
 
@@ -450,11 +465,18 @@ declarator
             $$->name = $1; $$->lt = $2; $$->count = $3; $$->gt = $4;
             $$->eq = $$->sep = PTX_NOTOK;
         }
-    | WORD dims ASSIGN expr     {
+    | WORD dims ASSIGN init_on expr {
             $$ = NEW(ptx_declarator);
             $$->name = $1; $$->lt = $$->count = $$->gt = PTX_NOTOK;
-            $$->dims = CLOSE($2); $$->eq = $3; $$->init = $4; $$->sep = PTX_NOTOK;
+            $$->dims = CLOSE($2); $$->eq = $3; $$->init = $5; $$->sep = PTX_NOTOK;
+            P->init_base = PTX_NO_INIT;
         }
+    ;
+
+/* An initializer starts: the ',' deeper than here are its own (yylex.h).
+   Reduced before the token after '=' is read, in a state of its own. */
+init_on
+    : %empty                    { P->init_base = P->depth; $$ = PTX_NOTOK; }
     ;
 
 dims
@@ -563,6 +585,11 @@ stmts
     | stmts AT WORD WORD exprlist SEMI { $$ = $1; APPEND($$, instr(P, $2, PTX_NOTOK, $3, $4, CLOSE($5), $6)); }
     | stmts AT BANG WORD WORD SEMI { $$ = $1; APPEND($$, instr(P, $2, $3, $4, $5, NULL, $6)); }
     | stmts AT BANG WORD WORD exprlist SEMI { $$ = $1; APPEND($$, instr(P, $2, $3, $4, $5, CLOSE($6), $7)); }
+    | stmts INSTR               {
+            ptx_stmt *s;
+            CHECK(s = fused_instr(P, $2));
+            $$ = $1; APPEND($$, s);
+        }
     ;
 
 /* every other body statement */
@@ -625,6 +652,7 @@ exprlist
     | exprlist COMMA FLOAT      { $$ = $1; $$->sep = $2; APPEND($$, leafk(P, $3, PTX_E_FLOAT)); }
     | exprlist COMMA STRING     { $$ = $1; $$->sep = $2; APPEND($$, leafk(P, $3, PTX_E_STRING)); }
     | exprlist COMMA cexpr      { $$ = $1; $$->sep = $2; APPEND($$, $3); }
+    | exprlist RUN              { $$ = int_run(P, $1, $2); }
     ;
 
 expr

@@ -66,6 +66,23 @@ ptx_expr *ptx_node_last(ptx_expr *e)
     return e;
 }
 
+/* The integers in one allocation, each with the ',' after it but the last
+   (whose ',' the list's next element sets, as `exprlist COMMA ...` does),
+   spliced in after the list's last element. */
+ptx_expr *ptx_node_int_run(ptx_parser *P, ptx_expr *list, ptx_fused r)
+{
+    ptx_expr *v = ptx_arena_alloc_filled(P->m->arena, r.n * sizeof *v);
+    for (uint32_t k = 0; k < r.n; k++)
+        v[k] = (ptx_expr){ .kind = PTX_E_INT, .depth = 1, .tok = r.tok + 2 * k + 1,
+                           .open = PTX_NOTOK, .close = PTX_NOTOK,
+                           .sep = r.tok + 2 * k + 2, .next = &v[k + 1] };
+    v[r.n - 1].sep = PTX_NOTOK;
+    v[r.n - 1].next = list->next;
+    list->sep = r.tok;
+    list->next = v;
+    return &v[r.n - 1];
+}
+
 ptx_stmt *ptx_node_stmt(ptx_parser *P, int kind, uint32_t first)
 {
     ptx_stmt *s = NEW(ptx_stmt);
@@ -213,6 +230,76 @@ static void split_opcode(ptx_parser *P, ptx_instr *in)
     mods[n - 1].n = (uint32_t)(w.p + w.n - mods[n - 1].p);
     in->mods = mods;
     in->nmods = n;
+}
+
+/* A one-token operand or element of a vector, toks[i]. */
+static ptx_expr *fused_leaf(ptx_parser *P, uint32_t i)
+{
+    static const uint8_t kind[PTX_T_KIND_END] = {
+        [PTX_T_WORD] = PTX_E_NAME, [PTX_T_INT] = PTX_E_INT,
+        [PTX_T_FLOAT] = PTX_E_FLOAT, [PTX_T_STRING] = PTX_E_STRING,
+    };
+    return ptx_node_leafk(P, i, kind[P->m->toks[i].kind]);
+}
+
+/* The operand of a shape ptx_fused_operand_end takes, from toks[i] to
+   before toks[end], as `exprlist` and `cexpr` build it. */
+static ptx_expr *fused_operand(ptx_parser *P, uint32_t i, uint32_t end)
+{
+    const ptx_token *t = P->m->toks;
+    ptx_expr *e, *a;
+    switch (t[i].kind) {
+    case '[':
+        a = ptx_node_leafk(P, i + 1, PTX_E_NAME);
+        if (end - i == 5 && !(a = ptx_node_expr(P, PTX_E_BINARY, i + 2, a,
+                                                ptx_node_leafk(P, i + 3, PTX_E_INT), NULL)))
+            return NULL;
+        break;
+    case '{': {
+        ptx_expr **link = &a;
+        for (uint32_t k = i + 1; k < end; k += 2) {
+            *link = fused_leaf(P, k);
+            (*link)->sep = k + 2 < end ? k + 1 : PTX_NOTOK;
+            link = &(*link)->next;
+        }
+        *link = NULL;
+        break;
+    }
+    default:
+        return fused_leaf(P, i);
+    }
+    if (!(e = ptx_node_expr(P, t[i].kind == '[' ? PTX_E_ADDRESS : PTX_E_VECTOR, i,
+                            a, NULL, NULL)))
+        return NULL;
+    e->close = end - 1;
+    return e;
+}
+
+/* [@[!]pred] op [operand {, operand}] ;  (yylex.h, lex_instr): the
+   operands each with the ',' after it but the last. */
+ptx_stmt *ptx_node_fused_instr(ptx_parser *P, ptx_fused r)
+{
+    const ptx_token *t = P->m->toks;
+    uint32_t i = r.tok, semi = r.tok + r.n - 1;
+    uint32_t at = PTX_NOTOK, bang = PTX_NOTOK, pred = PTX_NOTOK;
+    if (t[i].kind == '@') {
+        at = i++;
+        if (t[i].kind == '!')
+            bang = i++;
+        pred = i++;
+    }
+    uint32_t op = i++;
+    ptx_expr *operands = NULL, **link = &operands;
+    while (i < semi) {
+        uint32_t end = ptx_fused_operand_end(t, i, semi);
+        if (!(*link = fused_operand(P, i, end)))
+            return NULL;
+        (*link)->sep = end < semi ? end : PTX_NOTOK;
+        link = &(*link)->next;
+        i = end + (end < semi);
+    }
+    *link = NULL;
+    return ptx_node_instr(P, at, bang, pred, op, operands, semi);
 }
 
 ptx_stmt *ptx_node_instr(ptx_parser *P, uint32_t at, uint32_t bang,

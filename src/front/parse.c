@@ -29,12 +29,47 @@ void ptx_module_free(ptx_module *m)
     free(m);
 }
 
+/* How parse_owned parses: where the text starts (a module, or a piece of
+   one: ptx_parse_piece), with opcodes split into their parts or not
+   (whole_opcodes), with fused tokens (yylex.h) or without (unfused: only
+   ptx_parse_unfused), on up to `jobs` threads in pieces of at least
+   min_piece bytes; *split (if non-NULL) says whether two pieces or more
+   were parsed on their own. */
+typedef struct parse_how {
+    ptx_start start;
+    int whole_opcodes, unfused;
+    unsigned jobs;
+    size_t min_piece;
+    int *split;
+} parse_how;
+
+/* Parses m->src, on this thread, into m's tokens and tree; fuse: whether
+   yylex may give fused tokens.  0, or -1 where the text does not parse (P
+   says why), or -2 where memory ran out. */
+static int parse_serial(ptx_module *m, const parse_how *h, int fuse, ptx_parser *P)
+{
+    ptx_start start = h->start;
+    *P = (ptx_parser){
+        .m = m, .start = start, .whole_opcodes = h->whole_opcodes, .fuse = fuse,
+        .depth = start >= PTX_START_BODY, /* the body's or initializer's '{' */
+        .init_base = start == PTX_START_INIT ? 0 : PTX_NO_INIT,
+        .lex_in_table = start == PTX_START_INIT,
+        .lx = { (const unsigned char *)m->src, (const unsigned char *)m->src,
+                (const unsigned char *)m->src + m->size, NULL },
+        /* a token per ~4 bytes is typical of PTX; grow_tokens doubles if not */
+        .cap = (uint32_t)(m->size / 4 + 64),
+    };
+    free(m->toks);
+    m->toks = P->toks = malloc((size_t)P->cap * sizeof *m->toks);
+    if (!m->toks)
+        return -2;
+    return ptx_yyparse(P) != 0 || P->err ? -1 : 0;
+}
+
 /* Takes ownership of buf (size bytes plus a NUL at buf[size]).  A piece
-   (start) is parsed serially, with its opcodes' parts or without
-   (whole_opcodes: ptx_parse_piece). */
+   is parsed serially. */
 static ptx_module *parse_owned(const char *name, char *buf, size_t size,
-                               ptx_start start, int whole_opcodes, unsigned jobs,
-                               size_t min_piece, int *split, ptx_diag *diag)
+                               const parse_how *h, ptx_diag *diag)
 {
     ptx_module *m = calloc(1, sizeof *m);
     char *fname = strdup(name);
@@ -49,29 +84,27 @@ static ptx_module *parse_owned(const char *name, char *buf, size_t size,
     m->src = buf;
     m->size = size;
     m->arena = ptx_arena_new();
-    unsigned pieces = jobs > 1 && start == PTX_START_MODULE
-                      ? ptx_parse_pieces(m, jobs, min_piece) : 0;
-    if (split)
-        *split = pieces >= 2;
+    unsigned pieces = h->jobs > 1 && h->start == PTX_START_MODULE
+                      ? ptx_parse_pieces(m, h->jobs, h->min_piece) : 0;
+    if (h->split)
+        *h->split = pieces >= 2;
     if (pieces)
         return m;
 
-    ptx_parser P = { 0 };
-    P.m = m;
-    P.start = start;
-    P.whole_opcodes = whole_opcodes;
-    P.depth = start >= PTX_START_BODY; /* the body's or initializer's '{' */
-    P.lx.src = P.lx.cur = (const unsigned char *)buf;
-    P.lx.lim = (const unsigned char *)buf + size;
-    /* a token per ~4 bytes is typical of PTX; grow_tokens doubles if not */
-    P.cap = (uint32_t)(size / 4 + 64);
-    m->toks = P.toks = malloc((size_t)P.cap * sizeof *m->toks);
-    if (!m->toks) {
+    ptx_parser P;
+    int r = parse_serial(m, h, !h->unfused, &P);
+    if (r == -1 && P.fused) {  /* the parse without fused tokens reports */
+        ptx_arena_free(m->arena);
+        m->arena = ptx_arena_new();
+        m->items = NULL;
+        r = parse_serial(m, h, 0, &P);
+    }
+    if (r == -2) {
         set_diag(diag, name, "out of memory");
         ptx_module_free(m);
         return NULL;
     }
-    if (ptx_yyparse(&P) != 0 || P.err) {
+    if (r) {
         if (diag)
             ptx_diag_at(m, P.err_offset, P.err ? P.err : "syntax error", diag);
         ptx_module_free(m);
@@ -131,9 +164,8 @@ ptx_module *ptx_parse_piece(const char *name, const char *data, size_t size,
                             ptx_diag *diag)
 {
     char *buf = copy_input(name, data, size, 1, diag);
-    ptx_module *m = buf ? parse_owned(name, buf, size, (ptx_start)(at + 1),
-                                      whole_opcodes, 1, PTX_MIN_PART, NULL, diag)
-                        : NULL;
+    parse_how h = { .start = (ptx_start)(at + 1), .whole_opcodes = whole_opcodes, .jobs = 1 };
+    ptx_module *m = buf ? parse_owned(name, buf, size, &h, diag) : NULL;
     *end = m ? piece_end(m->items, at) : at;
     return m;
 }
@@ -157,9 +189,16 @@ ptx_module *ptx_parse_split(const char *name, const char *data, size_t size,
     if (split)
         *split = 0;
     char *buf = copy_input(name, data, size, jobs, diag);
-    return buf ? parse_owned(name, buf, size, PTX_START_MODULE, 0, jobs, min_piece, split,
-                             diag)
-               : NULL;
+    parse_how h = { .jobs = jobs, .min_piece = min_piece, .split = split };
+    return buf ? parse_owned(name, buf, size, &h, diag) : NULL;
+}
+
+ptx_module *ptx_parse_unfused(const char *name, const char *data, size_t size,
+                              ptx_diag *diag)
+{
+    char *buf = copy_input(name, data, size, 1, diag);
+    parse_how h = { .unfused = 1, .jobs = 1 };
+    return buf ? parse_owned(name, buf, size, &h, diag) : NULL;
 }
 
 /* Reads all of f; refuses more than PTX_MAX_INPUT bytes without reading
@@ -267,6 +306,6 @@ ptx_module *ptx_parse_file_jobs(const char *path, unsigned jobs, ptx_diag *diag)
         set_diag(diag, is_stdin ? "<stdin>" : path, why);
         return NULL;
     }
-    return parse_owned(is_stdin ? "<stdin>" : path, buf, size, PTX_START_MODULE, 0,
-                       jobs, PTX_MIN_PART, NULL, diag);
+    parse_how h = { .jobs = jobs, .min_piece = PTX_MIN_PART };
+    return parse_owned(is_stdin ? "<stdin>" : path, buf, size, &h, diag);
 }

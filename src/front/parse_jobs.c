@@ -67,7 +67,19 @@ static uint32_t cut_after(const ptx_module *m, size_t at)
     return (uint32_t)(at == 0 || at >= m->size ? at : ptx_cut_after(m->src, m->size, at));
 }
 
-/* Step 1: the piece's bounds, then its tokens. */
+static int grow_piece(piece *p)
+{
+    ptx_token *g = realloc(p->toks, (size_t)p->cap * 2 * sizeof *g);
+    if (!g)
+        return 0;
+    p->toks = g;
+    p->cap *= 2;
+    return 1;
+}
+
+/* Step 1: the piece's bounds, then its tokens.  A table's integers are
+   lexed as the serial parse's are (lex_int_run); a table ends before its
+   ';', so never past the piece's cut. */
 static int lex_piece(piece *p)
 {
     const ptx_module *m = p->m;
@@ -91,16 +103,20 @@ static int lex_piece(piece *p)
             p->next = t;
             return 1;
         }
-        if (p->n == p->cap) {
-            ptx_token *g = realloc(p->toks, (size_t)p->cap * 2 * sizeof *g);
-            if (!g)
-                return 0;
-            p->toks = g;
-            p->cap *= 2;
-        }
+        if (p->n == p->cap && !grow_piece(p))
+            return 0;
         p->toks[p->n++] = t;
-        if (kind == PTX_T_EOF)
+        if (kind == '{' && p->n >= 2 && p->toks[p->n - 2].kind == '=') {
+            ptx_token *end;
+            do {
+                if (p->cap - p->n < 2 && !grow_piece(p))
+                    return 0;
+                end = lex_int_run(&lx, p->toks + p->n, p->toks + p->cap);
+                p->n = (uint32_t)(end - p->toks);
+            } while (p->cap - p->n < 2);
+        } else if (kind == PTX_T_EOF) {
             return 1;
+        }
     }
 }
 
@@ -113,7 +129,9 @@ static int parse_piece(piece *p, const ptx_module *m)
     ptx_parser P = { 0 };
     P.m = &p->sub;
     P.prelexed = 1;
-    P.next = p->base;
+    P.init_base = PTX_NO_INIT;
+    P.fuse = 1;
+    P.next = P.first = p->base;
     P.end = P.lexed = p->base + p->n;
     P.toks = m->toks;
     return ptx_yyparse(&P) == 0 && !P.err;

@@ -14,11 +14,57 @@ typedef enum ptx_start {
     PTX_START_MODULE, PTX_START_TOP, PTX_START_BODY, PTX_START_INIT
 } ptx_start;
 
+/* The value of a fused token (yylex.h), several tokens the parser takes
+   as one: for RUN, toks[tok] is a ',' and n integers follow, each with a
+   ',' after it; for INSTR, toks[tok..tok+n) are an instruction. */
+typedef struct ptx_fused {
+    uint32_t tok, n;
+} ptx_fused;
+
+/* The operands an INSTR token may hold (yylex.h, lex_instr), as their
+   tokens from toks[j] on: one token (a name, number or string); an
+   address of a name, `[a]` or `[a+INT]`; a vector of one-token elements,
+   `{a, b}`.  The index after the operand, or 0 where there is none of
+   these shapes before lim.  One rule for the lexer, which checks a
+   shape, and the node builder, which builds it (nodes.c). */
+static inline int ptx_one_token_operand(uint32_t kind)
+{
+    return kind == PTX_T_WORD || kind == PTX_T_INT || kind == PTX_T_FLOAT ||
+           kind == PTX_T_STRING;
+}
+static inline uint32_t ptx_fused_operand_end(const ptx_token *t, uint32_t j,
+                                             uint32_t lim)
+{
+    if (j < lim && ptx_one_token_operand(t[j].kind))
+        return j + 1;
+    if (j + 2 < lim && t[j].kind == '[' && t[j + 1].kind == PTX_T_WORD) {
+        if (t[j + 2].kind == ']')
+            return j + 3;
+        if (j + 4 < lim && t[j + 2].kind == '+' && t[j + 3].kind == PTX_T_INT &&
+            t[j + 4].kind == ']')
+            return j + 5;
+        return 0;
+    }
+    if (j < lim && t[j].kind == '{') {
+        for (j++; j + 1 < lim && ptx_one_token_operand(t[j].kind); j += 2)
+            if (t[j + 1].kind == '}')
+                return j + 2;
+            else if (t[j + 1].kind != ',')
+                return 0;
+    }
+    return 0;
+}
+
+/* init_base when the parser is not in a variable's initializer */
+enum { PTX_NO_INIT = 0x7fffffff };
+
 typedef struct ptx_parser {
     ptx_module *m;
     ptx_lexer lx;
     uint32_t cap;          /* capacity of m->toks */
     int depth;             /* open brackets of any kind */
+    int init_base;         /* depth outside the initializer being parsed,
+                              or PTX_NO_INIT: a ',' deeper is in it */
     int start;             /* a piece's start (ptx_start), which yylex
                               gives as a token before the text's first */
     int prelexed;          /* 1: read m->toks[next..end) instead of lexing
@@ -29,6 +75,10 @@ typedef struct ptx_parser {
        (yylex.h); toks is m->toks, kept here for one load less a token */
     ptx_token *toks;
     uint32_t lexed;
+    uint32_t first;        /* the first token this parse reads */
+    int fuse;              /* 1: yylex may give fused tokens ... */
+    int fused;             /* ... and has given one */
+    int lex_in_table;      /* lexing an initializer's INT ',' pairs */
     int lex_failed;        /* lexing stopped at a lexical error ... */
     uint32_t lex_err_at;   /* ... at this offset, reported once reached */
     const char *err;       /* first error message (static or in errbuf) */
@@ -53,6 +103,11 @@ ptx_module *ptx_parse_split(const char *name, const char *data, size_t size,
                             unsigned jobs, size_t min_piece, int *split,
                             ptx_diag *diag);
 
+/* ptx_parse_buffer without fused tokens (yylex.h): the parse a token at
+   a time, which tests compare with the parse that fuses. */
+ptx_module *ptx_parse_unfused(const char *name, const char *data, size_t size,
+                              ptx_diag *diag);
+
 /* Node builders for the grammar's actions (nodes.c).  Those that can fail
    (nesting deeper than PTX_MAX_DEPTH) set P->err and return NULL. */
 ptx_expr *ptx_node_expr(ptx_parser *P, int kind, uint32_t tok, ptx_expr *a,
@@ -69,6 +124,12 @@ static inline ptx_expr *ptx_node_leafk(ptx_parser *P, uint32_t tok, int kind)
 }
 ptx_spec *ptx_node_spec(ptx_parser *P, uint32_t tok, ptx_expr *arg);
 ptx_expr *ptx_node_last(ptx_expr *e);
+/* A list under construction (its last element, see parser.y's APPEND)
+   with a RUN's integers appended; its new last element. */
+ptx_expr *ptx_node_int_run(ptx_parser *P, ptx_expr *list, ptx_fused r);
+/* An INSTR's instruction, as the rules of `stmts` build one; NULL as
+   ptx_node_expr. */
+ptx_stmt *ptx_node_fused_instr(ptx_parser *P, ptx_fused r);
 ptx_stmt *ptx_node_stmt(ptx_parser *P, int kind, uint32_t first);
 ptx_stmt *ptx_node_dir(ptx_parser *P, int kind, uint32_t dir,
                        ptx_expr *args, uint32_t semi);

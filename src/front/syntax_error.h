@@ -9,12 +9,14 @@
 
 /* A piece of a parallel parse that fails says no more: the serial parse
    that follows says what is wrong (and the tokens after the piece may be
-   being copied meanwhile). */
+   being copied meanwhile).  Nor does a parse that was given fused tokens:
+   the parse without them that follows does (parse.c). */
 static int piece_error(ptx_parser *P)
 {
-    if (P->prelexed)
-        P->err = "syntax error";
-    return P->prelexed;
+    if (!P->prelexed && !P->fused)
+        return 0;
+    P->err = "syntax error";
+    return 1;
 }
 
 /* The lookahead token, where a syntax error is reported: the last token
@@ -64,11 +66,13 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, ptx_parser *P)
     if (n < 0)
         return n == YYENOMEM ? 2 : 0;
     /* a module's first state also expects the pieces' start tokens, which
-       no text has: the list is the one the state after it gives */
+       no text has (the list is the one the state after it gives), and
+       states expect fused tokens, which a parse that reports has none of */
     int kept = 0;
     for (int j = 0; j < n; j++)
         if (exp[j] != YYSYMBOL_PIECE_TOP && exp[j] != YYSYMBOL_PIECE_BODY &&
-            exp[j] != YYSYMBOL_PIECE_INIT)
+            exp[j] != YYSYMBOL_PIECE_INIT && exp[j] != YYSYMBOL_RUN &&
+            exp[j] != YYSYMBOL_INSTR)
             exp[kept++] = exp[j];
     n = kept;
     yysymbol_kind_t tok = yypcontext_token(ctx);

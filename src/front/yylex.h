@@ -1,6 +1,6 @@
 /*
  * yylex.h - the parser's yylex: the inlined re2c scanner (lexer.c), the
- * token array and the bracket depth.
+ * token array, the bracket depth and the fused tokens.
  *
  * The scanner runs ahead of the parser by up to LEX_BATCH tokens, in a
  * loop of its own (lex_more) that keeps its position in registers, and
@@ -19,11 +19,14 @@
 
 /* The lexer's kind (ptx_token_kind or the ASCII code of a punctuation
    character) -> bison's symbol number (raw tokens), and what the token
-   does to the bracket depth.  One lookup per token; kinds missing here
-   are never returned by the lexer. */
+   does to the bracket depth, or what fused token it may start: RUN_STEP
+   for ',' (lex_run), INSTR_STEP for a WORD or '@' (lex_instr), so that
+   other tokens test for neither.  One lookup per token; kinds missing
+   here are never returned by the lexer. */
+enum { RUN_STEP = 2, INSTR_STEP = 3 };
 static const struct { uint8_t sym; int8_t depth; } lex_map[PTX_T_KIND_END] = {
     [PTX_T_EOF] = { PTX_YYEOF, 0 },
-    [','] = { COMMA, 0 }, [';'] = { SEMI, 0 }, [':'] = { COLON, 0 },
+    [','] = { COMMA, RUN_STEP }, [';'] = { SEMI, 0 }, [':'] = { COLON, 0 },
     ['{'] = { LBRACE, 1 }, ['}'] = { RBRACE, -1 },
     ['('] = { LPAREN, 1 }, [')'] = { RPAREN, -1 },
     ['['] = { LBRACK, 1 }, [']'] = { RBRACK, -1 },
@@ -31,8 +34,8 @@ static const struct { uint8_t sym; int8_t depth; } lex_map[PTX_T_KIND_END] = {
     ['-'] = { MINUS, 0 }, ['*'] = { STAR, 0 }, ['/'] = { SLASH, 0 },
     ['%'] = { PERCENT, 0 }, ['!'] = { BANG, 0 }, ['~'] = { TILDE, 0 },
     ['&'] = { AMP, 0 }, ['|'] = { PIPE, 0 }, ['^'] = { CARET, 0 },
-    ['?'] = { QUEST, 0 }, ['='] = { ASSIGN, 0 }, ['@'] = { AT, 0 },
-    [PTX_T_WORD] = { WORD, 0 }, [PTX_T_DOTNAME] = { DOTNAME, 0 },
+    ['?'] = { QUEST, 0 }, ['='] = { ASSIGN, 0 }, ['@'] = { AT, INSTR_STEP },
+    [PTX_T_WORD] = { WORD, INSTR_STEP }, [PTX_T_DOTNAME] = { DOTNAME, 0 },
     [PTX_T_INT] = { INT, 0 }, [PTX_T_FLOAT] = { FLOAT, 0 },
     [PTX_T_STRING] = { STRING, 0 }, [PTX_T_DWARF] = { DWARF, 0 },
     [PTX_T_PREPROC] = { PREPROC, 0 }, [PTX_T_VERSION] = { VERSION, 0 },
@@ -122,6 +125,12 @@ static __attribute__((noinline)) int lex_more(ptx_parser *P, PTX_YYSTYPE *lval)
         return PTX_YYerror;
     ptx_lexer lx = P->lx;
     ptx_token *t = P->toks + n, *end = P->toks + stop;
+    if (P->lex_in_table) {
+        t = lex_int_run(&lx, t, end);
+        if (end - t < 2)
+            goto full;
+        P->lex_in_table = 0;
+    }
     do {
         uint32_t start, len;
         int kind = lex_token(&lx, &start, &len);
@@ -131,13 +140,92 @@ static __attribute__((noinline)) int lex_more(ptx_parser *P, PTX_YYSTYPE *lval)
             break;
         }
         *t++ = (ptx_token){ start, len, (uint32_t)kind };
-        if (kind == PTX_T_EOF)
+        if (kind == '{' && t - P->toks >= 2 && t[-2].kind == '=') {
+            t = lex_int_run(&lx, t, end);
+            if (end - t < 2) {  /* the table goes on in the next batch */
+                P->lex_in_table = 1;
+                break;
+            }
+        } else if (kind == PTX_T_EOF) {
             break;
+        }
     } while (t < end);
+full:
     n = (uint32_t)(t - P->toks);
     P->lx = lx;
     P->m->ntoks = P->lexed = n;
     return n > P->next ? -1 : lex_error(P, P->lex_err_at);
+}
+
+/* Fused tokens (parser.y): where the parser would take several tokens
+   the same way one at a time, yylex gives them as one, and the parser
+   does one action where it did one for each token.  Each shape is one
+   the grammar takes in its context, and a fused parse that fails is run
+   again without them (parse.c), so that a text means and reports the
+   same either way.  Shapes end at the tokens lexed so far (or the
+   piece's end): the rest is given a token at a time. */
+
+/* A ',' in an initializer, toks[i]: with the `INT ','` pairs after it but
+   the last ',', RUN.  Every ',' in an initializer follows an element of
+   an `exprlist`, where RUN is what `COMMA INT` would be, and an integer
+   followed by ',' is an element. */
+static __attribute__((noinline)) int lex_run(ptx_parser *P, PTX_YYSTYPE *lval,
+                                             uint32_t i)
+{
+    const ptx_token *t = P->toks;
+    uint32_t j = i, lim = P->lexed;
+    while (j + 2 < lim && t[j + 1].kind == PTX_T_INT && t[j + 2].kind == ',')
+        j += 2;
+    if (j == i || !P->fuse)
+        return COMMA;
+    lval->fused = (ptx_fused){ i, (j - i) / 2 };
+    P->next = j;
+    P->fused = 1;
+    return RUN;
+}
+
+/* The kinds after which a statement starts: the end of one (';', a
+   label's ':', a line directive's last INT), or of a block's brackets. */
+static const uint8_t stmt_after[PTX_T_KIND_END] = {
+    [';'] = 1, [':'] = 1, ['{'] = 1, ['}'] = 1, [PTX_T_INT] = 1,
+};
+/* A WORD or '@' after the end of a statement, toks[i]: with the rest of
+   the instruction it starts, `[@[!]pred] op [operand {, operand}] ;`
+   with operands of the shapes ptx_fused_operand_end takes, INSTR (what
+   the instruction rules of `stmts` take).  Elsewhere, the same shape is
+   not a text the grammar takes (a name followed by a name, '[', '{' or
+   ';'), and the parse without fused tokens says so.  Not where a bracket
+   would nest too deep, which the parse a token at a time reports. */
+static __attribute__((noinline)) int lex_instr(ptx_parser *P, PTX_YYSTYPE *lval,
+                                               uint32_t i, int sym)
+{
+    const ptx_token *t = P->toks;
+    uint32_t j = i, lim = P->lexed;
+    if (!P->fuse || i == P->first || !stmt_after[t[i - 1].kind] ||
+        P->depth >= PTX_MAX_DEPTH)
+        return sym;
+    if (t[j].kind == '@') {
+        j += j + 1 < lim && t[j + 1].kind == '!';
+        if (j + 2 >= lim || t[j + 1].kind != PTX_T_WORD)
+            return sym;
+        j += 2;
+    }
+    if (j + 1 >= lim || t[j].kind != PTX_T_WORD)
+        return sym;
+    j++;                                    /* the opcode */
+    if (t[j].kind != ';') {
+        for (;; j++) {  /* an operand, then ';' or ',' and the next */
+            j = ptx_fused_operand_end(t, j, lim);
+            if (!j || j >= lim || (t[j].kind != ',' && t[j].kind != ';'))
+                return sym;
+            if (t[j].kind == ';')
+                break;
+        }
+    }
+    lval->fused = (ptx_fused){ i, j + 1 - i };
+    P->next = j + 1;
+    P->fused = 1;
+    return INSTR;
 }
 
 static inline int ptx_yylex(PTX_YYSTYPE *lval, ptx_parser *P)
@@ -154,6 +242,10 @@ static inline int ptx_yylex(PTX_YYSTYPE *lval, ptx_parser *P)
        them); only a deeper opening one can pass the limit */
     int step = lex_map[kind].depth;
     if (step) {
+        if (step == RUN_STEP)
+            return P->depth > P->init_base ? lex_run(P, lval, i) : COMMA;
+        if (step == INSTR_STEP)
+            return lex_instr(P, lval, i, lex_map[kind].sym);
         P->depth += step;
         if (P->depth > PTX_MAX_DEPTH)
             return too_deep(P, P->toks[i].start);

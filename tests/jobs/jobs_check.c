@@ -1,7 +1,9 @@
 /*
  * jobs_check - what several threads make of a module must be what one
  * makes: the parse (the same tokens, the same tree, the same diagnostic),
- * the printed PTX and the generated Python.
+ * the printed PTX and the generated Python.  So must the parse a token at
+ * a time (ptx_parse_unfused) what the parse with fused tokens makes, on
+ * one thread (src/front/yylex.h).
  *
  *   jobs_check [--corrupt N] PATH...
  *
@@ -256,6 +258,30 @@ static const char *difference(const ptx_module *a, const ptx_module *b,
     return NULL;
 }
 
+/* What differs between the module a, parsed with fused tokens, and the
+   same text parsed a token at a time (ptx_parse_unfused), or NULL: the
+   same success, tokens, texts and Python, or the same diagnostic. */
+static const char *unfused_difference(const char *name, const char *data, size_t n,
+                                      const ptx_module *a, const ptx_diag *da, int full)
+{
+    ptx_diag du;
+    ptx_module *u = ptx_parse_unfused(name, data, n, &du);
+    const char *why = NULL;
+    if (!a != !u)
+        why = "success without fused tokens";
+    else if (!a)
+        why = same_diag(da, &du) ? NULL : "diagnostic without fused tokens";
+    else if (a->ntoks != u->ntoks || memcmp(a->toks, u->toks, a->ntoks * sizeof *a->toks))
+        why = "tokens without fused tokens";
+    else if (!same_text(a, u, ptx_emit_canonical))
+        why = "canonical text without fused tokens";
+    else if (full && (!same_python(a, u, 0, 1) ||
+                      !same_python(a, u, (uint32_t)((1ull << ptx_codegen_npasses()) - 1), 1)))
+        why = "codegen without fused tokens";
+    ptx_module_free(u);
+    return why;
+}
+
 /* base: the module to diff against, or NULL. */
 static void check(const char *name, const char *data, size_t n,
                   const ptx_module *base, int full, tally *t)
@@ -264,6 +290,11 @@ static void check(const char *name, const char *data, size_t n,
     ptx_module *a = ptx_parse_buffer(name, data, n, &ds);
     t->inputs++;
     t->errors += !a;
+    const char *unfused = unfused_difference(name, data, n, a, &ds, full);
+    if (unfused) {
+        t->differ++;
+        printf("%s (%zu bytes): %s differs\n", name, n, unfused);
+    }
     for (size_t i = 0; i < sizeof thread_counts / sizeof *thread_counts; i++) {
         ptx_diag dp;
         int split = 0;

@@ -2,7 +2,8 @@
 # (jobs_check.c): the parse, the printed PTX, the generated Python and the
 # diff report, on both corpora, each file cut at every function's end, and
 # the parse (and the diff against the original) on 10,000 corrupted
-# variants of them.
+# variants of them.  And the parse with fused tokens (src/front/yylex.h)
+# against the parse a token at a time, on all of them.
 add_executable(jobs_check ${CMAKE_CURRENT_LIST_DIR}/jobs_check.c)
 target_include_directories(jobs_check PRIVATE ${CMAKE_SOURCE_DIR}/src)
 target_link_libraries(jobs_check PRIVATE ptx)

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 #include "ptx/ptx.h"
 #include "front/lexer.h"
+#include "front/parser_state.h"
 
 /* ---- helpers */
 
@@ -163,6 +164,175 @@ static void parse_declarations(void **state)
     ptx_module_free(m);
 }
 
+/* A table long enough to take several of the lexer's batches, its values
+   in every spelling, spacing and kind: the parser's tokens are the
+   scanner's, one for one, and every value is an element of its own with
+   the ',' after it (the lexer and the parser take runs of plain integers
+   a batch at a time: yylex.h). */
+static const struct { const char *text; int kind; } table_values[] = {
+    { "1", PTX_E_INT }, { "23", PTX_E_INT }, { "0", PTX_E_INT },
+    { "456", PTX_E_INT }, { "0x1F", PTX_E_INT }, { "012", PTX_E_INT },
+    { "1U", PTX_E_INT }, { "-3", PTX_E_UNARY }, { "1.5", PTX_E_FLOAT },
+    { "1e3", PTX_E_FLOAT }, { "(1+2)", PTX_E_PAREN }, { "g", PTX_E_NAME },
+    { "7", PTX_E_INT }, { "8", PTX_E_INT }, { "9", PTX_E_INT },
+};
+static const char *const table_gaps[] = { ", ", ",", " , ", ",\n", ",  ", ", /*c*/ " };
+
+static void tables_as_lexed(void **state)
+{
+    enum { N = 3000 };
+    ptx_buf b = { 0 };
+    ptx_buf_puts(&b, ".global .b8 g;\n.global .b8 t[] = {");
+    int kinds[N];
+    for (int i = 0, n = 0; n < N; i++) {
+        size_t v = (size_t)(i % 7 == 6 ? i / 7 : i) % (sizeof table_values / sizeof *table_values);
+        if (i % 5 && table_values[v].kind != PTX_E_INT)
+            v = 0;  /* mostly plain integers, in runs */
+        kinds[n++] = table_values[v].kind;
+        ptx_buf_puts(&b, table_values[v].text);
+        if (n < N)
+            ptx_buf_puts(&b, table_gaps[(i / 40) % (sizeof table_gaps / sizeof *table_gaps)]);
+    }
+    ptx_buf_puts(&b, "};\n.global .u32 u[2][2] = {{1, 2}, {3, 4}}, w = 5;\n");
+    ptx_buf_putc(&b, 0);
+    ptx_module *m = parse(b.p);
+    ptx_lexer lx = { (unsigned char *)b.p, (unsigned char *)b.p,
+                     (unsigned char *)b.p + strlen(b.p), NULL };
+    for (uint32_t i = 0; i < m->ntoks; i++) {
+        uint32_t start, len;
+        int k = ptx_lex(&lx, &start, &len);
+        assert_int_equal(k, m->toks[i].kind);
+        assert_int_equal(start, m->toks[i].start);
+        assert_int_equal(len, m->toks[i].len);
+    }
+    const ptx_expr *e = m->items->next->u.var.decls->init->a;
+    for (int n = 0; n < N; n++, e = e->next) {
+        assert_non_null(e);
+        assert_int_equal(e->kind, kinds[n]);
+        if (n + 1 < N)
+            assert_true(str_eq(ptx_tok_str(m, e->sep), ","));
+        else
+            assert_int_equal(e->sep, PTX_NOTOK);
+    }
+    assert_null(e);
+    char *out = exact(m);
+    assert_string_equal(out, b.p);
+    free(out);
+    ptx_module_free(m);
+    free(b.p);
+}
+
+/* ---- fused tokens: the tree is the one the parse a token at a time builds */
+
+static void dump_expr(ptx_buf *b, const ptx_expr *e)
+{
+    for (; e; e = e->next) {
+        char s[96];
+        snprintf(s, sizeof s, "(%u %u %u %u %u %u", e->kind, e->depth, e->tok, e->open,
+                 e->close, e->sep);
+        ptx_buf_puts(b, s);
+        dump_expr(b, e->a);
+        dump_expr(b, e->b);
+        dump_expr(b, e->c);
+        ptx_buf_putc(b, ')');
+    }
+}
+
+/* Every statement's kind and first token, and the whole of instructions
+   and variables (what fused tokens build), in bodies and blocks too. */
+static void dump_stmts(ptx_buf *b, const ptx_module *m, const ptx_stmt *s)
+{
+    for (; s; s = s->next) {
+        char t[128];
+        snprintf(t, sizeof t, "\n%u %u", s->kind, s->first);
+        ptx_buf_puts(b, t);
+        if (s->kind == PTX_S_INSTR) {
+            const ptx_instr *in = &s->u.instr;
+            snprintf(t, sizeof t, " %u %u %u %u %u %.*s", in->at, in->bang, in->pred,
+                     in->op, in->semi, (int)in->opcode.n, in->opcode.p);
+            ptx_buf_puts(b, t);
+            for (uint32_t k = 0; k < in->nmods; k++) {
+                ptx_buf_putc(b, '.');
+                ptx_buf_put(b, in->mods[k].p, in->mods[k].n);
+            }
+            dump_expr(b, in->operands);
+        } else if (s->kind == PTX_S_VAR) {
+            for (const ptx_declarator *d = s->u.var.decls; d; d = d->next) {
+                snprintf(t, sizeof t, " %u %u %u", d->name, d->eq, d->sep);
+                ptx_buf_puts(b, t);
+                dump_expr(b, d->init);
+            }
+        } else if (s->kind == PTX_S_FUNC && s->u.func.body) {
+            dump_stmts(b, m, s->u.func.body->stmts);
+        } else if (s->kind == PTX_S_BLOCK) {
+            dump_stmts(b, m, s->u.block.stmts);
+        }
+    }
+}
+
+static char *dump(const ptx_module *m)
+{
+    ptx_buf b = { 0 };
+    dump_stmts(&b, m, m->items);
+    ptx_buf_putc(&b, 0);
+    return b.p;
+}
+
+/* Instructions of every operand shape an INSTR holds and of shapes next
+   to them that it does not, after each kind of statement end; tables. */
+static const char fused_text[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".global .b8 t[8] = {1, 2, 3, 4, 5, 6, 0x7, 8}, u[2] = {1, 2};\n"
+    ".global .u32 v[2][2] = {{1, 2}, {3, 4}}, w = 5;\n"
+    ".entry k(.param .u64 p)\n{\n"
+    "\t.reg .b32 %r<9>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<2>;\n"
+    "\tld.param.u64 %rd1, [p];\n\tret;\n\tmov.u32 %r1, 0;\n"
+    "\tadd.s32 %r2, %r1, 4;\n\tmov.f32 %r3, 0f3F800000;\n"
+    "\tld.global.v2.u32 {%r4, %r5}, [%rd1+8];\n\tst.global.u32 [%rd1], %r5;\n"
+    "\tst.global.u32 [%rd1+-4], %r5;\n\tld.global.u32 %r6, [%rd1+%r2];\n"
+    "\tmov.b64 %rd2, {%r1, 7};\n\tmov.b64 %rd3, {};\n"
+    "\tsetp.ne.s32 %p1, %r1, 0;\n\t@%p1 bra $L__BB0_2;\n\t@!%p1 bra.uni $L__BB0_2;\n"
+    "\t@%p1 exit;\n\t.loc 1 2 3\n\tadd.s32 %r7, %r1, %r2;\n"
+    "$L__BB0_2:\n\tmul.lo.s32 %r8, %r7, 3;\n\t{ add.s32 %r8, %r8, 1; }\n"
+    "\tcall.uni (%r1), f, (%r2);\n\tprmt.b32 %r1, %r2, %r3, 0x3210;\n}\n";
+
+static void fused_as_unfused(void **state)
+{
+    ptx_diag d;
+    ptx_module *a = ptx_parse_buffer("t.ptx", fused_text, strlen(fused_text), &d);
+    ptx_module *b = ptx_parse_unfused("t.ptx", fused_text, strlen(fused_text), &d);
+    assert_non_null(a);
+    assert_non_null(b);
+    char *x = dump(a), *y = dump(b);
+    assert_string_equal(x, y);
+    free(x);
+    free(y);
+    ptx_module_free(a);
+    ptx_module_free(b);
+}
+
+/* Where a fused parse fails, the parse a token at a time reports. */
+static void fused_errors_as_unfused(void **state)
+{
+    static const char *const bad[] = {
+        ".entry k() { mov.u32 %r1 %r2; }",
+        ".entry k() { mov.u32 %r1, [%rd1; }",
+        ".entry k() { mov.u32 {%r1, %r2, [%rd1]; }",
+        ".entry k() { foo; bar baz, ; }",
+        ".global .b8 t[] = { , 1, 2, 3};",
+        ".global .u32 x = p ? 1 : y;\n.entry k() { @%p1 ; }",
+        ".entry k() { ret; } mov.u32 %r1, 1;",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ptx_diag d1, d2;
+        assert_null(ptx_parse_buffer("b.ptx", bad[i], strlen(bad[i]), &d1));
+        assert_null(ptx_parse_unfused("b.ptx", bad[i], strlen(bad[i]), &d2));
+        assert_string_equal(d1.msg, d2.msg);
+        assert_int_equal(d1.line, d2.line);
+        assert_int_equal(d1.col, d2.col);
+    }
+}
+
 static void parse_function_header(void **state)
 {
     ptx_module *m = parse(".visible .func (.param .b32 r) f(.param .u64 .ptr .global"
@@ -260,6 +430,12 @@ static void errors_have_locations(void **state)
     expect_error(missing_brace, strlen(missing_brace), 3, 1, "end of file");
     expect_error("\x7f\x45LF", 4, 1, 1, "unexpected character");
     expect_error(".entry k() { ret; }\n/* never closed", 35, 2, 1, "unterminated");
+    /* a ',' that starts a run of integers in an initializer is named as the
+       ',' it is */
+    const char *lone_comma = ".global .b8 t[] = { , 1, 2, 3};";
+    expect_error(lone_comma, strlen(lone_comma), 1, 21, "unexpected ',', expecting '}'");
+    const char *after_op = ".global .b8 t[] = {1 +, 2, 3};";
+    expect_error(after_op, strlen(after_op), 1, 23, "unexpected ',', expecting an operand");
 }
 
 static void errors_nesting(void **state)
@@ -374,6 +550,9 @@ int main(void)
         cmocka_unit_test(lex_errors),
         cmocka_unit_test(parse_instruction),
         cmocka_unit_test(parse_declarations),
+        cmocka_unit_test(tables_as_lexed),
+        cmocka_unit_test(fused_as_unfused),
+        cmocka_unit_test(fused_errors_as_unfused),
         cmocka_unit_test(parse_function_header),
         cmocka_unit_test(parse_line_directives),
         cmocka_unit_test(parse_section_and_calls),
