@@ -150,7 +150,7 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
    pair at a time (a library's tables have hundreds of thousands of
    values).  INSTR: an instruction whose operands are names, numbers,
    simple addresses or vectors (yylex.h says which), what the instruction
-   rules of `stmts` take (nine tenths of library PTX's instructions).  A
+   rules of `stmts` take (95% of library PTX's instructions).  A
    parse with fused tokens that fails is run again without (parse.c), and
    that parse says what is wrong. */
 %token <fused> RUN "integers" INSTR "instruction"

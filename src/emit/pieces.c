@@ -85,8 +85,10 @@ static int one_piece(pieces *ps, const char *text, size_t n, ptx_piece_at *at, i
 {
     ptx_diag d;
     ptx_piece_at end;
-    /* the canonical printer rebuilds each opcode from its parts */
-    int whole = !(ps->flags & (PTX_PIECES_CANONICAL | PTX_PIECES_PRINT_CANONICAL));
+    /* The canonical check rebuilds each opcode from its parts, and so checks
+       them; printed canonically, an opcode not split is its word, the same
+       bytes. */
+    int whole = !(ps->flags & PTX_PIECES_CANONICAL);
     ptx_module *m = ptx_parse_piece(ps->name, text, n, *at, whole, &end, &d);
     if (!m)
         return 0;

@@ -142,7 +142,10 @@ static void list(printer *p, const ptx_expr *e, space first)
             tok(p, e->tok, sp);
         else
             expr(p, e, sp);
-        tok(p, e->sep, SP_NONE);
+        if (!p->canonical)
+            tok(p, e->sep, SP_NONE);
+        else if (e->sep != PTX_NOTOK)  /* a ',' (a byte, not a copy) */
+            ptx_buf_putc(p->out, ',');
     }
 }
 

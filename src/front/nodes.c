@@ -291,8 +291,10 @@ ptx_stmt *ptx_node_fused_instr(ptx_parser *P, ptx_fused r)
     uint32_t op = i++;
     ptx_expr *operands = NULL, **link = &operands;
     while (i < semi) {
-        uint32_t end = ptx_fused_operand_end(t, i, semi);
-        if (!(*link = fused_operand(P, i, end)))
+        /* most operands are one token: no shape to find */
+        uint32_t end = ptx_one_token_operand(t[i].kind) ? i + 1
+                                                        : ptx_fused_operand_end(t, i, semi);
+        if (!(*link = end == i + 1 ? fused_leaf(P, i) : fused_operand(P, i, end)))
             return NULL;
         (*link)->sep = end < semi ? end : PTX_NOTOK;
         link = &(*link)->next;

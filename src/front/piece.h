@@ -26,9 +26,9 @@ typedef enum ptx_piece_at { PTX_AT_ITEMS, PTX_AT_BODY, PTX_AT_INIT } ptx_piece_a
    (diag says why about the piece; the whole module is what a user is
    told about).  whole_opcodes: an instruction's opcode is its whole word,
    without modifiers (ptx_instr's opcode, mods and nmods), for a caller
-   that reads none of them: the exact printer prints the word's token, and
-   splitting it was 4% of the exact round trip's instructions on library
-   PTX. */
+   that needs no parts: the exact printer prints the word's token, the
+   canonical printer an opcode without modifiers, the same word; splitting
+   it was 4% of the exact round trip's instructions on library PTX. */
 ptx_module *ptx_parse_piece(const char *name, const char *data, size_t size,
                             ptx_piece_at at, int whole_opcodes, ptx_piece_at *end,
                             ptx_diag *diag);
