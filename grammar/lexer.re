@@ -177,6 +177,13 @@ fail:
    the NUL sentinel, so nothing past it is read.  Where there is room for
    less than a pair when it returns, it stopped for room. */
 #ifdef PTX_LEX_INLINE
+/* Whether the '{' token at brace (in the array from first) opens such a
+   table: it follows '='. */
+static inline int table_opens(const ptx_token *first, const ptx_token *brace)
+{
+    return brace > first && brace[-1].kind == '=';
+}
+
 static __attribute__((noinline))
 ptx_token *lex_int_run(ptx_lexer *lx, ptx_token *t, const ptx_token *end)
 {

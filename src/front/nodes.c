@@ -34,23 +34,6 @@ ptx_expr *ptx_node_expr(ptx_parser *P, int kind, uint32_t tok, ptx_expr *a,
     return e;
 }
 
-ptx_expr *ptx_node_leaf(ptx_parser *P, uint32_t tok)
-{
-    static const uint16_t kind_of[PTX_T_KIND_END - PTX_T_WORD] = {
-        [PTX_T_WORD - PTX_T_WORD] = PTX_E_NAME,
-        [PTX_T_DOTNAME - PTX_T_WORD] = PTX_E_DOTNAME,
-        [PTX_T_INT - PTX_T_WORD] = PTX_E_INT,
-        [PTX_T_FLOAT - PTX_T_WORD] = PTX_E_FLOAT,
-        [PTX_T_STRING - PTX_T_WORD] = PTX_E_STRING,
-    };
-    ptx_expr *e = NEW(ptx_expr);
-    e->kind = kind_of[P->m->toks[tok].kind - PTX_T_WORD];
-    e->depth = 1;
-    e->tok = tok;
-    e->open = e->close = e->sep = PTX_NOTOK;
-    return e;
-}
-
 ptx_spec *ptx_node_spec(ptx_parser *P, uint32_t tok, ptx_expr *arg)
 {
     ptx_spec *s = NEW(ptx_spec);
@@ -232,16 +215,6 @@ static void split_opcode(ptx_parser *P, ptx_instr *in)
     in->nmods = n;
 }
 
-/* A one-token operand or element of a vector, toks[i]. */
-static ptx_expr *fused_leaf(ptx_parser *P, uint32_t i)
-{
-    static const uint8_t kind[PTX_T_KIND_END] = {
-        [PTX_T_WORD] = PTX_E_NAME, [PTX_T_INT] = PTX_E_INT,
-        [PTX_T_FLOAT] = PTX_E_FLOAT, [PTX_T_STRING] = PTX_E_STRING,
-    };
-    return ptx_node_leafk(P, i, kind[P->m->toks[i].kind]);
-}
-
 /* The operand of a shape ptx_fused_operand_end takes, from toks[i] to
    before toks[end], as `exprlist` and `cexpr` build it. */
 static ptx_expr *fused_operand(ptx_parser *P, uint32_t i, uint32_t end)
@@ -258,7 +231,7 @@ static ptx_expr *fused_operand(ptx_parser *P, uint32_t i, uint32_t end)
     case '{': {
         ptx_expr **link = &a;
         for (uint32_t k = i + 1; k < end; k += 2) {
-            *link = fused_leaf(P, k);
+            *link = ptx_node_leaf(P, k);
             (*link)->sep = k + 2 < end ? k + 1 : PTX_NOTOK;
             link = &(*link)->next;
         }
@@ -266,7 +239,7 @@ static ptx_expr *fused_operand(ptx_parser *P, uint32_t i, uint32_t end)
         break;
     }
     default:
-        return fused_leaf(P, i);
+        return ptx_node_leaf(P, i);
     }
     if (!(e = ptx_node_expr(P, t[i].kind == '[' ? PTX_E_ADDRESS : PTX_E_VECTOR, i,
                             a, NULL, NULL)))
@@ -294,7 +267,7 @@ ptx_stmt *ptx_node_fused_instr(ptx_parser *P, ptx_fused r)
         /* most operands are one token: no shape to find */
         uint32_t end = ptx_one_token_operand(t[i].kind) ? i + 1
                                                         : ptx_fused_operand_end(t, i, semi);
-        if (!(*link = end == i + 1 ? fused_leaf(P, i) : fused_operand(P, i, end)))
+        if (!(*link = end == i + 1 ? ptx_node_leaf(P, i) : fused_operand(P, i, end)))
             return NULL;
         (*link)->sep = end < semi ? end : PTX_NOTOK;
         link = &(*link)->next;

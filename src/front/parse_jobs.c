@@ -106,7 +106,7 @@ static int lex_piece(piece *p)
         if (p->n == p->cap && !grow_piece(p))
             return 0;
         p->toks[p->n++] = t;
-        if (kind == '{' && p->n >= 2 && p->toks[p->n - 2].kind == '=') {
+        if (kind == '{' && table_opens(p->toks, p->toks + p->n - 1)) {
             ptx_token *end;
             do {
                 if (p->cap - p->n < 2 && !grow_piece(p))

@@ -112,7 +112,6 @@ ptx_module *ptx_parse_unfused(const char *name, const char *data, size_t size,
    (nesting deeper than PTX_MAX_DEPTH) set P->err and return NULL. */
 ptx_expr *ptx_node_expr(ptx_parser *P, int kind, uint32_t tok, ptx_expr *a,
                         ptx_expr *b, ptx_expr *c);
-ptx_expr *ptx_node_leaf(ptx_parser *P, uint32_t tok);
 /* A leaf whose kind the grammar rule already knows (WORD: PTX_E_NAME, ...);
    inline: the parser builds one for most operands. */
 static inline ptx_expr *ptx_node_leafk(ptx_parser *P, uint32_t tok, int kind)
@@ -121,6 +120,18 @@ static inline ptx_expr *ptx_node_leafk(ptx_parser *P, uint32_t tok, int kind)
     *e = (ptx_expr){ .kind = (uint16_t)kind, .depth = 1, .tok = tok,
                      .open = PTX_NOTOK, .close = PTX_NOTOK, .sep = PTX_NOTOK };
     return e;
+}
+/* A leaf of the kind its token says. */
+static inline ptx_expr *ptx_node_leaf(ptx_parser *P, uint32_t tok)
+{
+    static const uint16_t kind_of[PTX_T_KIND_END - PTX_T_WORD] = {
+        [PTX_T_WORD - PTX_T_WORD] = PTX_E_NAME,
+        [PTX_T_DOTNAME - PTX_T_WORD] = PTX_E_DOTNAME,
+        [PTX_T_INT - PTX_T_WORD] = PTX_E_INT,
+        [PTX_T_FLOAT - PTX_T_WORD] = PTX_E_FLOAT,
+        [PTX_T_STRING - PTX_T_WORD] = PTX_E_STRING,
+    };
+    return ptx_node_leafk(P, tok, kind_of[P->m->toks[tok].kind - PTX_T_WORD]);
 }
 ptx_spec *ptx_node_spec(ptx_parser *P, uint32_t tok, ptx_expr *arg);
 ptx_expr *ptx_node_last(ptx_expr *e);

@@ -140,7 +140,7 @@ static __attribute__((noinline)) int lex_more(ptx_parser *P, PTX_YYSTYPE *lval)
             break;
         }
         *t++ = (ptx_token){ start, len, (uint32_t)kind };
-        if (kind == '{' && t - P->toks >= 2 && t[-2].kind == '=') {
+        if (kind == '{' && table_opens(P->toks, t - 1)) {
             t = lex_int_run(&lx, t, end);
             if (end - t < 2) {  /* the table goes on in the next batch */
                 P->lex_in_table = 1;
@@ -174,9 +174,11 @@ static __attribute__((noinline)) int lex_run(ptx_parser *P, PTX_YYSTYPE *lval,
 {
     const ptx_token *t = P->toks;
     uint32_t j = i, lim = P->lexed;
+    if (!P->fuse)
+        return COMMA;
     while (j + 2 < lim && t[j + 1].kind == PTX_T_INT && t[j + 2].kind == ',')
         j += 2;
-    if (j == i || !P->fuse)
+    if (j == i)
         return COMMA;
     lval->fused = (ptx_fused){ i, (j - i) / 2 };
     P->next = j;
