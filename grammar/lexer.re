@@ -47,6 +47,11 @@ static const unsigned char word_class[256] = {
     ['0' ... '9'] = W_ID | W_PART, ['_'] = W_ID | W_PART, ['$'] = W_ID,
 };
 
+/* The bytes of `ws`. */
+static const unsigned char ws_byte[256] = {
+    [' '] = 1, ['\t'] = 1, ['\r'] = 1, ['\f'] = 1, ['\v'] = 1, ['\n'] = 1,
+};
+
 /* p past the idchars from p, four a loop (a byte at a time cost a jump
    back for each): p[i + 1] is read only after p[i] is an idchar, so never
    past the NUL sentinel. */
@@ -95,7 +100,19 @@ int lex_token(ptx_lexer *lx, uint32_t *start, uint32_t *len)
     int kind;
 
     for (;;) {
+        /* A gap is skipped here: the DFA would take it as one more token
+           to dispatch on, and gaps come between most tokens.  ws is the
+           same set of bytes; the NUL sentinel is not in it. */
+        while (ws_byte[*cur])
+            cur++;
         tok = cur;
+        /* A register, the commonest token, without the DFA's dispatch:
+           "%" idchar starts a word and no other rule (see below). */
+        if (*cur == '%' && (word_class[cur[1]] & W_ID)) {
+            cur = scan_word(cur + 2);
+            kind = PTX_T_WORD;
+            goto done;
+        }
         /*!re2c
             $           { kind = PTX_T_EOF; goto done; }
             ws          { continue; }  /* newlines too: one pass per gap */

@@ -63,9 +63,15 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
 #define APPEND(l, x)                                                  \
     do {                                                              \
         __typeof__(l) x_ = (x);                                       \
-        if (l) { x_->next = (l)->next; (l)->next = x_; }              \
-        else x_->next = x_;                                           \
-        (l) = x_;                                                     \
+        SPLICE(l, x_, x_);                                            \
+    } while (0)
+/* the linked nodes from first to last, at the end of l */
+#define SPLICE(l, first, last)                                        \
+    do {                                                              \
+        __typeof__(l) f_ = (first), z_ = (last);                      \
+        if (l) { z_->next = (l)->next; (l)->next = f_; }              \
+        else z_->next = f_;                                           \
+        (l) = z_;                                                     \
     } while (0)
 #define CLOSE(l)                                                      \
     __extension__({                                                   \
@@ -97,7 +103,8 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
 #define open_var(...) ptx_node_open_var(__VA_ARGS__)
 #define init_piece(...) ptx_node_init_piece(__VA_ARGS__)
 #define int_run(...) ptx_node_int_run(__VA_ARGS__)
-#define fused_instr(...) ptx_node_fused_instr(__VA_ARGS__)
+#define fused_stmts(...) ptx_node_fused_stmts(__VA_ARGS__)
+#define label(...) ptx_node_label(__VA_ARGS__)
 }
 
 /* Lists are circular while they are built: see ONE, APPEND and CLOSE. */
@@ -148,11 +155,12 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
    (yylex.h says where).  RUN: a ',' in an initializer and the `INT ','`
    pairs after it but the last ',', what `exprlist COMMA INT` reduces a
    pair at a time (a library's tables have hundreds of thousands of
-   values).  INSTR: an instruction whose operands are names, numbers,
-   simple addresses or vectors (yylex.h says which), what the instruction
-   rules of `stmts` take (95% of library PTX's instructions).  A
-   parse with fused tokens that fails is run again without (parse.c), and
-   that parse says what is wrong. */
+   values).  INSTR: a run of instructions whose operands are names,
+   numbers, simple addresses or vectors (parser_state.h says which), and
+   the labels between them, what `stmts` takes a statement at a time
+   (nearly all of library PTX's instructions).  A parse with fused tokens
+   that fails is run again without (parse.c), and that parse says what is
+   wrong. */
 %token <fused> RUN "integers" INSTR "instruction"
 
 %right ASSIGN
@@ -586,9 +594,9 @@ stmts
     | stmts AT BANG WORD WORD SEMI { $$ = $1; APPEND($$, instr(P, $2, $3, $4, $5, NULL, $6)); }
     | stmts AT BANG WORD WORD exprlist SEMI { $$ = $1; APPEND($$, instr(P, $2, $3, $4, $5, CLOSE($6), $7)); }
     | stmts INSTR               {
-            ptx_stmt *s;
-            CHECK(s = fused_instr(P, $2));
-            $$ = $1; APPEND($$, s);
+            ptx_stmt *first, *last;
+            CHECK(first = fused_stmts(P, $2, &last));
+            $$ = $1; SPLICE($$, first, last);
         }
     ;
 
@@ -623,10 +631,7 @@ stmt
     ;
 
 label_stmt
-    : WORD COLON                {
-            $$ = stmt(P, PTX_S_LABEL, $1);
-            $$->u.label.name = $1; $$->u.label.colon = $2;
-        }
+    : WORD COLON                { $$ = label(P, $1, $2); }
     ;
 
 name_list

@@ -65,11 +65,19 @@ static int item_follows(const char *src, size_t size, size_t j)
 }
 
 /* Where the line [b, e) may end an item: after a '}' that begins it, or
-   after a ';' that ends it (blank space aside); 0 where it may not. */
+   after a ';' that ends it (blank space aside); 0 where it may not.  Not
+   in a `@@DWARF` or `#` line, which is one token to the line's end, blank
+   space included: a cut before that space would end the token early, and
+   the pieces would not lex as the whole does. */
 static size_t item_end(const char *src, size_t b, size_t e)
 {
     if (src[b] == '}' && (b == 0 || src[b - 1] == '\n'))
         return b + 1;
+    size_t f = b;
+    while (f < e && (src[f] == ' ' || src[f] == '\t'))
+        f++;
+    if (f < e && (src[f] == '#' || (src[f] == '@' && f + 1 < e && src[f + 1] == '@')))
+        return 0;
     while (e > b && (src[e - 1] == ' ' || src[e - 1] == '\t' || src[e - 1] == '\r'))
         e--;
     return e > b && src[e - 1] == ';' ? e : 0;

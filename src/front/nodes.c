@@ -222,11 +222,17 @@ static ptx_expr *fused_operand(ptx_parser *P, uint32_t i, uint32_t end)
     const ptx_token *t = P->m->toks;
     ptx_expr *e, *a;
     switch (t[i].kind) {
+    case '-':   /* -x */
+        return ptx_node_expr(P, PTX_E_UNARY, i, ptx_node_leaf(P, i + 1), NULL, NULL);
     case '[':
         a = ptx_node_leafk(P, i + 1, PTX_E_NAME);
-        if (end - i == 5 && !(a = ptx_node_expr(P, PTX_E_BINARY, i + 2, a,
-                                                ptx_node_leafk(P, i + 3, PTX_E_INT), NULL)))
-            return NULL;
+        if (end - i > 3) {  /* a+N, a+-N */
+            ptx_expr *n = ptx_node_leafk(P, end - 2, PTX_E_INT);
+            if ((end - i == 6 &&
+                 !(n = ptx_node_expr(P, PTX_E_UNARY, i + 3, n, NULL, NULL))) ||
+                !(a = ptx_node_expr(P, PTX_E_BINARY, i + 2, a, n, NULL)))
+                return NULL;
+        }
         break;
     case '{': {
         ptx_expr **link = &a;
@@ -248,12 +254,13 @@ static ptx_expr *fused_operand(ptx_parser *P, uint32_t i, uint32_t end)
     return e;
 }
 
-/* [@[!]pred] op [operand {, operand}] ;  (yylex.h, lex_instr): the
-   operands each with the ',' after it but the last. */
-ptx_stmt *ptx_node_fused_instr(ptx_parser *P, ptx_fused r)
+/* The instruction at toks[*next], `[@[!]pred] op [operand {, operand}] ;`
+   (yylex.h, fused_instr_end): the operands each with the ',' after it
+   but the last.  *next becomes the index past its ';'. */
+static ptx_stmt *fused_instr(ptx_parser *P, uint32_t *next, uint32_t lim)
 {
     const ptx_token *t = P->m->toks;
-    uint32_t i = r.tok, semi = r.tok + r.n - 1;
+    uint32_t i = *next;
     uint32_t at = PTX_NOTOK, bang = PTX_NOTOK, pred = PTX_NOTOK;
     if (t[i].kind == '@') {
         at = i++;
@@ -263,18 +270,47 @@ ptx_stmt *ptx_node_fused_instr(ptx_parser *P, ptx_fused r)
     }
     uint32_t op = i++;
     ptx_expr *operands = NULL, **link = &operands;
-    while (i < semi) {
+    while (t[i].kind != ';') {  /* an operand, then ',' or ';' */
         /* most operands are one token: no shape to find */
         uint32_t end = ptx_one_token_operand(t[i].kind) ? i + 1
-                                                        : ptx_fused_operand_end(t, i, semi);
+                                                        : ptx_fused_operand_end(t, i, lim);
         if (!(*link = end == i + 1 ? ptx_node_leaf(P, i) : fused_operand(P, i, end)))
             return NULL;
-        (*link)->sep = end < semi ? end : PTX_NOTOK;
+        int more = t[end].kind == ',';
+        (*link)->sep = more ? end : PTX_NOTOK;
         link = &(*link)->next;
-        i = end + (end < semi);
+        i = end + more;
     }
     *link = NULL;
-    return ptx_node_instr(P, at, bang, pred, op, operands, semi);
+    *next = i + 1;
+    return ptx_node_instr(P, at, bang, pred, op, operands, i);
+}
+
+ptx_stmt *ptx_node_fused_stmts(ptx_parser *P, ptx_fused r, ptx_stmt **last)
+{
+    const ptx_token *t = P->m->toks;
+    uint32_t i = r.tok, end = r.tok + r.n;
+    ptx_stmt *first = NULL, **link = &first, *s = NULL;
+    while (i < end) {
+        if (t[i + 1].kind == ':') {
+            s = ptx_node_label(P, i, i + 1);
+            i += 2;
+        } else if (!(s = fused_instr(P, &i, end))) {
+            return NULL;
+        }
+        *link = s;
+        link = &s->next;
+    }
+    *last = s;
+    return first;
+}
+
+ptx_stmt *ptx_node_label(ptx_parser *P, uint32_t name, uint32_t colon)
+{
+    ptx_stmt *s = ptx_node_stmt(P, PTX_S_LABEL, name);
+    s->u.label.name = name;
+    s->u.label.colon = colon;
+    return s;
 }
 
 ptx_stmt *ptx_node_instr(ptx_parser *P, uint32_t at, uint32_t bang,

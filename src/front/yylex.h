@@ -20,7 +20,7 @@
 /* The lexer's kind (ptx_token_kind or the ASCII code of a punctuation
    character) -> bison's symbol number (raw tokens), and what the token
    does to the bracket depth, or what fused token it may start: RUN_STEP
-   for ',' (lex_run), INSTR_STEP for a WORD or '@' (lex_instr), so that
+   for ',' (lex_run), INSTR_STEP for a WORD or '@' (lex_stmts), so that
    other tokens test for neither.  One lookup per token; kinds missing
    here are never returned by the lexer. */
 enum { RUN_STEP = 2, INSTR_STEP = 3 };
@@ -52,8 +52,12 @@ static const struct { uint8_t sym; int8_t depth; } lex_map[PTX_T_KIND_END] = {
 };
 
 /* Tokens lexed ahead of the parser: enough that the loop's entry and exit
-   are amortised, few enough that they are still in cache when parsed. */
-enum { LEX_BATCH = 256 };
+   are amortised, few enough that they are still in cache when parsed.
+   A run of statements (lex_stmts) that starts fewer than FUSE_AHEAD
+   tokens before the last lexed has another batch lexed first: an
+   instruction cut by a batch's end would be given a token at a time (one
+   a batch, 5% of library PTX's instructions). */
+enum { LEX_BATCH = 256, FUSE_AHEAD = 64 };
 
 /* Room for at least `need` tokens. */
 static int grow_tokens(ptx_parser *P, uint32_t need)
@@ -97,29 +101,11 @@ static int too_deep(ptx_parser *P, uint32_t start)
     return PTX_YYerror;
 }
 
-/* The parser has read every token lexed so far: lex up to LEX_BATCH more
-   (-1), or say what yylex returns instead.  A piece of a parallel parse
-   has all its tokens already, and ends where the next piece's first
-   token stands: the end of its input, as the last piece's EOF token is.
-   A piece of a module parsed on its own says where it starts first. */
-static __attribute__((noinline)) int lex_more(ptx_parser *P, PTX_YYSTYPE *lval)
+/* Up to LEX_BATCH more tokens after those lexed so far, at P->lexed: 0,
+   or PTX_YYerror when out of memory.  A lexical error ends the lexing
+   (lex_failed), to be reported when the parser gets there. */
+static __attribute__((noinline)) int lex_batch(ptx_parser *P)
 {
-    if (P->start != PTX_START_MODULE) {  /* a piece's, before its first token */
-        static const int start_token[] = {
-            [PTX_START_TOP] = PIECE_TOP, [PTX_START_BODY] = PIECE_BODY,
-            [PTX_START_INIT] = PIECE_INIT,
-        };
-        int start = start_token[P->start];
-        P->start = PTX_START_MODULE;
-        lval->tok = PTX_NOTOK;
-        return start;
-    }
-    if (P->prelexed) {
-        lval->tok = P->end;
-        return PTX_YYEOF;
-    }
-    if (P->lex_failed)
-        return lex_error(P, P->lex_err_at);
     uint32_t n = P->lexed, stop = n + LEX_BATCH;
     if (P->cap < stop && !grow_tokens(P, stop))
         return PTX_YYerror;
@@ -147,14 +133,50 @@ static __attribute__((noinline)) int lex_more(ptx_parser *P, PTX_YYSTYPE *lval)
                 break;
             }
         } else if (kind == PTX_T_EOF) {
+            P->lex_done = 1;
             break;
         }
     } while (t < end);
 full:
-    n = (uint32_t)(t - P->toks);
     P->lx = lx;
-    P->m->ntoks = P->lexed = n;
-    return n > P->next ? -1 : lex_error(P, P->lex_err_at);
+    P->m->ntoks = P->lexed = (uint32_t)(t - P->toks);
+    return 0;
+}
+
+/* The parser has read every token lexed so far: lex up to LEX_BATCH more
+   (-1), or say what yylex returns instead.  A piece of a parallel parse
+   has all its tokens already, and ends where the next piece's first
+   token stands: the end of its input, as the last piece's EOF token is.
+   A piece of a module parsed on its own says where it starts first. */
+static __attribute__((noinline)) int lex_more(ptx_parser *P, PTX_YYSTYPE *lval)
+{
+    if (P->start != PTX_START_MODULE) {  /* a piece's, before its first token */
+        static const int start_token[] = {
+            [PTX_START_TOP] = PIECE_TOP, [PTX_START_BODY] = PIECE_BODY,
+            [PTX_START_INIT] = PIECE_INIT,
+        };
+        int start = start_token[P->start];
+        P->start = PTX_START_MODULE;
+        lval->tok = PTX_NOTOK;
+        return start;
+    }
+    if (P->prelexed) {
+        lval->tok = P->end;
+        return PTX_YYEOF;
+    }
+    if (P->lex_failed)
+        return lex_error(P, P->lex_err_at);
+    if (lex_batch(P) != 0)
+        return PTX_YYerror;
+    return P->lexed > P->next ? -1 : lex_error(P, P->lex_err_at);
+}
+
+/* Whether more tokens can be lexed after P->lexed: a fused token that
+   would end past them asks for them first (lex_stmts), rather than
+   stopping where a batch happened to end. */
+static inline int lex_can_go_on(const ptx_parser *P)
+{
+    return !P->prelexed && !P->lex_failed && !P->lex_done;
 }
 
 /* Fused tokens (parser.y): where the parser would take several tokens
@@ -191,41 +213,67 @@ static __attribute__((noinline)) int lex_run(ptx_parser *P, PTX_YYSTYPE *lval,
 static const uint8_t stmt_after[PTX_T_KIND_END] = {
     [';'] = 1, [':'] = 1, ['{'] = 1, ['}'] = 1, [PTX_T_INT] = 1,
 };
-/* A WORD or '@' after the end of a statement, toks[i]: with the rest of
-   the instruction it starts, `[@[!]pred] op [operand {, operand}] ;`
-   with operands of the shapes ptx_fused_operand_end takes, INSTR (what
-   the instruction rules of `stmts` take).  Elsewhere, the same shape is
-   not a text the grammar takes (a name followed by a name, '[', '{' or
-   ';'), and the parse without fused tokens says so.  Not where a bracket
-   would nest too deep, which the parse a token at a time reports. */
-static __attribute__((noinline)) int lex_instr(ptx_parser *P, PTX_YYSTYPE *lval,
-                                               uint32_t i, int sym)
+
+/* The instruction from toks[j] (j < lim), `[@[!]pred] op [operand {,
+   operand}] ;` with operands of the shapes ptx_fused_operand_end takes:
+   the index past its ';', or 0 where there is none before lim. */
+static inline uint32_t fused_instr_end(const ptx_token *t, uint32_t j, uint32_t lim)
 {
-    const ptx_token *t = P->toks;
-    uint32_t j = i, lim = P->lexed;
-    if (!P->fuse || i == P->first || !stmt_after[t[i - 1].kind] ||
-        P->depth >= PTX_MAX_DEPTH)
-        return sym;
     if (t[j].kind == '@') {
         j += j + 1 < lim && t[j + 1].kind == '!';
         if (j + 2 >= lim || t[j + 1].kind != PTX_T_WORD)
-            return sym;
+            return 0;
         j += 2;
     }
     if (j + 1 >= lim || t[j].kind != PTX_T_WORD)
-        return sym;
+        return 0;
     j++;                                    /* the opcode */
     if (t[j].kind != ';') {
         for (;; j++) {  /* an operand, then ';' or ',' and the next */
             j = ptx_fused_operand_end(t, j, lim);
             if (!j || j >= lim || (t[j].kind != ',' && t[j].kind != ';'))
-                return sym;
+                return 0;
             if (t[j].kind == ';')
                 break;
         }
     }
-    lval->fused = (ptx_fused){ i, j + 1 - i };
-    P->next = j + 1;
+    return j + 1;
+}
+
+/* A WORD or '@' after the end of a statement, toks[i]: with the
+   statements it starts, INSTR (what `stmts` takes a statement at a time):
+   instructions as fused_instr_end takes them, and labels `WORD ':'`
+   before one (not before anything else: `WORD ':'` also starts a
+   .callprototype, and labels stand in a debug section's data).  A run of
+   statements costs the parser one shift and one reduction where each
+   statement cost two or more.  Elsewhere, the same shape is not a text
+   the grammar takes (a name followed by a name, '[', '{', ':' or ';'),
+   and the parse without fused tokens says so.  Not where a bracket would
+   nest too deep, which the parse a token at a time reports. */
+static __attribute__((noinline)) int lex_stmts(ptx_parser *P, PTX_YYSTYPE *lval,
+                                               uint32_t i, int sym)
+{
+    if (!P->fuse || i == P->first || !stmt_after[P->toks[i - 1].kind] ||
+        P->depth >= PTX_MAX_DEPTH)
+        return sym;
+    if (P->lexed - i < FUSE_AHEAD && lex_can_go_on(P))
+        lex_batch(P);   /* (out of memory: lex_more reports it) */
+    const ptx_token *t = P->toks;
+    uint32_t j = i, end = 0, lim = P->lexed;
+    while (j < lim) {
+        if (j + 1 < lim && t[j + 1].kind == ':' && t[j].kind == PTX_T_WORD) {
+            j += 2;                         /* a label, if an instruction follows */
+            continue;
+        }
+        uint32_t e = fused_instr_end(t, j, lim);
+        if (!e)
+            break;
+        j = end = e;
+    }
+    if (!end)
+        return sym;
+    lval->fused = (ptx_fused){ i, end - i };
+    P->next = end;
     P->fused = 1;
     return INSTR;
 }
@@ -247,7 +295,7 @@ static inline int ptx_yylex(PTX_YYSTYPE *lval, ptx_parser *P)
         if (step == RUN_STEP)
             return P->depth > P->init_base ? lex_run(P, lval, i) : COMMA;
         if (step == INSTR_STEP)
-            return lex_instr(P, lval, i, lex_map[kind].sym);
+            return lex_stmts(P, lval, i, lex_map[kind].sym);
         P->depth += step;
         if (P->depth > PTX_MAX_DEPTH)
             return too_deep(P, P->toks[i].start);

@@ -262,6 +262,11 @@ static void dump_stmts(ptx_buf *b, const ptx_module *m, const ptx_stmt *s)
                 ptx_buf_puts(b, t);
                 dump_expr(b, d->init);
             }
+        } else if (s->kind == PTX_S_LABEL) {
+            snprintf(t, sizeof t, " %u %u", s->u.label.name, s->u.label.colon);
+            ptx_buf_puts(b, t);
+        } else if (s->kind == PTX_S_SECTION) {
+            dump_stmts(b, m, s->u.section.body.stmts);
         } else if (s->kind == PTX_S_FUNC && s->u.func.body) {
             dump_stmts(b, m, s->u.func.body->stmts);
         } else if (s->kind == PTX_S_BLOCK) {
@@ -279,7 +284,9 @@ static char *dump(const ptx_module *m)
 }
 
 /* Instructions of every operand shape an INSTR holds and of shapes next
-   to them that it does not, after each kind of statement end; tables. */
+   to them that it does not, after each kind of statement end; runs of
+   them with labels between, labels before what an INSTR does not hold
+   (a block's end, a .callprototype, data in a debug section); tables. */
 static const char fused_text[] =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
     ".global .b8 t[8] = {1, 2, 3, 4, 5, 6, 0x7, 8}, u[2] = {1, 2};\n"
@@ -294,7 +301,14 @@ static const char fused_text[] =
     "\tsetp.ne.s32 %p1, %r1, 0;\n\t@%p1 bra $L__BB0_2;\n\t@!%p1 bra.uni $L__BB0_2;\n"
     "\t@%p1 exit;\n\t.loc 1 2 3\n\tadd.s32 %r7, %r1, %r2;\n"
     "$L__BB0_2:\n\tmul.lo.s32 %r8, %r7, 3;\n\t{ add.s32 %r8, %r8, 1; }\n"
-    "\tcall.uni (%r1), f, (%r2);\n\tprmt.b32 %r1, %r2, %r3, 0x3210;\n}\n";
+    "\tcall.uni (%r1), f, (%r2);\n\tprmt.b32 %r1, %r2, %r3, 0x3210;\n"
+    "$L__BB0_3:\n$L__BB0_4: @%p1 bra $L__BB0_3; $L__BB0_5: ret; $L__BB0_6: ret;\n"
+    "{ $L__BB0_7: ret; $L__BB0_8: }\n"
+    "\tadd.s32 %r1, %r2, -5;\n\tmov.f32 %r3, -0f3F800000;\n\tneg.s32 %r1, -%r2;\n"
+    "\tld.u32 %r1, [%rd1+-4];\n\tst.u32 [%rd1+-8], -1;\n\tld.u32 %r1, [%rd1-4];\n"
+    "\tmov.u32 %r1, - -1;\n\tmov.u32 %r1, -(1);\n\tld.u32 %r1, [%rd1+-%r2];\n"
+    "$proto: .callprototype (.param .b32 _) _ (.param .b32 _);\n$L__BB0_9:\n}\n"
+    ".section .debug_str {\n$L__info_string0:\n.b8 65,0\n$L__info_string1:\n.b8 0\n}\n";
 
 static void fused_as_unfused(void **state)
 {
@@ -322,6 +336,12 @@ static void fused_errors_as_unfused(void **state)
         ".global .b8 t[] = { , 1, 2, 3};",
         ".global .u32 x = p ? 1 : y;\n.entry k() { @%p1 ; }",
         ".entry k() { ret; } mov.u32 %r1, 1;",
+        ".entry k() { ret; $L: ret; $M: mov.u32 %r1 %r2; }",
+        ".entry k() { $L: $M: ret; ret, ; }",
+        ".section .debug_str { $L: ret; }",
+        ".entry k() { add.s32 %r1, -; }",
+        ".entry k() { ld.u32 %r1, [%rd1+-]; }",
+        ".entry k() { ld.u32 %r1, [%rd1+-4; }",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         ptx_diag d1, d2;
