@@ -83,7 +83,6 @@ typedef struct ptx_parser {
     int fuse;              /* 1: yylex may give fused tokens ... */
     int fused;             /* ... and has given one */
     int lex_in_table;      /* lexing an initializer's INT ',' pairs */
-    int lex_done;          /* the EOF token is lexed */
     int lex_failed;        /* lexing stopped at a lexical error ... */
     uint32_t lex_err_at;   /* ... at this offset, reported once reached */
     const char *err;       /* first error message (static or in errbuf) */

@@ -133,7 +133,6 @@ static __attribute__((noinline)) int lex_batch(ptx_parser *P)
                 break;
             }
         } else if (kind == PTX_T_EOF) {
-            P->lex_done = 1;
             break;
         }
     } while (t < end);
@@ -176,7 +175,8 @@ static __attribute__((noinline)) int lex_more(ptx_parser *P, PTX_YYSTYPE *lval)
    stopping where a batch happened to end. */
 static inline int lex_can_go_on(const ptx_parser *P)
 {
-    return !P->prelexed && !P->lex_failed && !P->lex_done;
+    return !P->prelexed && !P->lex_failed &&
+           !(P->lexed && P->toks[P->lexed - 1].kind == PTX_T_EOF);
 }
 
 /* Fused tokens (parser.y): where the parser would take several tokens
