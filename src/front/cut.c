@@ -65,24 +65,29 @@ static int item_follows(const char *src, size_t size, size_t j)
 }
 
 /* Whether the line [b, e) holds a token that runs to the line's end,
-   blank space included (lexer.re: `#...` and `@@DWARF...`), so that no
-   cut may end the line before its blank space: the pieces would not lex
-   as the whole does.  Where "#" or "@@" is inside a string or comment
-   instead, the line only loses a cut. */
+   blank space included (lexer.re: `#...` and `@@DWARF...`).  Where "#"
+   or "@@" is inside a string or comment instead, the line only loses a
+   cut. */
 static int line_token_to_end(const char *src, size_t b, size_t e)
 {
     return memchr(src + b, '#', e - b) || memmem(src + b, e - b, "@@", 2);
 }
 
 /* Where the line [b, e) may end an item: after a '}' that begins it, or
-   after a ';' that ends it (blank space aside); 0 where it may not. */
+   after a ';' that ends it (blank space aside); 0 where it may not.  A
+   cut before blank space after the ';' would end a token that runs to
+   the line's end early, and the pieces would not lex as the whole does:
+   such a line is looked at only where it has that space, which few do. */
 static size_t item_end(const char *src, size_t b, size_t e)
 {
     if (src[b] == '}' && (b == 0 || src[b - 1] == '\n'))
         return b + 1;
+    size_t end = e;
     while (e > b && (src[e - 1] == ' ' || src[e - 1] == '\t' || src[e - 1] == '\r'))
         e--;
-    return e > b && src[e - 1] == ';' && !line_token_to_end(src, b, e) ? e : 0;
+    if (e == b || src[e - 1] != ';')
+        return 0;
+    return e == end || !line_token_to_end(src, b, e) ? e : 0;
 }
 
 /* The end of the line that starts at b. */
