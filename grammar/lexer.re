@@ -40,11 +40,14 @@
     bcomment = "/*" ([^*] | "*"+ [^*/])* "*"+ "/";
 */
 
-/* Byte classes of an identifier-like word, for scan_word. */
-enum { W_ID = 1, W_PART = 2 };
+/* Byte classes of an identifier-like word: W_ID idchar, W_PART the bytes
+   of a `part`, W_START idstart (a word's first byte, as is '%' when an
+   idchar follows). */
+enum { W_ID = 1, W_PART = 2, W_START = 4 };
 static const unsigned char word_class[256] = {
-    ['a' ... 'z'] = W_ID | W_PART, ['A' ... 'Z'] = W_ID | W_PART,
-    ['0' ... '9'] = W_ID | W_PART, ['_'] = W_ID | W_PART, ['$'] = W_ID,
+    ['a' ... 'z'] = W_ID | W_PART | W_START, ['A' ... 'Z'] = W_ID | W_PART | W_START,
+    ['0' ... '9'] = W_ID | W_PART, ['_'] = W_ID | W_PART | W_START,
+    ['$'] = W_ID | W_START,
 };
 
 /* The bytes of `ws`. */
@@ -106,10 +109,12 @@ int lex_token(ptx_lexer *lx, uint32_t *start, uint32_t *len)
         while (ws_byte[*cur])
             cur++;
         tok = cur;
-        /* A register, the commonest token, without the DFA's dispatch:
-           "%" idchar starts a word and no other rule (see below). */
-        if (*cur == '%' && (word_class[cur[1]] & W_ID)) {
-            cur = scan_word(cur + 2);
+        /* A word (registers and opcodes: half the tokens of library PTX)
+           without the DFA's dispatch: idstart and "%" idchar start a word
+           and no other rule (see below).  Past an idchar after '%',
+           scan_word(cur + 1) is where scan_word(cur + 2) is. */
+        if ((word_class[*cur] & W_START) || (*cur == '%' && (word_class[cur[1]] & W_ID))) {
+            cur = scan_word(cur + 1);
             kind = PTX_T_WORD;
             goto done;
         }
@@ -144,7 +149,7 @@ int lex_token(ptx_lexer *lx, uint32_t *start, uint32_t *len)
 
             hexflt | decflt   { kind = PTX_T_FLOAT; goto done; }
             int               { kind = PTX_T_INT; goto done; }
-            idstart | "%" idchar { cur = scan_word(cur); kind = PTX_T_WORD; goto done; }
+            idstart | "%" idchar { cur = scan_word(cur); kind = PTX_T_WORD; goto done; }  /* (taken above) */
             string            { kind = PTX_T_STRING; goto done; }
             "\"" ([^"\\\n\x00] | "\\" [^\n\x00])* "\\"? [\x00] {
                 /* (the sentinel at the end cannot match [\x00]: re2c checks
@@ -201,18 +206,61 @@ static inline int table_opens(const ptx_token *first, const ptx_token *brace)
     return brace > first && brace[-1].kind == '=';
 }
 
+/* The punctuation of an instruction's operands, which lex_after_word
+   takes: each a token of its own ([,;:}()[\]...] above), and no longer
+   token starts with it.  (Not '{': a table's opens with one, lex_batch.) */
+static const unsigned char operand_punct[256] = {
+    [','] = 1, [';'] = 1, ['['] = 1, [']'] = 1, ['}'] = 1,
+};
+
+/* After a word at cur (lex_token's last token): the operands that follow,
+   as lex_token would lex them, into t (up to end), where they are
+   registers after at most one blank and the punctuation above: the
+   commonest tokens of library PTX (a register and the ',' after it are
+   half), each of which cost the DFA's dispatch.  "%" idchar starts a
+   word and nothing else (lex_token).  Stops after a ';' (a new line
+   follows) and at anything else, which lex_token lexes. */
+static inline ptx_token *lex_after_word(ptx_lexer *lx, ptx_token *t, const ptx_token *end)
+{
+    const unsigned char *cur = lx->cur, *src = lx->src;
+    while (t < end) {
+        unsigned char c = *cur;
+        if (operand_punct[c]) {
+            *t++ = (ptx_token){ (uint32_t)(cur - src), 1, c };
+            cur++;
+            if (c == ';')
+                break;
+            continue;
+        }
+        const unsigned char *w = cur + (c == ' ' || c == '\t');
+        if (w[0] != '%' || !(word_class[w[1]] & W_ID))
+            break;
+        cur = scan_word(w + 2);
+        *t++ = (ptx_token){ (uint32_t)(w - src), (uint32_t)(cur - w), PTX_T_WORD };
+    }
+    lx->cur = cur;
+    return t;
+}
+
 static __attribute__((noinline))
 ptx_token *lex_int_run(ptx_lexer *lx, ptx_token *t, const ptx_token *end)
 {
-    const unsigned char *cur = lx->cur, *src = lx->src;
+    const unsigned char *cur = lx->cur, *src = lx->src, *lim = lx->lim;
     while (end - t >= 2) {
         const unsigned char *p = cur + (*cur == ' '), *q = p + 1;
-        if ((unsigned)(*p - '1') < 9u) {
-            while ((unsigned)(*q - '0') < 10u)
-                q++;
-        } else if (*p != '0') {
+        unsigned c0 = (unsigned)(*p - '0');
+        if (c0 >= 10u)
             break;
+        /* up to two more digits (most values are bytes) without a branch
+           on how many, where q[1] is in the text (q[0] is the sentinel at
+           lim); after a 0, none */
+        unsigned more = c0 != 0;
+        if (q < lim) {
+            unsigned d1 = more & ((unsigned)(q[0] - '0') < 10u);
+            q += d1 + (d1 & ((unsigned)(q[1] - '0') < 10u));
         }
+        while (more & ((unsigned)(*q - '0') < 10u))
+            q++;
         if (*q != ',')
             break;
         t[0] = (ptx_token){ (uint32_t)(p - src), (uint32_t)(q - p), PTX_T_INT };

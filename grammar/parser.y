@@ -103,7 +103,6 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
 #define open_var(...) ptx_node_open_var(__VA_ARGS__)
 #define init_piece(...) ptx_node_init_piece(__VA_ARGS__)
 #define int_run(...) ptx_node_int_run(__VA_ARGS__)
-#define fused_stmts(...) ptx_node_fused_stmts(__VA_ARGS__)
 #define label(...) ptx_node_label(__VA_ARGS__)
 }
 
@@ -156,12 +155,13 @@ static void ptx_yyerror(ptx_parser *P, const char *msg);
    pairs after it but the last ',', what `exprlist COMMA INT` reduces a
    pair at a time (a library's tables have hundreds of thousands of
    values).  INSTR: a run of instructions whose operands are names,
-   numbers, simple addresses or vectors (parser_state.h says which), and
-   the labels between them, what `stmts` takes a statement at a time
-   (nearly all of library PTX's instructions).  A parse with fused tokens
-   that fails is run again without (parse.c), and that parse says what is
-   wrong. */
-%token <fused> RUN "integers" INSTR "instruction"
+   numbers, simple addresses or vectors (nodes.c says which), and the
+   labels between them, what `stmts` takes a statement at a time (nearly
+   all of library PTX's instructions), built by yylex as a circular list
+   (see ONE).  A parse with fused tokens that fails is run again without
+   (parse.c), and that parse says what is wrong. */
+%token <fused> RUN "integers"
+%token <slist> INSTR "instruction"
 
 %right ASSIGN
 %right QUEST COLON
@@ -593,11 +593,7 @@ stmts
     | stmts AT WORD WORD exprlist SEMI { $$ = $1; APPEND($$, instr(P, $2, PTX_NOTOK, $3, $4, CLOSE($5), $6)); }
     | stmts AT BANG WORD WORD SEMI { $$ = $1; APPEND($$, instr(P, $2, $3, $4, $5, NULL, $6)); }
     | stmts AT BANG WORD WORD exprlist SEMI { $$ = $1; APPEND($$, instr(P, $2, $3, $4, $5, CLOSE($6), $7)); }
-    | stmts INSTR               {
-            ptx_stmt *first, *last;
-            CHECK(first = fused_stmts(P, $2, &last));
-            $$ = $1; SPLICE($$, first, last);
-        }
+    | stmts INSTR               { $$ = $1; SPLICE($$, $2->next, $2); }
     ;
 
 /* every other body statement */

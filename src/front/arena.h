@@ -73,4 +73,23 @@ static inline void *ptx_arena_alloc_filled(ptx_arena *a, size_t n)
     return ptx_arena_alloc_chunk(a, n);
 }
 
+/* A point to go back to: what is allocated after it is given back by
+   ptx_arena_back, unless it started a new chunk (then it stays, unused,
+   until the arena is freed: a chunk holds thousands of nodes). */
+typedef struct ptx_arena_mark {
+    char *next;
+    ptx_arena_chunk *top;
+} ptx_arena_mark;
+
+static inline ptx_arena_mark ptx_arena_here(const ptx_arena *a)
+{
+    return (ptx_arena_mark){ a->next, a->top };
+}
+
+static inline void ptx_arena_back(ptx_arena *a, ptx_arena_mark m)
+{
+    if (a->top == m.top)
+        a->next = m.next;
+}
+
 #endif

@@ -215,8 +215,43 @@ static void split_opcode(ptx_parser *P, ptx_instr *in)
     in->nmods = n;
 }
 
-/* The operand of a shape ptx_fused_operand_end takes, from toks[i] to
-   before toks[end], as `exprlist` and `cexpr` build it. */
+/* The operands an INSTR token's instructions may have: one token (a
+   name, number or string), or one after '-' (`-1`, a negative immediate);
+   an address of a name, `[a]`, `[a+INT]` or `[a+-INT]`; a vector of
+   one-token elements, `{a, b}`. */
+static inline int one_token_operand(uint32_t kind)
+{
+    return kind == PTX_T_WORD || kind == PTX_T_INT || kind == PTX_T_FLOAT ||
+           kind == PTX_T_STRING;
+}
+
+/* The index after the operand of the other shapes at toks[j], or 0 where
+   there is none before lim. */
+static uint32_t fused_operand_end(const ptx_token *t, uint32_t j, uint32_t lim)
+{
+    if (j + 1 < lim && t[j].kind == '-' && one_token_operand(t[j + 1].kind))
+        return j + 2;
+    if (j + 2 < lim && t[j].kind == '[' && t[j + 1].kind == PTX_T_WORD) {
+        if (t[j + 2].kind == ']')
+            return j + 3;
+        uint32_t k = j + 3 + (j + 3 < lim && t[j + 3].kind == '-');
+        if (k + 1 < lim && t[j + 2].kind == '+' && t[k].kind == PTX_T_INT &&
+            t[k + 1].kind == ']')
+            return k + 2;
+        return 0;
+    }
+    if (j < lim && t[j].kind == '{') {
+        for (j++; j + 1 < lim && one_token_operand(t[j].kind); j += 2)
+            if (t[j + 1].kind == '}')
+                return j + 2;
+            else if (t[j + 1].kind != ',')
+                return 0;
+    }
+    return 0;
+}
+
+/* The operand of a shape fused_operand_end takes (but one token), from
+   toks[i] to before toks[end], as `exprlist` and `cexpr` build it. */
 static ptx_expr *fused_operand(ptx_parser *P, uint32_t i, uint32_t end)
 {
     const ptx_token *t = P->m->toks;
@@ -234,7 +269,7 @@ static ptx_expr *fused_operand(ptx_parser *P, uint32_t i, uint32_t end)
                 return NULL;
         }
         break;
-    case '{': {
+    default: {  /* '{' */
         ptx_expr **link = &a;
         for (uint32_t k = i + 1; k < end; k += 2) {
             *link = ptx_node_leaf(P, k);
@@ -244,8 +279,6 @@ static ptx_expr *fused_operand(ptx_parser *P, uint32_t i, uint32_t end)
         *link = NULL;
         break;
     }
-    default:
-        return ptx_node_leaf(P, i);
     }
     if (!(e = ptx_node_expr(P, t[i].kind == '[' ? PTX_E_ADDRESS : PTX_E_VECTOR, i,
                             a, NULL, NULL)))
@@ -255,8 +288,12 @@ static ptx_expr *fused_operand(ptx_parser *P, uint32_t i, uint32_t end)
 }
 
 /* The instruction at toks[*next], `[@[!]pred] op [operand {, operand}] ;`
-   (yylex.h, fused_instr_end): the operands each with the ',' after it
-   but the last.  *next becomes the index past its ';'. */
+   with operands of the shapes fused_operand_end takes, each with the ','
+   after it but the last; *next becomes the index past its ';'.  NULL
+   where the tokens before lim are not such an instruction, or a builder
+   failed (P->err).  The shape is checked as it is built: a pass over the
+   tokens to check it first cost a second mispredicted branch at the end
+   of every operand list. */
 static ptx_stmt *fused_instr(ptx_parser *P, uint32_t *next, uint32_t lim)
 {
     const ptx_token *t = P->m->toks;
@@ -264,21 +301,31 @@ static ptx_stmt *fused_instr(ptx_parser *P, uint32_t *next, uint32_t lim)
     uint32_t at = PTX_NOTOK, bang = PTX_NOTOK, pred = PTX_NOTOK;
     if (t[i].kind == '@') {
         at = i++;
-        if (t[i].kind == '!')
+        if (i < lim && t[i].kind == '!')
             bang = i++;
+        if (i >= lim || t[i].kind != PTX_T_WORD)
+            return NULL;
         pred = i++;
     }
+    if (i + 1 >= lim || t[i].kind != PTX_T_WORD)
+        return NULL;
     uint32_t op = i++;
     ptx_expr *operands = NULL, **link = &operands;
-    while (t[i].kind != ';') {  /* an operand, then ',' or ';' */
+    for (int more = t[i].kind != ';'; more; link = &(*link)->next) {
+        uint32_t end;   /* an operand, then ',' and the next, or ';' */
         /* most operands are one token: no shape to find */
-        uint32_t end = ptx_one_token_operand(t[i].kind) ? i + 1
-                                                        : ptx_fused_operand_end(t, i, lim);
-        if (!(*link = end == i + 1 ? ptx_node_leaf(P, i) : fused_operand(P, i, end)))
+        if (i < lim && one_token_operand(t[i].kind)) {
+            end = i + 1;
+            *link = ptx_node_leaf(P, i);
+        } else {
+            end = fused_operand_end(t, i, lim);
+            if (!end || !(*link = fused_operand(P, i, end)))
+                return NULL;
+        }
+        if (end >= lim || (t[end].kind != ',' && t[end].kind != ';'))
             return NULL;
-        int more = t[end].kind == ',';
+        more = t[end].kind == ',';
         (*link)->sep = more ? end : PTX_NOTOK;
-        link = &(*link)->next;
         i = end + more;
     }
     *link = NULL;
@@ -286,23 +333,37 @@ static ptx_stmt *fused_instr(ptx_parser *P, uint32_t *next, uint32_t lim)
     return ptx_node_instr(P, at, bang, pred, op, operands, i);
 }
 
-ptx_stmt *ptx_node_fused_stmts(ptx_parser *P, ptx_fused r, ptx_stmt **last)
+ptx_stmt *ptx_node_run(ptx_parser *P, uint32_t i, uint32_t lim, uint32_t *end)
 {
     const ptx_token *t = P->m->toks;
-    uint32_t i = r.tok, end = r.tok + r.n;
-    ptx_stmt *first = NULL, **link = &first, *s = NULL;
-    while (i < end) {
-        if (t[i + 1].kind == ':') {
-            s = ptx_node_label(P, i, i + 1);
+    ptx_stmt *last = NULL, *s = NULL;       /* the list, and its last statement */
+    ptx_stmt *kept = NULL;                  /* the last one before the labels after it */
+    ptx_arena_mark mark = ptx_arena_here(P->m->arena);
+    *end = i;
+    while (i < lim) {
+        if (i + 1 < lim && t[i + 1].kind == ':' && t[i].kind == PTX_T_WORD) {
+            s = ptx_node_label(P, i, i + 1);  /* kept if an instruction follows */
             i += 2;
-        } else if (!(s = fused_instr(P, &i, end))) {
-            return NULL;
+        } else if ((s = fused_instr(P, &i, lim))) {
+            kept = s;
+            *end = i;
+            mark = ptx_arena_here(P->m->arena);
+        } else {
+            break;
         }
-        *link = s;
-        link = &s->next;
+        if (last) {
+            s->next = last->next;
+            last->next = s;
+        } else {
+            s->next = s;
+        }
+        last = s;
     }
-    *last = s;
-    return first;
+    /* what follows the last instruction is not part of the run */
+    ptx_arena_back(P->m->arena, mark);
+    if (kept && kept != last)
+        kept->next = last->next;
+    return kept;
 }
 
 ptx_stmt *ptx_node_label(ptx_parser *P, uint32_t name, uint32_t colon)

@@ -14,50 +14,12 @@ typedef enum ptx_start {
     PTX_START_MODULE, PTX_START_TOP, PTX_START_BODY, PTX_START_INIT
 } ptx_start;
 
-/* The value of a fused token (yylex.h), several tokens the parser takes
-   as one: for RUN, toks[tok] is a ',' and n integers follow, each with a
-   ',' after it; for INSTR, toks[tok..tok+n) are instructions and labels. */
+/* The value of RUN, a fused token (yylex.h): toks[tok] is a ',' and n
+   integers follow, each with a ',' after it.  (INSTR's is the statements
+   it stands for, built: ptx_node_run.) */
 typedef struct ptx_fused {
     uint32_t tok, n;
 } ptx_fused;
-
-/* The operands an INSTR token's instructions may have (yylex.h), as their
-   tokens from toks[j] on: one token (a name, number or string), or one
-   after '-' (`-1`, a negative immediate); an address of a name, `[a]`,
-   `[a+INT]` or `[a+-INT]`; a vector of one-token elements, `{a, b}`.
-   The index after the operand, or 0 where there is none of these shapes
-   before lim.  One rule for the lexer, which checks a shape, and the node
-   builder, which builds it (nodes.c). */
-static inline int ptx_one_token_operand(uint32_t kind)
-{
-    return kind == PTX_T_WORD || kind == PTX_T_INT || kind == PTX_T_FLOAT ||
-           kind == PTX_T_STRING;
-}
-static inline uint32_t ptx_fused_operand_end(const ptx_token *t, uint32_t j,
-                                             uint32_t lim)
-{
-    if (j < lim && ptx_one_token_operand(t[j].kind))
-        return j + 1;
-    if (j + 1 < lim && t[j].kind == '-' && ptx_one_token_operand(t[j + 1].kind))
-        return j + 2;
-    if (j + 2 < lim && t[j].kind == '[' && t[j + 1].kind == PTX_T_WORD) {
-        if (t[j + 2].kind == ']')
-            return j + 3;
-        uint32_t k = j + 3 + (j + 3 < lim && t[j + 3].kind == '-');
-        if (k + 1 < lim && t[j + 2].kind == '+' && t[k].kind == PTX_T_INT &&
-            t[k + 1].kind == ']')
-            return k + 2;
-        return 0;
-    }
-    if (j < lim && t[j].kind == '{') {
-        for (j++; j + 1 < lim && ptx_one_token_operand(t[j].kind); j += 2)
-            if (t[j + 1].kind == '}')
-                return j + 2;
-            else if (t[j + 1].kind != ',')
-                return 0;
-    }
-    return 0;
-}
 
 /* init_base when the parser is not in a variable's initializer */
 enum { PTX_NO_INIT = 0x7fffffff };
@@ -142,9 +104,11 @@ ptx_expr *ptx_node_last(ptx_expr *e);
 /* A list under construction (its last element, see parser.y's APPEND)
    with a RUN's integers appended; its new last element. */
 ptx_expr *ptx_node_int_run(ptx_parser *P, ptx_expr *list, ptx_fused r);
-/* An INSTR's statements, as the rules of `stmts` build them, linked:
-   the first, and the last in *last; NULL as ptx_node_expr. */
-ptx_stmt *ptx_node_fused_stmts(ptx_parser *P, ptx_fused r, ptx_stmt **last);
+/* The run of statements from toks[i] that an INSTR token is (yylex.h,
+   lex_stmts), built as the rules of `stmts` build them: a circular list
+   (its last statement), and *end the index past it; NULL where the run
+   is empty, or where a builder failed (P->err says so). */
+ptx_stmt *ptx_node_run(ptx_parser *P, uint32_t i, uint32_t lim, uint32_t *end);
 ptx_stmt *ptx_node_label(ptx_parser *P, uint32_t name, uint32_t colon);
 ptx_stmt *ptx_node_stmt(ptx_parser *P, int kind, uint32_t first);
 ptx_stmt *ptx_node_dir(ptx_parser *P, int kind, uint32_t dir,

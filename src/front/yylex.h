@@ -3,7 +3,7 @@
  * token array, the bracket depth and the fused tokens.
  *
  * The scanner runs ahead of the parser by up to LEX_BATCH tokens, in a
- * loop of its own (lex_more) that keeps its position in registers, and
+ * loop of its own (lex_batch) that keeps its position in registers, and
  * the parser reads the token array as a parallel parse's piece does.
  * Lexing one token per yylex call cost ~20 more instructions a token: the
  * scanner's state and the array's end went through memory between every
@@ -126,7 +126,9 @@ static __attribute__((noinline)) int lex_batch(ptx_parser *P)
             break;
         }
         *t++ = (ptx_token){ start, len, (uint32_t)kind };
-        if (kind == '{' && table_opens(P->toks, t - 1)) {
+        if (kind == PTX_T_WORD) {
+            t = lex_after_word(&lx, t, end);
+        } else if (kind == '{' && table_opens(P->toks, t - 1)) {
             t = lex_int_run(&lx, t, end);
             if (end - t < 2) {  /* the table goes on in the next batch */
                 P->lex_in_table = 1;
@@ -214,42 +216,17 @@ static const uint8_t stmt_after[PTX_T_KIND_END] = {
     [';'] = 1, [':'] = 1, ['{'] = 1, ['}'] = 1, [PTX_T_INT] = 1,
 };
 
-/* The instruction from toks[j] (j < lim), `[@[!]pred] op [operand {,
-   operand}] ;` with operands of the shapes ptx_fused_operand_end takes:
-   the index past its ';', or 0 where there is none before lim. */
-static inline uint32_t fused_instr_end(const ptx_token *t, uint32_t j, uint32_t lim)
-{
-    if (t[j].kind == '@') {
-        j += j + 1 < lim && t[j + 1].kind == '!';
-        if (j + 2 >= lim || t[j + 1].kind != PTX_T_WORD)
-            return 0;
-        j += 2;
-    }
-    if (j + 1 >= lim || t[j].kind != PTX_T_WORD)
-        return 0;
-    j++;                                    /* the opcode */
-    if (t[j].kind != ';') {
-        for (;; j++) {  /* an operand, then ';' or ',' and the next */
-            j = ptx_fused_operand_end(t, j, lim);
-            if (!j || j >= lim || (t[j].kind != ',' && t[j].kind != ';'))
-                return 0;
-            if (t[j].kind == ';')
-                break;
-        }
-    }
-    return j + 1;
-}
-
 /* A WORD or '@' after the end of a statement, toks[i]: with the
-   statements it starts, INSTR (what `stmts` takes a statement at a time):
-   instructions as fused_instr_end takes them, and labels `WORD ':'`
-   before one (not before anything else: `WORD ':'` also starts a
-   .callprototype, and labels stand in a debug section's data).  A run of
-   statements costs the parser one shift and one reduction where each
-   statement cost two or more.  Elsewhere, the same shape is not a text
-   the grammar takes (a name followed by a name, '[', '{', ':' or ';'),
-   and the parse without fused tokens says so.  Not where a bracket would
-   nest too deep, which the parse a token at a time reports. */
+   statements it starts, INSTR (what `stmts` takes a statement at a time),
+   built (ptx_node_run): instructions whose operands have the commonest
+   shapes, and labels `WORD ':'` before one (not before anything else:
+   `WORD ':'` also starts a .callprototype, and labels stand in a debug
+   section's data).  A run of statements costs the parser one shift and
+   one reduction where each statement cost two or more.  Elsewhere, the
+   same shape is not a text the grammar takes (a name followed by a name,
+   '[', '{', ':' or ';'), and the parse without fused tokens says so.  Not
+   where a bracket would nest too deep, which the parse a token at a time
+   reports. */
 static __attribute__((noinline)) int lex_stmts(ptx_parser *P, PTX_YYSTYPE *lval,
                                                uint32_t i, int sym)
 {
@@ -258,21 +235,13 @@ static __attribute__((noinline)) int lex_stmts(ptx_parser *P, PTX_YYSTYPE *lval,
         return sym;
     if (P->lexed - i < FUSE_AHEAD && lex_can_go_on(P))
         lex_batch(P);   /* (out of memory: lex_more reports it) */
-    const ptx_token *t = P->toks;
-    uint32_t j = i, end = 0, lim = P->lexed;
-    while (j < lim) {
-        if (j + 1 < lim && t[j + 1].kind == ':' && t[j].kind == PTX_T_WORD) {
-            j += 2;                         /* a label, if an instruction follows */
-            continue;
-        }
-        uint32_t e = fused_instr_end(t, j, lim);
-        if (!e)
-            break;
-        j = end = e;
-    }
-    if (!end)
+    uint32_t end;
+    ptx_stmt *run = ptx_node_run(P, i, P->lexed, &end);
+    if (P->err)
+        return PTX_YYerror;
+    if (!run)
         return sym;
-    lval->fused = (ptx_fused){ i, end - i };
+    lval->slist = run;
     P->next = end;
     P->fused = 1;
     return INSTR;

@@ -3,7 +3,8 @@
  * makes: the parse (the same tokens, the same tree, the same diagnostic),
  * the printed PTX and the generated Python.  So must the parse a token at
  * a time (ptx_parse_unfused) what the parse with fused tokens makes, on
- * one thread (src/front/yylex.h).
+ * one thread (src/front/yylex.h), and the tokens of the parse the tokens
+ * that ptx_lex gives a token at a time.
  *
  *   jobs_check [--corrupt N] PATH...
  *
@@ -282,6 +283,23 @@ static const char *unfused_difference(const char *name, const char *data, size_t
     return why;
 }
 
+/* Whether m's tokens are those ptx_lex gives a token at a time: the
+   parser's lexer takes tables' integers and instructions' operands
+   without the scanner's DFA (grammar/lexer.re: lex_int_run,
+   lex_after_word). */
+static int lexed_as_ptx_lex(const ptx_module *m)
+{
+    const unsigned char *src = (const unsigned char *)m->src;
+    ptx_lexer lx = { src, src, src + m->size, NULL };
+    for (uint32_t i = 0; i < m->ntoks; i++) {
+        uint32_t start, len;
+        int k = ptx_lex(&lx, &start, &len);
+        if (k != (int)m->toks[i].kind || start != m->toks[i].start || len != m->toks[i].len)
+            return 0;
+    }
+    return 1;
+}
+
 /* base: the module to diff against, or NULL. */
 static void check(const char *name, const char *data, size_t n,
                   const ptx_module *base, int full, tally *t)
@@ -291,6 +309,8 @@ static void check(const char *name, const char *data, size_t n,
     t->inputs++;
     t->errors += !a;
     const char *unfused = unfused_difference(name, data, n, a, &ds, full);
+    if (!unfused && a && !lexed_as_ptx_lex(a))
+        unfused = "tokens against ptx_lex's";
     if (unfused) {
         t->differ++;
         printf("%s (%zu bytes): %s differs\n", name, n, unfused);

@@ -222,6 +222,34 @@ static void tables_as_lexed(void **state)
     free(b.p);
 }
 
+/* The parser's lexer takes an instruction's registers and punctuation
+   without the scanner's DFA (lex_after_word): the tokens are ptx_lex's,
+   whatever the spelling around them. */
+static void operands_as_lexed(void **state)
+{
+    static const char text[] =
+        ".entry k()\n{\n"
+        "\tmov.u32 \t%r1, %tid.x;\n\tadd.s32 %r1,%r2 ,%r3;\n"
+        "\tld.global.v2.u32 {%r1, %r2}, [%rd1+8];\n\tst.u32 [%rd1],%r1;\n"
+        "\tadd.s32 %r1,  %r2,\t%r3;\n\tadd.s32 %r1,\n\t%r2, %r3;\n"
+        "\tmov.u32 %r1, %r2;// c\n\tmov.u32 %r1, %r2/*c*/;\n"
+        "\t@%p1 bra $L1;\n$L1:\n\tcall (%r1), f, (%r2);\n\tmov.b32 %r$1, %_x;\n"
+        "\tmov.u32 %r1, %r2.x::y;\n\tmov.u32 %r1, a.b;\n\tst.u32 [%rd1+-4], -%r1;\n"
+        "\tmov.u32 %r1, 7;\n\tmov.u32 %r1,%r2;}";
+    ptx_module *m = parse(text);
+    ptx_lexer lx = { (const unsigned char *)text, (const unsigned char *)text,
+                     (const unsigned char *)text + strlen(text), NULL };
+    for (uint32_t i = 0; i < m->ntoks; i++) {
+        uint32_t start, len;
+        int k = ptx_lex(&lx, &start, &len);
+        assert_int_equal(k, m->toks[i].kind);
+        assert_int_equal(start, m->toks[i].start);
+        assert_int_equal(len, m->toks[i].len);
+    }
+    assert_int_equal(m->toks[m->ntoks - 1].kind, PTX_T_EOF);
+    ptx_module_free(m);
+}
+
 /* ---- fused tokens: the tree is the one the parse a token at a time builds */
 
 static void dump_expr(ptx_buf *b, const ptx_expr *e)
@@ -521,6 +549,27 @@ static void canonical_layout(void **state)
     ptx_module_free(m);
 }
 
+/* A list's one-token elements and their ',' (canonical_leaf): after a
+   tab or a space or nothing, longer than the fixed-size copy, and at the
+   end of the source. */
+static void canonical_leaves(void **state)
+{
+    static const char text[] =
+        ".entry k() { mov.u32 %a_register_name_longer_than_32_bytes,%r2; "
+        "call (%r1), f, (%r2, %r3); st.u32 [%rd1],%r1;}";
+    ptx_module *m = parse(text);
+    char *c = canonical(m);
+    assert_string_equal(c,
+        ".entry k()\n"
+        "{\n"
+        "\tmov.u32\t%a_register_name_longer_than_32_bytes, %r2;\n"
+        "\tcall\t(%r1), f, (%r2, %r3);\n"
+        "\tst.u32\t[%rd1], %r1;\n"
+        "}\n");
+    free(c);
+    ptx_module_free(m);
+}
+
 static void canonical_keeps_tokens(void **state)
 {
     /* `a % b` must stay two tokens plus operator, not `a` `%b` */
@@ -571,6 +620,7 @@ int main(void)
         cmocka_unit_test(parse_instruction),
         cmocka_unit_test(parse_declarations),
         cmocka_unit_test(tables_as_lexed),
+        cmocka_unit_test(operands_as_lexed),
         cmocka_unit_test(fused_as_unfused),
         cmocka_unit_test(fused_errors_as_unfused),
         cmocka_unit_test(parse_function_header),
@@ -581,6 +631,7 @@ int main(void)
         cmocka_unit_test(errors_nesting),
         cmocka_unit_test(exact_keeps_every_byte),
         cmocka_unit_test(canonical_layout),
+        cmocka_unit_test(canonical_leaves),
         cmocka_unit_test(canonical_keeps_tokens),
         cmocka_unit_test(cut_between_items),
     };
