@@ -206,37 +206,54 @@ static inline int table_opens(const ptx_token *first, const ptx_token *brace)
     return brace > first && brace[-1].kind == '=';
 }
 
-/* The punctuation of an instruction's operands, which lex_after_word
-   takes: each a token of its own ([,;:}()[\]...] above), and no longer
-   token starts with it.  (Not '{': a table's opens with one, lex_batch.) */
-static const unsigned char operand_punct[256] = {
-    [','] = 1, [';'] = 1, ['['] = 1, [']'] = 1, ['}'] = 1,
+/* Byte classes for lex_after_word: OP_PUNCT, the punctuation it takes,
+   each a token of its own ([,;:}()[\]...] above) that no longer token
+   starts with (not '{': a table's opens with one, lex_batch); OP_INT_END,
+   the bytes after which digits are a whole `dec` integer (no number or
+   word goes on with them). */
+enum { OP_PUNCT = 1, OP_INT_END = 2 };
+static const unsigned char operand_class[256] = {
+    [','] = OP_PUNCT | OP_INT_END, [';'] = OP_PUNCT | OP_INT_END,
+    [']'] = OP_PUNCT | OP_INT_END, ['}'] = OP_PUNCT | OP_INT_END,
+    ['['] = OP_PUNCT, ['+'] = OP_PUNCT, ['-'] = OP_PUNCT, [':'] = OP_PUNCT,
 };
 
 /* After a word at cur (lex_token's last token): the operands that follow,
    as lex_token would lex them, into t (up to end), where they are
-   registers after at most one blank and the punctuation above: the
-   commonest tokens of library PTX (a register and the ',' after it are
-   half), each of which cost the DFA's dispatch.  "%" idchar starts a
-   word and nothing else (lex_token).  Stops after a ';' (a new line
-   follows) and at anything else, which lex_token lexes. */
+   registers, the punctuation above and decimal integers, each after at
+   most one blank: the commonest tokens of library PTX (a register and the
+   ',' after it are half), each of which cost the DFA's dispatch.  "%"
+   idchar starts a word and nothing else (lex_token).  Stops after a ';'
+   (a new line follows) and at anything else, which lex_token lexes. */
 static inline ptx_token *lex_after_word(ptx_lexer *lx, ptx_token *t, const ptx_token *end)
 {
     const unsigned char *cur = lx->cur, *src = lx->src;
     while (t < end) {
         unsigned char c = *cur;
-        if (operand_punct[c]) {
+        if (c == ' ' || c == '\t')
+            c = *++cur;
+        if (operand_class[c] & OP_PUNCT) {
             *t++ = (ptx_token){ (uint32_t)(cur - src), 1, c };
             cur++;
             if (c == ';')
                 break;
             continue;
         }
-        const unsigned char *w = cur + (c == ' ' || c == '\t');
-        if (w[0] != '%' || !(word_class[w[1]] & W_ID))
+        const unsigned char *q = cur + 1;
+        if (c == '%' && (word_class[*q] & W_ID)) {
+            q = scan_word(q + 1);
+            *t++ = (ptx_token){ (uint32_t)(cur - src), (uint32_t)(q - cur), PTX_T_WORD };
+        } else if ((unsigned)(c - '0') < 10u) {
+            if (c != '0')
+                while ((unsigned)(*q - '0') < 10u)
+                    q++;
+            if (!(operand_class[*q] & OP_INT_END))
+                break;
+            *t++ = (ptx_token){ (uint32_t)(cur - src), (uint32_t)(q - cur), PTX_T_INT };
+        } else {
             break;
-        cur = scan_word(w + 2);
-        *t++ = (ptx_token){ (uint32_t)(w - src), (uint32_t)(cur - w), PTX_T_WORD };
+        }
+        cur = q;
     }
     lx->cur = cur;
     return t;

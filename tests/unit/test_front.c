@@ -235,7 +235,11 @@ static void operands_as_lexed(void **state)
         "\tmov.u32 %r1, %r2;// c\n\tmov.u32 %r1, %r2/*c*/;\n"
         "\t@%p1 bra $L1;\n$L1:\n\tcall (%r1), f, (%r2);\n\tmov.b32 %r$1, %_x;\n"
         "\tmov.u32 %r1, %r2.x::y;\n\tmov.u32 %r1, a.b;\n\tst.u32 [%rd1+-4], -%r1;\n"
-        "\tmov.u32 %r1, 7;\n\tmov.u32 %r1,%r2;}";
+        "\tmov.u32 %r1, 7;\n\tadd.s32 %r1, %r2, 12;\n\tmov.u32 %r1, 0;\n"
+        "\tmov.u32 %r1, 0x10;\n\tmov.u32 %r1, 012;\n\tmov.u32 %r1, 1U;\n"
+        "\tmov.f32 %f1, 0f3F800000;\n\tmov.f32 %f1, 1.5;\n\tmov.f32 %f1, 1e3;\n"
+        "\tld.u32 %r1, [%rd1+16];\n\tmov.u32 %r1, -7;\n\tmov.b64 %rd1, {7, %r1};\n"
+        "\tmov.u32 %r1, 1+2;\n\tmov.u32 %r1,%r2;}";
     ptx_module *m = parse(text);
     ptx_lexer lx = { (const unsigned char *)text, (const unsigned char *)text,
                      (const unsigned char *)text + strlen(text), NULL };
@@ -484,6 +488,9 @@ static void errors_have_locations(void **state)
     expect_error(lone_comma, strlen(lone_comma), 1, 21, "unexpected ',', expecting '}'");
     const char *after_op = ".global .b8 t[] = {1 +, 2, 3};";
     expect_error(after_op, strlen(after_op), 1, 23, "unexpected ',', expecting an operand");
+    /* "08" is two integers, however the operands are lexed (lex_after_word) */
+    const char *zero_eight = ".entry k() { mov.u32 %r1, 08; }";
+    expect_error(zero_eight, strlen(zero_eight), 1, 28, "unexpected integer '8'");
 }
 
 static void errors_nesting(void **state)
