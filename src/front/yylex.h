@@ -234,7 +234,7 @@ static __attribute__((noinline)) int lex_stmts(ptx_parser *P, PTX_YYSTYPE *lval,
         P->depth >= PTX_MAX_DEPTH)
         return sym;
     if (P->lexed - i < FUSE_AHEAD && lex_can_go_on(P))
-        lex_batch(P);   /* (out of memory: lex_more reports it) */
+        lex_batch(P);   /* (out of memory: P->err, returned below) */
     uint32_t end;
     ptx_stmt *run = ptx_node_run(P, i, P->lexed, &end);
     if (P->err)
