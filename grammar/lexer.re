@@ -192,8 +192,8 @@ fail:
 /* From cur, the `INT ','` pairs of an initializer's table, each after at
    most one space, as lex_token would lex them, into t (up to end): a
    quarter of library PTX's tokens, where the DFA dispatches three times a
-   value (space, digits, comma).  [1-9][0-9]* or a lone 0 directly
-   followed by ',' is a whole `dec` integer: no longer token can match
+   value (space, digits, comma).  A `dec` integer (scan_dec) directly
+   followed by ',' is a whole token: no longer token can match
    there (a float needs '.' or an exponent, a suffix 'U', a word a
    letter).  Stops at anything else, which lex_token lexes; digits stop at
    the NUL sentinel, so nothing past it is read.  Where there is room for
@@ -204,6 +204,24 @@ fail:
 static inline int table_opens(const ptx_token *first, const ptx_token *brace)
 {
     return brace > first && brace[-1].kind == '=';
+}
+
+/* Past the `dec` integer at p, a digit: [1-9][0-9]* or a lone 0.  It is
+   a whole token where the byte after it goes on with no number or word
+   (the callers check which).  Up to two digits after the first (most
+   values are bytes) without a branch on how many, where p[2] is in the
+   text (p[1] may be the sentinel at lim); digits stop at the sentinel. */
+static inline const unsigned char *scan_dec(const unsigned char *p, const unsigned char *lim)
+{
+    const unsigned char *q = p + 1;
+    unsigned more = *p != '0';
+    if (q < lim) {
+        unsigned d1 = more & ((unsigned)(q[0] - '0') < 10u);
+        q += d1 + (d1 & ((unsigned)(q[1] - '0') < 10u));
+    }
+    while (more & ((unsigned)(*q - '0') < 10u))
+        q++;
+    return q;
 }
 
 /* Byte classes for lex_after_word: OP_PUNCT, the punctuation it takes,
@@ -227,7 +245,7 @@ static const unsigned char operand_class[256] = {
    (a new line follows) and at anything else, which lex_token lexes. */
 static inline ptx_token *lex_after_word(ptx_lexer *lx, ptx_token *t, const ptx_token *end)
 {
-    const unsigned char *cur = lx->cur, *src = lx->src;
+    const unsigned char *cur = lx->cur, *src = lx->src, *lim = lx->lim;
     while (t < end) {
         unsigned char c = *cur;
         if (c == ' ' || c == '\t')
@@ -244,9 +262,7 @@ static inline ptx_token *lex_after_word(ptx_lexer *lx, ptx_token *t, const ptx_t
             q = scan_word(q + 1);
             *t++ = (ptx_token){ (uint32_t)(cur - src), (uint32_t)(q - cur), PTX_T_WORD };
         } else if ((unsigned)(c - '0') < 10u) {
-            if (c != '0')
-                while ((unsigned)(*q - '0') < 10u)
-                    q++;
+            q = scan_dec(cur, lim);
             if (!(operand_class[*q] & OP_INT_END))
                 break;
             *t++ = (ptx_token){ (uint32_t)(cur - src), (uint32_t)(q - cur), PTX_T_INT };
@@ -264,20 +280,10 @@ ptx_token *lex_int_run(ptx_lexer *lx, ptx_token *t, const ptx_token *end)
 {
     const unsigned char *cur = lx->cur, *src = lx->src, *lim = lx->lim;
     while (end - t >= 2) {
-        const unsigned char *p = cur + (*cur == ' '), *q = p + 1;
-        unsigned c0 = (unsigned)(*p - '0');
-        if (c0 >= 10u)
+        const unsigned char *p = cur + (*cur == ' ');
+        if ((unsigned)(*p - '0') >= 10u)
             break;
-        /* up to two more digits (most values are bytes) without a branch
-           on how many, where q[1] is in the text (q[0] is the sentinel at
-           lim); after a 0, none */
-        unsigned more = c0 != 0;
-        if (q < lim) {
-            unsigned d1 = more & ((unsigned)(q[0] - '0') < 10u);
-            q += d1 + (d1 & ((unsigned)(q[1] - '0') < 10u));
-        }
-        while (more & ((unsigned)(*q - '0') < 10u))
-            q++;
+        const unsigned char *q = scan_dec(p, lim);
         if (*q != ',')
             break;
         t[0] = (ptx_token){ (uint32_t)(p - src), (uint32_t)(q - p), PTX_T_INT };

@@ -43,12 +43,15 @@ typedef struct printer {
    source buffer (parts of an edited tree may point elsewhere) and the
    output has room for them. */
 enum { SHORT_COPY = 32 };
+static inline int short_copy_fits(const printer *p, uintptr_t at, size_t n)
+{
+    return n <= SHORT_COPY && at >= p->src && at + SHORT_COPY <= p->src_end;
+}
+
 static inline void put_src(printer *p, const char *s, size_t n)
 {
     ptx_buf *b = p->out;
-    uintptr_t at = (uintptr_t)s;
-    if (n <= SHORT_COPY && b->cap - b->n >= SHORT_COPY && at >= p->src &&
-        at + SHORT_COPY <= p->src_end) {
+    if (short_copy_fits(p, (uintptr_t)s, n) && b->cap - b->n >= SHORT_COPY) {
         memcpy(b->p + b->n, s, SHORT_COPY);
         b->n += n;
     } else {
@@ -130,21 +133,17 @@ static inline void tok(printer *p, ptx_tok t, space sp)
 
 static void expr(printer *p, const ptx_expr *e, space sp);
 
-/* Elements and their separators; juxtaposed elements get a space.  A
-   leaf (the kinds up to PTX_E_DOTNAME, which ast.h lists first) is
-   printed here without a call to expr: most elements are one, and the
-   calls were 4% of the exact round trip's instructions on library PTX. */
 /* A leaf and the ',' after it, if any, for the canonical printer, where
    the spacing in front is at most one character: one reservation and a
-   fixed-size copy (put_src) for the three, and no branch on whether there
-   is a ','.  0 where the token is too long for that or too near the
+   fixed-size copy (as put_src's) for the three, and no branch on whether
+   there is a ','.  0 where the token is too long for that or too near the
    source's end: then tok prints it. */
 static inline int canonical_leaf(printer *p, const ptx_expr *e, space sp)
 {
     static const char blank[] = { [SP_NONE] = ' ', [SP_SPACE] = ' ', [SP_TAB] = '\t' };
     const ptx_token *t = &p->m->toks[e->tok];
     uintptr_t at = p->src + t->start;
-    if (t->len > SHORT_COPY || at + SHORT_COPY > p->src_end)
+    if (!short_copy_fits(p, at, t->len))
         return 0;
     ptx_buf *out = p->out;
     char *w = ptx_buf_room(out, SHORT_COPY + 2), *start = w;
@@ -158,6 +157,10 @@ static inline int canonical_leaf(printer *p, const ptx_expr *e, space sp)
     return 1;
 }
 
+/* Elements and their separators; juxtaposed elements get a space.  A
+   leaf (the kinds up to PTX_E_DOTNAME, which ast.h lists first) is
+   printed here without a call to expr: most elements are one, and the
+   calls were 4% of the exact round trip's instructions on library PTX. */
 static void list(printer *p, const ptx_expr *e, space first)
 {
     _Static_assert(PTX_E_NAME == 0 && PTX_E_DOTNAME == 4, "the five leaves first");

@@ -336,8 +336,8 @@ static ptx_stmt *fused_instr(ptx_parser *P, uint32_t *next, uint32_t lim)
 ptx_stmt *ptx_node_run(ptx_parser *P, uint32_t i, uint32_t lim, uint32_t *end)
 {
     const ptx_token *t = P->m->toks;
-    ptx_stmt *last = NULL, *s = NULL;       /* the list, and its last statement */
-    ptx_stmt *kept = NULL;                  /* the last one before the labels after it */
+    ptx_stmt *first = NULL, **link = &first, *s;
+    ptx_stmt *kept = NULL;                  /* the last instruction */
     ptx_arena_mark mark = ptx_arena_here(P->m->arena);
     *end = i;
     while (i < lim) {
@@ -351,18 +351,13 @@ ptx_stmt *ptx_node_run(ptx_parser *P, uint32_t i, uint32_t lim, uint32_t *end)
         } else {
             break;
         }
-        if (last) {
-            s->next = last->next;
-            last->next = s;
-        } else {
-            s->next = s;
-        }
-        last = s;
+        *link = s;
+        link = &s->next;
     }
     /* what follows the last instruction is not part of the run */
     ptx_arena_back(P->m->arena, mark);
-    if (kept && kept != last)
-        kept->next = last->next;
+    if (kept)   /* circular, as the grammar's lists are while built (parser.y) */
+        kept->next = first;
     return kept;
 }
 

@@ -43,6 +43,23 @@ static char *canonical(const ptx_module *m)
     return b.p;
 }
 
+/* m's tokens are those ptx_lex gives a token at a time: the parser's
+   lexer takes tables' integers and instructions' operands without the
+   scanner's DFA (lex_int_run, lex_after_word). */
+static void expect_lexed_as_ptx_lex(const ptx_module *m)
+{
+    const unsigned char *src = (const unsigned char *)m->src;
+    ptx_lexer lx = { src, src, src + m->size, NULL };
+    for (uint32_t i = 0; i < m->ntoks; i++) {
+        uint32_t start, len;
+        int k = ptx_lex(&lx, &start, &len);
+        assert_int_equal(k, m->toks[i].kind);
+        assert_int_equal(start, m->toks[i].start);
+        assert_int_equal(len, m->toks[i].len);
+    }
+    assert_int_equal(m->toks[m->ntoks - 1].kind, PTX_T_EOF);
+}
+
 /* Lexes text and checks the kinds (0-terminated list). */
 static void expect_kinds(const char *text, const int *kinds)
 {
@@ -196,15 +213,7 @@ static void tables_as_lexed(void **state)
     ptx_buf_puts(&b, "};\n.global .u32 u[2][2] = {{1, 2}, {3, 4}}, w = 5;\n");
     ptx_buf_putc(&b, 0);
     ptx_module *m = parse(b.p);
-    ptx_lexer lx = { (unsigned char *)b.p, (unsigned char *)b.p,
-                     (unsigned char *)b.p + strlen(b.p), NULL };
-    for (uint32_t i = 0; i < m->ntoks; i++) {
-        uint32_t start, len;
-        int k = ptx_lex(&lx, &start, &len);
-        assert_int_equal(k, m->toks[i].kind);
-        assert_int_equal(start, m->toks[i].start);
-        assert_int_equal(len, m->toks[i].len);
-    }
+    expect_lexed_as_ptx_lex(m);
     const ptx_expr *e = m->items->next->u.var.decls->init->a;
     for (int n = 0; n < N; n++, e = e->next) {
         assert_non_null(e);
@@ -222,9 +231,9 @@ static void tables_as_lexed(void **state)
     free(b.p);
 }
 
-/* The parser's lexer takes an instruction's registers and punctuation
-   without the scanner's DFA (lex_after_word): the tokens are ptx_lex's,
-   whatever the spelling around them. */
+/* The parser's lexer takes an instruction's registers, punctuation and
+   integers without the scanner's DFA (lex_after_word): the tokens are
+   ptx_lex's, whatever the spelling around them. */
 static void operands_as_lexed(void **state)
 {
     static const char text[] =
@@ -241,16 +250,7 @@ static void operands_as_lexed(void **state)
         "\tld.u32 %r1, [%rd1+16];\n\tmov.u32 %r1, -7;\n\tmov.b64 %rd1, {7, %r1};\n"
         "\tmov.u32 %r1, 1+2;\n\tmov.u32 %r1,%r2;}";
     ptx_module *m = parse(text);
-    ptx_lexer lx = { (const unsigned char *)text, (const unsigned char *)text,
-                     (const unsigned char *)text + strlen(text), NULL };
-    for (uint32_t i = 0; i < m->ntoks; i++) {
-        uint32_t start, len;
-        int k = ptx_lex(&lx, &start, &len);
-        assert_int_equal(k, m->toks[i].kind);
-        assert_int_equal(start, m->toks[i].start);
-        assert_int_equal(len, m->toks[i].len);
-    }
-    assert_int_equal(m->toks[m->ntoks - 1].kind, PTX_T_EOF);
+    expect_lexed_as_ptx_lex(m);
     ptx_module_free(m);
 }
 
