@@ -43,15 +43,18 @@ typedef struct printer {
    source buffer (parts of an edited tree may point elsewhere) and the
    output has room for them. */
 enum { SHORT_COPY = 32 };
+/* n bytes from `at`, which lies in the source or after it: their fixed
+   copy stays in the source buffer */
 static inline int short_copy_fits(const printer *p, uintptr_t at, size_t n)
 {
-    return n <= SHORT_COPY && at >= p->src && at + SHORT_COPY <= p->src_end;
+    return n <= SHORT_COPY && at + SHORT_COPY <= p->src_end;
 }
 
 static inline void put_src(printer *p, const char *s, size_t n)
 {
     ptx_buf *b = p->out;
-    if (short_copy_fits(p, (uintptr_t)s, n) && b->cap - b->n >= SHORT_COPY) {
+    uintptr_t at = (uintptr_t)s;
+    if (at >= p->src && short_copy_fits(p, at, n) && b->cap - b->n >= SHORT_COPY) {
         memcpy(b->p + b->n, s, SHORT_COPY);
         b->n += n;
     } else {
@@ -137,7 +140,8 @@ static void expr(printer *p, const ptx_expr *e, space sp);
    the spacing in front is at most one character: one reservation and a
    fixed-size copy (as put_src's) for the three, and no branch on whether
    there is a ','.  0 where the token is too long for that or too near the
-   source's end: then tok prints it. */
+   source's end: then tok prints it.  (A token lies in the source: no test
+   of the lower bound, which put_src needs.) */
 static inline int canonical_leaf(printer *p, const ptx_expr *e, space sp)
 {
     static const char blank[] = { [SP_NONE] = ' ', [SP_SPACE] = ' ', [SP_TAB] = '\t' };
