@@ -175,8 +175,12 @@ typedef enum cg_opnd_kind {
                      a name, a register), elems = five CG_O_INT: leading and
                      stride byte offsets, swizzle, base_offset,
                      addr_byte_offset (sugar desc.c) */
-    CG_O_OPER     /* (a OP b): text = a pyptx operator (+, <<, &, ...) whose
+    CG_O_OPER,    /* (a OP b): text = a pyptx operator (+, <<, &, ...) whose
                      result pyptx allocates (sugar merge.c) */
+    CG_O_AFFINE   /* base + stride*var, var a Python loop's variable (text:
+                     its name), a and b the CG_O_INT base and stride (the
+                     stride not 0); sym != CG_NOSYM: that register array's
+                     element sym[base + stride*var] (sugar repeat.c) */
 } cg_opnd_kind;
 
 typedef struct cg_opnd cg_opnd;

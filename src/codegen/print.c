@@ -136,15 +136,73 @@ static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
 static void opnd_list(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
                       ptx_buf *out);
 
+/* Is the int operand o's decimal text `digits`? */
+static int int_is(const cg_opnd *o, const char *digits)
+{
+    size_t n = strlen(digits);
+    return o->text.n == 1 && o->text.v[0].n == n && !memcmp(o->text.v[0].p, digits, n);
+}
+
+/* base + stride*var (CG_O_AFFINE), terms that are 0 or 1 left out. */
+static void affine(const cg_kernel *k, const cg_opnd *o, ptx_buf *out)
+{
+    const cg_text *b = &o->a->text, *s = &o->b->text;
+    int zero = int_is(o->a, "0"), neg = s->v[0].n && s->v[0].p[0] == '-';
+    if (!zero)
+        cg_text_ptx(k, b, out);
+    if (!zero)
+        ptx_buf_puts(out, neg ? " - " : " + ");
+    else if (neg)
+        ptx_buf_putc(out, '-');
+    if (!int_is(o->b, neg ? "-1" : "1")) {
+        ptx_buf_put(out, s->v[0].p + neg, s->v[0].n - neg);
+        ptx_buf_putc(out, '*');
+    }
+    cg_text_ptx(k, &o->text, out);
+}
+
+/* Python's binding strength of a binary operator (higher binds tighter),
+   as far as pyptx's Reg operators go. */
+static int oper_prec(const cg_text *op)
+{
+    static const struct { char op[3]; int prec; } prec[] = {
+        { "|", 1 }, { "^", 2 }, { "&", 3 }, { "<<", 4 }, { ">>", 4 },
+        { "+", 5 }, { "-", 5 }, { "*", 6 }, { "//", 6 }, { "%", 6 },
+    };
+    for (unsigned i = 0; i < sizeof prec / sizeof *prec; i++)
+        if (op->n == 1 && op->v[0].n == strlen(prec[i].op) &&
+            !memcmp(op->v[0].p, prec[i].op, op->v[0].n))
+            return prec[i].prec;
+    return 0;   /* comparisons: below all of them */
+}
+
+/* An operator's operand.  A loop's affine index takes parentheses where
+   Python would otherwise apply the operator to its first term: `a + (8 +
+   4*i)` adds once, where `a + 8 + 4*i` makes pyptx emit two adds. */
+static void oper_side(const cg_module *m, const cg_kernel *k, const cg_opnd *o, int prec,
+                      int right, ptx_buf *out)
+{
+    cg_opnd one = *o;
+    one.next = NULL;
+    int own = 7;   /* an atom, or -var */
+    if (o->kind == CG_O_AFFINE && o->sym == CG_NOSYM)
+        own = !int_is(o->a, "0") ? 5 : !int_is(o->b, "1") && !int_is(o->b, "-1") ? 6 : 7;
+    int paren = own < prec || (right && own == prec);
+    if (paren)
+        ptx_buf_putc(out, '(');
+    cg_print_opnd(m, k, &one, out);
+    if (paren)
+        ptx_buf_putc(out, ')');
+}
+
 void cg_print_oper(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out)
 {
-    cg_opnd l = *o->a, r = *o->b;
-    l.next = r.next = NULL;
-    cg_print_opnd(m, k, &l, out);
+    int prec = oper_prec(&o->text);
+    oper_side(m, k, o->a, prec, 0, out);
     ptx_buf_putc(out, ' ');
     cg_text_ptx(k, &o->text, out);
     ptx_buf_putc(out, ' ');
-    cg_print_opnd(m, k, &r, out);
+    oper_side(m, k, o->b, prec, 1, out);
 }
 
 /* ptx.wgmma.make_descriptor(base, ...): the keywords whose value is the
@@ -220,6 +278,16 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
         ptx_buf_putc(out, '(');
         cg_print_oper(m, k, o, out);
         ptx_buf_putc(out, ')');
+        break;
+    case CG_O_AFFINE:
+        if (o->sym == CG_NOSYM) {
+            affine(k, o, out);
+            break;
+        }
+        ptx_buf_puts(out, k->syms[o->sym].py);
+        ptx_buf_putc(out, '[');
+        affine(k, o, out);
+        ptx_buf_putc(out, ']');
         break;
     case CG_O_SLOT:
         ptx_buf_puts(out, "_slot_addr(");

@@ -67,6 +67,14 @@ static void put_opnds(sg_key *key, const cg_opnd *o)
         put_num(&key->b, '(', o->kind);
         if (o->kind == CG_O_SYM || o->kind == CG_O_INT) {
             put_leaf(key, o);
+        } else if (o->kind == CG_O_AFFINE) {
+            /* a rolled loop's index: the whole expression, no leaves (a
+               roll around it would change the terms, not their values) */
+            put_num(&key->b, 's', o->sym);
+            sg_text_key(&o->text, &key->b);
+            sg_text_key(&o->a->text, &key->b);
+            ptx_buf_putc(&key->b, '*');
+            sg_text_key(&o->b->text, &key->b);
         } else {
             sg_text_key(&o->text, &key->b);
             put_opnds(key, o->a);

@@ -193,14 +193,13 @@ static int match(kloops *c, cg_stmt *s, kmatch *km)
     if ((big = cmp_of(ge, "ge", e->a->sym, km->unroll)) == CG_NOSYM || !if_of(w, big) ||
         !main_loop(c, w, rnd, km))
         return 0;
-    if (km->unroll == 1) {
-        km->last = w;
-        return own_predicates(c, s, w);
-    }
     if (!ladder(c, w->next, rem, 0, km))
         return 0;
     km->last = w->next->next;
-    return c->refs[rem] == km->unroll + 1 && c->refs[rnd] == 2 &&
+    /* rem: its `&`, the `-`, and the ladder's comparisons, of which even
+       unroll 1 has one (`if_(rem != 0)`, a body that never runs) */
+    unsigned cmps = km->unroll > 2 ? km->unroll - 1 : 1;
+    return c->refs[rem] == cmps + 2 && c->refs[rnd] == 2 &&
            own_predicates(c, s, km->last);
 }
 

@@ -377,6 +377,32 @@ static const param *key_at(const group *g, uint32_t i, const diff **key)
     return NULL;
 }
 
+/* Is repl one Python atom (a name, an int, -i)?  Otherwise it is an
+   expression ("8 + 4*i") that keeps its own evaluation only where it
+   stands alone: as an operator's operand it takes parentheses, or Python
+   would apply the operator to its first term (pyptx emitting one
+   instruction per operator). */
+static int py_atom(const char *repl)
+{
+    for (const char *c = repl + (*repl == '-'); *c; c++)
+        if (!(*c == '_' || (*c >= '0' && *c <= '9') || ((*c | 32) >= 'a' && (*c | 32) <= 'z')))
+            return 0;
+    return 1;
+}
+
+/* Do the tokens first..last stand alone: an argument, an index, an
+   assigned value, never an operator's operand? */
+static int stands_alone(const outliner *o, uint32_t first, uint32_t last)
+{
+    static const char *const before[] = { "(", ",", "[", "=" }, *const after[] = { ")", ",", "]" };
+    int b = 0, a = 0;
+    for (unsigned i = 0; i < sizeof before / sizeof *before && first > 0; i++)
+        b |= ol_tok_is(o, &o->t[first - 1], before[i]);
+    for (unsigned i = 0; i < sizeof after / sizeof *after && last + 1 < o->nt; i++)
+        a |= ol_tok_is(o, &o->t[last + 1], after[i]);
+    return a && b;
+}
+
 /* The first copy's text with repl[r] in place of parameter r's values. */
 static void put_body(const outliner *o, const group *g, const char *const *repl, ptx_buf *b)
 {
@@ -391,7 +417,11 @@ static void put_body(const outliner *o, const group *g, const char *const *repl,
             const tok *t = &o->t[i], *e = &o->t[i + (key->span ? key->span - 1 : 0)];
             ptx_buf_put(b, o->src.p + cur, t->at - cur);
             if (key->span) {
-                ptx_buf_puts(b, repl[p - g->p]);
+                const char *r = repl[p - g->p];
+                if (py_atom(r) || stands_alone(o, i, i + key->span - 1))
+                    ptx_buf_puts(b, r);
+                else
+                    ptx_buf_printf(b, "(%s)", r);
                 cur = e->at + e->n;
                 i += key->span - 1;
             } else {

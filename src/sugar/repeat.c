@@ -52,7 +52,6 @@ typedef struct roller {
     sg_scratch list, items, leaves, sketches;   /* the current list's */
     const char *outer[8];   /* the variables of the loops around the list */
     unsigned nouter;
-    ptx_buf text;       /* an operand's Python text being written */
 } roller;
 
 /* Registers of an array vary by index, integers by value; the rest of a
@@ -294,17 +293,12 @@ static cg_opnd *subst_one(tmpl *t, cg_opnd *o)
         t->q++;
         if (!a->ok || !b->ok || a->v == b->v)
             return sg_copy_opnd(t->r->m, o);
-        ptx_buf *buf = &t->r->text;
-        buf->n = 0;
-        if (o->kind == CG_O_SYM) {
-            ptx_buf_puts(buf, t->r->k->syms[o->sym].py);
-            ptx_buf_putc(buf, '[');
-        }
-        sg_affine(buf, t->var, a->v, b->v - a->v);
+        cg_opnd *c = cg_opnd_new(t->r->m, CG_O_AFFINE);
         if (o->kind == CG_O_SYM)
-            ptx_buf_putc(buf, ']');
-        cg_opnd *c = cg_opnd_new(t->r->m, CG_O_PY);
-        c->text = sg_lit(t->r->m, buf->p, buf->n);
+            c->sym = o->sym;
+        c->text = sg_lit(t->r->m, t->var, strlen(t->var));
+        c->a = sg_int_opnd(t->r->m, a->v);
+        c->b = sg_int_opnd(t->r->m, b->v - a->v);
         return c;
     }
     cg_opnd *c = cg_alloc(t->r->m, sizeof *c);
@@ -512,7 +506,6 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
     ptx_buf_free(&r.items);
     ptx_buf_free(&r.leaves);
     ptx_buf_free(&r.sketches);
-    ptx_buf_free(&r.text);
     if (n) {   /* the variables the loops use (outer loops may use others) */
         unsigned used = vars_in(k->body, ~0u);
         for (unsigned i = 0; i < SG_NLOOP_VARS; i++)

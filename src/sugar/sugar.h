@@ -177,6 +177,7 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s);
 cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s);   /* shallow, next=NULL */
 cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o);   /* deep, next=NULL */
 cg_opnd *sg_py_opnd(cg_module *m, const char *text);     /* CG_O_PY */
+cg_opnd *sg_int_opnd(cg_module *m, long long v);         /* CG_O_INT */
 int sg_opnd_equal(const cg_opnd *a, const cg_opnd *b);   /* same Python/PTX */
 cg_text sg_lit(cg_module *m, const char *p, size_t n);   /* copied */
 /* Appends t with each symbol piece as "{sym:index}": a key under which

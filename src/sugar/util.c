@@ -38,6 +38,15 @@ cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o)
     return c;
 }
 
+cg_opnd *sg_int_opnd(cg_module *m, long long v)
+{
+    char buf[24];
+    int n = snprintf(buf, sizeof buf, "%lld", v);
+    cg_opnd *o = cg_opnd_new(m, CG_O_INT);
+    o->text = sg_lit(m, buf, (size_t)n);
+    return o;
+}
+
 cg_opnd *sg_py_opnd(cg_module *m, const char *text)
 {
     cg_opnd *o = cg_opnd_new(m, CG_O_PY);
