@@ -342,6 +342,43 @@ static void make_call(cg_module *m, const block *bl, const helper *h)
             }
 }
 
+/* o is ptx.addr(base + (stage << 3)) as merged operators (registers
+   base and stage): what a barrier slot `.at(stage)` on a register base
+   at offset 0 computes when ptx.mbarrier.wait takes its address after
+   the loop's label, the same instructions in the same order.  (Not for
+   the arrivals: they allocate their state before the address.) */
+/* Is operator o `a OP b` with OP the one-character op? */
+static int oper_is(const cg_opnd *o, char op)
+{
+    return o->kind == CG_O_OPER && o->text.n == 1 && o->text.v[0].n == 1 &&
+           o->text.v[0].p[0] == op;
+}
+
+static int reg_slot(const cg_opnd *o)
+{
+    if (o->kind != CG_O_ADDR || o->b || !oper_is(o->a, '+') || o->a->a->kind != CG_O_SYM)
+        return 0;
+    const cg_opnd *t = o->a->b;
+    return t->kind == CG_O_OPER && t->text.v[0].n == 2 && !memcmp(t->text.v[0].p, "<<", 2) &&
+           t->a->kind == CG_O_SYM && sg_int_is(t->b, 3);
+}
+
+/* ptx.mbarrier.wait's barrier: pyptx makes the address itself. */
+static void wait_addr(const cg_module *m, const cg_kernel *k, const cg_opnd *a, ptx_buf *out)
+{
+    if (!reg_slot(a)) {
+        sg_print_addr_arg(m, k, a, out);
+        return;
+    }
+    cg_opnd base = *a->a->a, stage = *a->a->b->a;
+    base.next = stage.next = NULL;
+    ptx_buf_puts(out, "ptx.mbarrier.array(");
+    cg_print_opnd(m, k, &base, out);
+    ptx_buf_puts(out, ", 0, 1).at(");
+    cg_print_opnd(m, k, &stage, out);
+    ptx_buf_putc(out, ')');
+}
+
 void sg_print_wait(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                    int depth, ptx_buf *out)
 {
@@ -349,7 +386,7 @@ void sg_print_wait(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     ptx_buf_printf(out, "%s(", s->u.sugar.name);
     for (cg_opnd *a = s->u.sugar.args; a; a = a->next) {
         if (a == s->u.sugar.args && !strcmp(s->u.sugar.name, "ptx.mbarrier.wait"))
-            sg_print_addr_arg(m, k, a, out);    /* pyptx makes the address */
+            wait_addr(m, k, a, out);
         else
             cg_print_opnd(m, k, a, out);
         if (a->next)
@@ -384,9 +421,15 @@ static cg_stmt *own_wait(const cg_module *m, const cg_kernel *k, const uint32_t 
     const cg_inst *wi = &w->u.inst, *bi = &b->u.inst;
     cg_symid p = r->u.reg, lab = l->u.label;
     const cg_opnd *d = wi->ops;
+    /* the address: pyptx computes a dynamic allocation's or a barrier
+       slot's itself, after the label; an operator nested in ptx.addr()
+       would be evaluated before the call, outside the loop */
+    const cg_opnd *a = d->next;
     if (wi->guard || !mods_are(wi, try_wait, 4) || sg_nops(d) != 3 || d->kind != CG_O_SYM ||
         d->sym != p || d->index >= 0 ||
-        (d->next->kind != CG_O_ADDR && d->next->kind != CG_O_DYN && d->next->kind != CG_O_SLOT))
+        (a->kind != CG_O_ADDR && a->kind != CG_O_DYN && a->kind != CG_O_SLOT) ||
+        (a->kind == CG_O_ADDR && !reg_slot(a) &&
+         (sg_opnd_emits(a->a) || (a->b && sg_opnd_emits(a->b)))))
         return NULL;
     const cg_opnd *g = bi->guard, *t = bi->ops;
     if (bi->nmods || !g || g->kind != CG_O_NOT || g->a->kind != CG_O_SYM || g->a->sym != p ||
