@@ -77,12 +77,28 @@ static uint32_t scan(const char *p, uint32_t i, uint32_t n, uint8_t *kind)
     return 1;
 }
 
+/* Where a compound statement's header ends with a ':' that the line
+   goes on after (`with ptx.expr(): r4 &= x`), the ':''s index, else 0. */
+static uint32_t header_colon(const outliner *o, const tok *t, uint32_t n)
+{
+    for (uint32_t i = 1; i + 1 < n; i++)
+        if (!t[i].depth && ol_tok_is(o, &t[i], ":"))
+            return i;
+    return 0;
+}
+
 /* Roles of the names of one logical line t[0..n); 0 if it holds a
    keyword that a block must not (def, return, as ...). */
 static int line_roles(outliner *o, tok *t, uint32_t n)
 {
-    uint32_t i = 0;
-    if (n && t[0].kind == T_NAME && ol_tok_is(o, &t[0], "for")) {
+    uint32_t i = 0, c = header_colon(o, t, n);
+    if (c && t[0].kind == T_NAME && !ol_tok_is(o, &t[0], "for")) {
+        /* the header binds nothing (with, if, else); the statement after
+           its ':' is a line of its own */
+        if (!line_roles(o, t + c + 1, n - c - 1))
+            return 0;
+        n = c;
+    } else if (n && t[0].kind == T_NAME && ol_tok_is(o, &t[0], "for")) {
         for (i = 1; i < n && t[i].kind == T_NAME && !ol_tok_is(o, &t[i], "in"); i += 2)
             t[i].role = R_FOR;
     } else {
