@@ -99,6 +99,7 @@ class Gen:
         self.taken = set()       # every name given in the kernel
         self.labels = 0
         self.loop_depth = 0
+        self.kloop_bare = False
         self.params = []         # the kernel's tensor parameters
 
     # -- output ------------------------------------------------------------
@@ -114,8 +115,13 @@ class Gen:
         return self.rng.choice(seq)
 
     def label(self, base):
+        """A label's Python text: a loop written inside Python loops names
+        each copy after the loop variables (PTX labels are unique)."""
         self.labels += 1
-        return "%s_%d" % (base, self.labels)
+        lvs = [n for n, v in self.visible(lambda v: v.kind == "int")]
+        if not lvs:
+            return "\"%s_%d\"" % (base, self.labels)
+        return "f\"%s_%d_%s\"" % (base, self.labels, "_".join("{%s}" % n for n in lvs))
 
     # -- names and scopes -------------------------------------------------------
 

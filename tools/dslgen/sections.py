@@ -68,7 +68,7 @@ def c_loop(g, budget, depth):
     neg = g.rng.random() < 0.3
     g.emit("%s = reg.scalar(pred)" % p)
     lab = g.label(g.pick(["loop", "k_loop", "main", "tile_loop", "L"]))
-    g.emit("with ptx.loop(\"%s\", pred=%s%s):" % (lab, "~" if neg else "", p), "loop")
+    g.emit("with ptx.loop(%s, pred=%s%s):" % (lab, "~" if neg else "", p), "loop")
     g.loop_depth += 1
     body(g, budget - 4, depth)
     g.loop_depth -= 1
@@ -115,7 +115,10 @@ def c_kloop(g, budget, depth):
         g.define(trips, Var("reg", "u32"))
     fn = g.fresh(g.pick(["step", "body", "iteration", "one"]))
     function(g, "def %s():" % fn, budget - 2, depth)
-    lab = ", loop_label=\"%s\"" % g.label("kl") if g.rng.random() < 0.6 else ""
+    # the default label, "kloop", once per kernel: PTX labels are unique
+    bare = not g.kloop_bare and not g.int_loopvar() and g.rng.random() < 0.4
+    g.kloop_bare |= bare
+    lab = "" if bare else ", loop_label=%s" % g.label("kl")
     g.emit("ptx.kloop(%s, unroll=%d, body=%s%s)" % (trips, g.pick([1, 2, 4, 8]), fn, lab), "kloop")
     return True
 

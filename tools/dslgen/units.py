@@ -93,7 +93,7 @@ def u_pipeline(g):
     it, more = g.fresh("it"), g.fresh("more")
     g.emit("%s = reg.scalar(u32, init=0)" % it, "scalar_init")
     g.emit("%s = reg.scalar(pred)" % more)
-    g.emit("with ptx.loop(\"%s\", pred=%s):" % (g.label("mainloop"), more), "loop")
+    g.emit("with ptx.loop(%s, pred=%s):" % (g.label("mainloop"), more), "loop")
     g.ind += 1
     g.push()
     stage, phase = g.fresh("stage"), g.fresh("phase")
