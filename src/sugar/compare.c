@@ -180,8 +180,8 @@ static int qualifies(pool *c, cg_stmt **a, unsigned n, unsigned decl)
     uint32_t last = in_order(c);
     if (last == NEVER)
         return 0;
-    for (unsigned i = 0; i < n; i++) {   /* decls' merged nodes declare too */
-        if (i == decl || (a[i]->kind != CG_S_REG && a[i]->kind != CG_S_ALLOC))
+    for (unsigned i = 0; i < n; i++) {   /* merged nodes and operators declare too */
+        if (i == decl || !sg_declares(a[i]))
             continue;
         if (i < decl ? 2 * i + 1 >= last : 2 * i + 1 <= last)
             return 0;

@@ -290,6 +290,11 @@ static inline int sg_same_reg(const cg_opnd *a, const cg_opnd *b)
    itself right there (decls.c marks them implicit): what a DSL helper's
    fresh register looks like. */
 int sg_fresh_decl(const cg_kernel *k, const cg_stmt *s, const char *type);
+/* Does s, traced, declare a register where it stands: a declaration, an
+   instruction with an operand pyptx computes into a register of its own
+   (an operator, an address), or a node standing for statements, or
+   holding them, among which one does? */
+int sg_declares(const cg_stmt *s);
 /* k has such a register at all: the recognizers of DSL helpers, which
    all take fresh registers, skip their walks where none is (compiler
    output: nvcc declares arrays). */

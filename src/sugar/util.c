@@ -311,6 +311,31 @@ void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
     cg_print_opnd(m, k, &one, out);
 }
 
+static int opnds_emit(const cg_opnd *o)
+{
+    for (; o; o = o->next)
+        if (sg_opnd_emits(o) || opnds_emit(o->a) || opnds_emit(o->b) || opnds_emit(o->elems))
+            return 1;
+    return 0;
+}
+
+int sg_declares(const cg_stmt *s)
+{
+    if (s->kind == CG_S_REG || s->kind == CG_S_ALLOC)
+        return 1;
+    if (s->kind == CG_S_INST)
+        return opnds_emit(s->u.inst.ops);
+    if (s->kind >= CG_S_LOOP)
+        for (const cg_stmt *t = s->u.sugar.orig; t; t = t->next)
+            if (sg_declares(t))
+                return 1;
+    cg_stmt *const *body = cg_body((cg_stmt *)s);
+    for (const cg_stmt *t = body ? *body : NULL; t; t = t->next)
+        if (sg_declares(t))
+            return 1;
+    return 0;
+}
+
 int sg_fresh_decl(const cg_kernel *k, const cg_stmt *s, const char *type)
 {
     const cg_sym *y = s && s->kind == CG_S_REG ? &k->syms[s->u.reg] : NULL;
