@@ -413,13 +413,12 @@ def _line(lines, toks, i):
     return "line %d %r" % (n, lines[n - 1].strip()[:160] if n <= len(lines) else "")
 
 
-def diff_line(a, a_text, b, b_text, where):
-    """compare's answer (`where`, on input tokens a of a_text and traced
-    tokens b of b_text) as one line: the first line of the trace that
-    differs, and the input's line there."""
+def diff_line(a, a_lines, b, b_lines, where):
+    """compare's answer (`where`, on input tokens a of the lines a_lines
+    and traced tokens b of b_lines) as one line: the first line of the
+    trace that differs, and the input's line there."""
     i, why = where
-    s = "traced %s where the input has %s" % (_line(b_text.split("\n"), b, i),
-                                              _line(a_text.split("\n"), a, i))
+    s = "traced %s where the input has %s" % (_line(b_lines, b, i), _line(a_lines, a, i))
     return s if why == "token differs" else s + " (%s)" % why
 
 
@@ -449,7 +448,7 @@ def check_entry(src, i, name, got):
     if name != e["name"]:
         b[1] = (e["name"], b[1][1])
     d = compare(a, b, True, src.local, local_names(kt), src.fixed)
-    return None if d is None else diff_line(a, src.text, b, got, d)
+    return None if d is None else diff_line(a, src.lines, b, got.split("\n"), d)
 
 
 def check(src, py, want=None):
@@ -461,8 +460,8 @@ def check(src, py, want=None):
     names = None if want is None or src.renamed else {src.entries[i]["name"] for i in want}
     res = trace(py, names, module=want is None)
     n = len(src.entries)
-    if "error" in res:
-        return [res["error"]] * n, (None, res["error"])
+    if "error" in res:   # every kernel's fault, as far as can be told
+        return [res["error"]] * n, None
     reasons = [None] * n
     pairs = _pairs(src, res)
     for i, name in pairs:
@@ -489,7 +488,8 @@ def check_module(src, res, pairs):
     if d is None:
         return None
     at = [i for i, e in enumerate(src.entries) if e["start"] <= d[0] < e["end"]]
-    return (at[0] if at else None), "module_ptx() " + diff_line(src.toks, src.text, mt, m, d)
+    why = diff_line(src.toks, src.lines, mt, m.split("\n"), d)
+    return (at[0] if at else None), "module_ptx() " + why
 
 
 # ---- the search ----------------------------------------------------------------
@@ -536,14 +536,15 @@ def _add_back(src, gen, masks, left, bits):
 
 
 def _failing(reasons, module, why):
-    """The kernels to blame, their reasons noted in `why`; None when the
-    module differs where no kernel lies."""
+    """The kernels to blame, their reasons noted in `why`; None when only
+    the module fails, where no kernel lies (a kernel that fails fails
+    module_ptx() too: the kernel is to blame then)."""
     bad = {i for i, r in enumerate(reasons) if r}
     for i in bad:
         why.setdefault(i, reasons[i])
     if module is not None:
         if module[0] is None:
-            return None
+            return bad or None
         bad.add(module[0])
         why.setdefault(module[0], module[1])
     return bad

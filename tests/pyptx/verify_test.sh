@@ -18,6 +18,7 @@ wrapper() {  # wrapper NAME FAULT: a --python that injects FAULT
 }
 wrapper loopfault loop
 wrapper retfault ret
+wrapper raisefault raise
 mkdir "$T/old" "$T/bad"      # pyptx of another version; one that fails to import
 printf '__version__ = "9.9"\n' > "$T/old/pyptx.py"
 printf 'raise ImportError("broken pyptx")\n' > "$T/bad/pyptx.py"
@@ -40,6 +41,12 @@ check "fault: the output traces back under the fault" "'$T/loopfault' '$T/out.py
 check "fault: -o writes the same" "cmp -s '$T/o.py' '$T/out.py'"
 "$CG" --sugar=loops --verify --python "$T/loopfault" "$L" 2> /dev/null | grep -c 'ptx.loop(' > "$T/n"
 check "fault: --sugar=loops keeps the other kernel's loop" "[ \$(cat '$T/n') -eq 1 ]"
+
+# a pass whose code raises while tracing: the exception is the reason
+"$CG" --sugar --verify --python "$T/raisefault" "$L" > "$T/out2.py" 2> "$T/err"
+check "raise: the exception said" \
+  "grep -q '^pyptx-codegen: .*: kernel l: dropped passes loops (tracing raised RuntimeError: fault.py: ptx.loop(\"L\"))\$' '$T/err'"
+check "raise: the same output as a wrong trace" "cmp -s '$T/out.py' '$T/out2.py'"
 
 # nothing dropped: byte for byte what --sugar (or plain) writes
 for f in "$L" "$D/../../corpus/hand/"*.ptx; do

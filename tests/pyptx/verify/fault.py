@@ -8,6 +8,7 @@ that is unfaithful on an input nobody tried makes it look to --verify.
 The fault, by $VERIFY_FAULT:
     loop  (default) `with ptx.loop("L", ...)` traces one nop more: the
           "loops" pass is unfaithful on a loop labelled L, and only there
+    raise `with ptx.loop("L", ...)` raises while tracing
     ret   every traced kernel holds one ret more: not even plain mode
           traces back
 
@@ -22,11 +23,14 @@ import runpy
 import sys
 
 
-def faulty_loop(loop):
-    """ptx.loop, with one nop more inside a loop labelled L."""
+def faulty_loop(loop, raises=False):
+    """ptx.loop, with one nop more inside a loop labelled L (or raising
+    there)."""
     @contextlib.contextmanager
     def wrapped(label_name, **kw):
         from pyptx import ptx
+        if raises and label_name == "L":
+            raise RuntimeError('fault.py: ptx.loop("L")')
         with loop(label_name, **kw):
             if label_name == "L":
                 ptx.inst.nop()
@@ -42,12 +46,12 @@ def faulty_ptx(ptx_method):
 
 
 def inject(fault, setattr_=setattr):
-    """Apply `fault` ("loop" or "ret") to the pyptx imported; setattr_ may
+    """Apply `fault` ("loop", "raise", "ret") to the pyptx imported; setattr_ may
     be pytest's monkeypatch.setattr, to undo it after a test."""
     from pyptx import ptx
     from pyptx.kernel import Kernel
-    if fault == "loop":
-        setattr_(ptx, "loop", faulty_loop(ptx.loop))
+    if fault in ("loop", "raise"):
+        setattr_(ptx, "loop", faulty_loop(ptx.loop, fault == "raise"))
     elif fault == "ret":
         setattr_(Kernel, "ptx", faulty_ptx(Kernel.ptx))
     else:
