@@ -54,6 +54,16 @@ typedef struct ptx_codegen_options {
        or NULL */
     void (*release)(void *ctx, size_t from, size_t to);
     void *release_ctx;
+    /* Sugar kernel by kernel (pyptx-codegen --verify drops, from one
+       kernel only, a pass that does not trace back there): kernel i, the
+       i-th .entry definition of the module in source order (entries
+       pyptx cannot express counted too), runs the passes of
+       kernel_sugar[i] instead of `sugar`, where i < nkernel_sugar.  Read
+       only when `sugar` is non-zero (which also makes the file's layout
+       sugar's); a kernel given 0 is printed without passes.  NULL: every
+       kernel runs `sugar`. */
+    const uint32_t *kernel_sugar;
+    size_t nkernel_sugar;
 } ptx_codegen_options;
 
 /* Generate Python for module m into *out (appended).  Returns 0, or -1

@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 #include "ptx/codegen.h"
 #include "ptx/ptx.h"
+#include "cli/verify/verify.h"
 #include "util/paths.h"
 #include "util/memory.h"
 #include "util/threads.h"
@@ -27,15 +28,29 @@ static const char usage[] =
     "  --rename-kernels   sugar may also rename kernels\n"
     "  --jobs N           use N threads (default 1) to parse the file and build\n"
     "                     its kernels, and, without sugar, to print them\n"
+    "  --verify           trace the output with pyptx 0.1.1 and check that every\n"
+    "                     kernel gives back its PTX; drop sugar passes from a\n"
+    "                     kernel that does not, saying which and why\n"
+    "  --python PY        the Python --verify runs (default: $PYPTX_PYTHON, python3)\n"
     "  --stats            print counts to standard error\n"
     "  --list-passes      list the sugar passes and exit\n"
     "  --help, --version\n"
     "\n"
     "Exit status: 0 written, 1 the input does not parse or cannot be\n"
-    "generated, 2 usage error or the output cannot be written.\n";
+    "generated (with --verify: not even plain mode traces back), 2 usage\n"
+    "error or the output cannot be written, 3 --verify found no Python with\n"
+    "pyptx 0.1.1 to run.\n";
 
 enum { OPT_NAME = 256, OPT_SUGAR, OPT_NO_SUGAR, OPT_RENAME, OPT_STATS,
-       OPT_LIST, OPT_HELP, OPT_VERSION, OPT_JOBS };
+       OPT_LIST, OPT_HELP, OPT_VERSION, OPT_JOBS, OPT_VERIFY, OPT_PYTHON };
+
+/* What the command line asks for. */
+typedef struct cli {
+    ptx_codegen_options o;
+    const char *out;         /* -o, or NULL */
+    const char *python;      /* --python, or NULL */
+    int want_stats, verify;
+} cli;
 
 /* Set (on=1) or clear the bits of a comma list of pass names. */
 static int pass_list(const char *list, uint32_t *mask, int on)
@@ -140,10 +155,9 @@ static int in_pieces(const char *path, const ptx_codegen_options *o, ptx_buf *py
     return ok;
 }
 
-/* The command line into o, *out and *want_stats: -1 to go on, else the
-   exit status (after --help, --version, --list-passes or a usage error). */
-static int parse_options(int argc, char **argv, ptx_codegen_options *o,
-                         const char **out, int *want_stats)
+/* The command line into *c: -1 to go on, else the exit status (after
+   --help, --version, --list-passes or a usage error). */
+static int parse_options(int argc, char **argv, cli *c)
 {
     static const struct option longs[] = {
         { "name", required_argument, 0, OPT_NAME },
@@ -151,17 +165,20 @@ static int parse_options(int argc, char **argv, ptx_codegen_options *o,
         { "no-sugar", required_argument, 0, OPT_NO_SUGAR },
         { "rename-kernels", no_argument, 0, OPT_RENAME },
         { "stats", no_argument, 0, OPT_STATS },
+        { "verify", no_argument, 0, OPT_VERIFY },
+        { "python", required_argument, 0, OPT_PYTHON },
         { "jobs", required_argument, 0, OPT_JOBS },
         { "list-passes", no_argument, 0, OPT_LIST },
         { "help", no_argument, 0, OPT_HELP },
         { "version", no_argument, 0, OPT_VERSION },
         { 0, 0, 0, 0 },
     };
+    ptx_codegen_options *o = &c->o;
     uint32_t off = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
-        switch (c) {
-        case 'o': *out = optarg; break;
+    int opt;
+    while ((opt = getopt_long(argc, argv, "o:h", longs, NULL)) != -1) {
+        switch (opt) {
+        case 'o': c->out = optarg; break;
         case OPT_NAME: o->name = optarg; break;
         case OPT_SUGAR:
             if (!optarg)
@@ -174,7 +191,9 @@ static int parse_options(int argc, char **argv, ptx_codegen_options *o,
                 return 2;
             break;
         case OPT_RENAME: o->rename_kernels = 1; break;
-        case OPT_STATS: *want_stats = 1; break;
+        case OPT_STATS: c->want_stats = 1; break;
+        case OPT_VERIFY: c->verify = 1; break;
+        case OPT_PYTHON: c->python = optarg; break;
         case OPT_JOBS:
             if (ptx_jobs_arg(optarg, &o->jobs) != 0) {
                 fprintf(stderr, "pyptx-codegen: error: --jobs wants 1..256\n");
@@ -195,38 +214,44 @@ static int parse_options(int argc, char **argv, ptx_codegen_options *o,
     return -1;
 }
 
+/* The Python for the file in *py: 0, else the exit status, the error
+   printed.  *m is the module parsed (NULL when taken in pieces). */
+static int generate(cli *c, const char *path, ptx_module **m, ptx_buf *py)
+{
+    if (!c->want_stats && !c->verify && in_pieces(path, &c->o, py))
+        return 0;
+    ptx_diag d;
+    if (!(*m = ptx_parse_file_jobs(path, c->o.jobs, &d))) {
+        ptx_diag_print(stderr, &d);
+        return 1;
+    }
+    if (ptx_codegen(*m, &c->o, py, &d) != 0) {
+        fprintf(stderr, "pyptx-codegen: %s: error: %s\n", path, d.msg);
+        return 1;
+    }
+    return c->verify ? verify_codegen(*m, &c->o, c->python, path, py) : 0;
+}
+
 int main(int argc, char **argv)
 {
     ptx_keep_freed_memory();
-    ptx_codegen_options o = { 0 };
+    cli c = { .o = { 0 } };
     ptx_codegen_stats st = { 0 };
-    const char *out = NULL;
-    int want_stats = 0;
-    int exit_now = parse_options(argc, argv, &o, &out, &want_stats);
+    int exit_now = parse_options(argc, argv, &c);
     if (exit_now >= 0)
         return exit_now;
-    o.stats = want_stats ? &st : NULL;
-    o.srcname = argv[optind];
+    c.o.stats = c.want_stats ? &st : NULL;
+    c.o.srcname = argv[optind];
     ptx_buf py = { 0 };
     ptx_module *m = NULL;
-    int rc = 0;
-    if (want_stats || !in_pieces(argv[optind], &o, &py)) {
-        ptx_diag d;
-        if (!(m = ptx_parse_file_jobs(argv[optind], o.jobs, &d))) {
-            ptx_diag_print(stderr, &d);
-            ptx_buf_free(&py);
-            return 1;
-        }
-        if ((rc = ptx_codegen(m, &o, &py, &d)) != 0)
-            fprintf(stderr, "pyptx-codegen: %s: error: %s\n", argv[optind], d.msg);
-    }
-    if (rc == 0 && write_out(out, &py) != 0)
+    int rc = generate(&c, argv[optind], &m, &py);
+    if (rc == 0 && write_out(c.out, &py) != 0)
         rc = 2;
-    else if (rc == 0 && want_stats) {
+    else if (rc == 0 && c.want_stats) {
         print_stats(&st);
-        print_line_counts(m, &o, &py);
+        print_line_counts(m, &c.o, &py);
     }
     ptx_buf_free(&py);
     ptx_module_free(m);
-    return rc < 0 ? 1 : rc;
+    return rc;
 }

@@ -416,9 +416,10 @@ struct cg_module {
     uint8_t uses_smem;       /* sugar made smem.* calls: import smem */
     uint8_t uses_dyn;        /* sugar made CG_O_DYN: define _dyn_smem* */
     uint8_t uses_slot;       /* sugar made CG_O_SLOT: define _slot_addr */
-    uint32_t sugar;          /* the sugar passes that run (bit i: pass i), so
-                                that a pass may leave work to a later one
-                                only where that one runs */
+    uint32_t sugar;          /* the sugar passes that run on the kernel being
+                                rewritten (bit i: pass i), so that a pass
+                                may leave work to a later one only where
+                                that one runs */
     const char *srcname;     /* for the header comment */
     /* cache: opcode word ("ld.global.v4.u32") -> index into opcodes_v,
        -2 = not a ptx.inst call.  Kernels repeat a few dozen opcode words

@@ -153,12 +153,12 @@ static int sugar_mask(PyObject *sugar, uint32_t *mask)
 
 static PyObject *py_ptx_to_python(PyObject *mod, PyObject *args, PyObject *kw)
 {
-    static char *names[] = { "source", "sugar", "kernel_name", "jobs", NULL };
+    static char *names[] = { "source", "sugar", "kernel_name", "jobs", "verify", NULL };
     PyObject *src, *sugar = Py_False;
     const char *kernel_name = NULL;
-    int jobs = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Ozi:ptx_to_python", names, &src, &sugar,
-                                     &kernel_name, &jobs) ||
+    int jobs = 1, verify = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Ozip:ptx_to_python", names, &src, &sugar,
+                                     &kernel_name, &jobs, &verify) ||
         jobs_arg(jobs) < 0)
         return NULL;
     ptx_codegen_options o = { .srcname = "<string>", .jobs = (unsigned)jobs };
@@ -170,13 +170,16 @@ static PyObject *py_ptx_to_python(PyObject *mod, PyObject *args, PyObject *kw)
     if (source_bytes(src, &p, &n, &keep) < 0)
         return NULL;
     ptx_buf out = { 0 };
-    int ok;
+    int ok = 0;
     /* plain Python of a large text a piece at a time, as pyptx-codegen
        translates a large file; else (and where a piece fails) whole */
-    Py_BEGIN_ALLOW_THREADS
-    ok = ptx_codegen_pieces(o.srcname, p, (size_t)n, 0, &o, &out);
-    Py_END_ALLOW_THREADS
+    if (!verify) {
+        Py_BEGIN_ALLOW_THREADS
+        ok = ptx_codegen_pieces(o.srcname, p, (size_t)n, 0, &o, &out);
+        Py_END_ALLOW_THREADS
+    }
     ptx_module *m = ok ? NULL : parse_bytes(mod, p, n, "<string>", o.jobs);
+    PyObject *text = m && verify ? pyptx_str(p, (size_t)n) : NULL;
     Py_DECREF(keep);
     if (ok) {
         res = pyptx_str(out.p, out.n);
@@ -189,6 +192,13 @@ static PyObject *py_ptx_to_python(PyObject *mod, PyObject *args, PyObject *kw)
        one .entry only, since two entries of one name are not a module */
     if (o.sugar && kernel_name && entry_definitions(m) == 1)
         o.name = kernel_name;
+    if (verify) {   /* the module goes with the candidates it makes */
+        res = text ? pyptx_verified(m, &o, text, state(mod)->error) : NULL;
+        if (!text)
+            ptx_module_free(m);
+        Py_XDECREF(text);
+        return res;
+    }
     ptx_diag d;
     int rc;
     Py_BEGIN_ALLOW_THREADS
@@ -284,15 +294,19 @@ PyDoc_STRVAR(parse_doc,
 "N threads: the same tree.  Raises PTXSyntaxError with filename, lineno,\n"
 "offset and text.");
 PyDoc_STRVAR(ptx_to_python_doc,
-"ptx_to_python(source, *, sugar=False, kernel_name=None, jobs=1) -> str\n\n"
+"ptx_to_python(source, *, sugar=False, kernel_name=None, jobs=1, verify=False) -> str\n\n"
 "PTX to Python for the pyptx 0.1.1 DSL, a drop-in for\n"
 "pyptx.codegen.ptx_to_python.  sugar=True runs every sugar pass (a string\n"
 "'a,b' runs the named ones).  With sugar on and one .entry in the module,\n"
 "kernel_name renames it, as pyptx's does; None keeps the PTX name.  jobs=N\n"
 "parses and builds the kernels on N threads (and prints them so without\n"
 "sugar): the same text.\n"
+"verify=True traces the result with this interpreter's pyptx (0.1.1) and\n"
+"checks that every kernel and the module give back the PTX; a kernel that\n"
+"does not loses sugar passes, its own only, until it does, with a\n"
+"UserWarning saying which and why.  Raises ImportError without pyptx 0.1.1.\n"
 "Raises PTXSyntaxError on PTX that does not parse, PTXError on PTX that\n"
-"parses but cannot be generated.");
+"parses but cannot be generated (or, verified, not even plain traces back).");
 PyDoc_STRVAR(diff_doc,
 "diff(a, b, *, ignore_debug=False, ignore_labels=False, ignore_names=False,\n"
 "     ignore_regs=False, context=3, format='unified', jobs=2) -> str\n\n"

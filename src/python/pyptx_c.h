@@ -2,7 +2,7 @@
  * python/pyptx_c.h - the CPython extension pyptx_c._core over libptx.
  *
  * module.c holds the functions (ptx_to_python, parse, diff) and the
- * errors; tree.c the read-only views of a parsed module (Module,
+ * errors; verify.c ptx_to_python's verify=True; tree.c the read-only views of a parsed module (Module,
  * Function, Statement).  A view keeps its Module alive and points into
  * the module's arena, which never moves or changes after the parse, so
  * views need no bookkeeping of their own.
@@ -43,5 +43,13 @@ PyObject *pyptx_raise_diag(PyObject *exc, const ptx_diag *d);
 void pyptx_append(PyObject **l, PyObject *w);
 /* A str from bytes the library printed (lossless for any byte). */
 PyObject *pyptx_str(const char *p, size_t n);
+/* verify.c: ptx_to_python(verify=True) of module m (taken: freed here)
+   as o asks, `text` its source, `error` PTXError: the Python that traces
+   back, with a UserWarning per kernel that lost sugar passes; NULL with
+   ImportError when this interpreter has no pyptx 0.1.1, PTXError when
+   not even plain mode traces back. */
+struct ptx_codegen_options;
+PyObject *pyptx_verified(ptx_module *m, const struct ptx_codegen_options *o,
+                         PyObject *text, PyObject *error);
 
 #endif

@@ -6,8 +6,8 @@
  * kernel and returns how many rewrites it made.  SG_PASSES in sugar.h
  * lists them; this file turns that list into the table below, so the
  * declarations, the table and the mask bits cannot drift apart.  Bit i of
- * ptx_codegen_options.sugar selects row i; on each kernel, rows run in
- * table order.
+ * ptx_codegen_options.sugar selects row i (kernel_sugar[k], where given,
+ * for kernel k); on each kernel, rows run in table order.
  *
  * The rows run kernel by kernel (cg_passes_run: every selected row on one
  * kernel, which codegen.c then prints, then on the next), not row by row
@@ -76,19 +76,30 @@ int sg_runs(const cg_module *m, const char *name)
     return (m->sugar & ptx_codegen_pass_bit(name)) != 0;
 }
 
+/* The rows kernel ki runs: its own where o->kernel_sugar gives them. */
+static uint32_t kernel_rows(const cg_options *o, uint32_t ki)
+{
+    return o->kernel_sugar && ki < o->nkernel_sugar ? o->kernel_sugar[ki] : o->sugar;
+}
+
+/* m->sugar is the rows of the kernel being rewritten, so that a row
+   leaves work to a later one only where that one runs on that kernel. */
 void cg_passes_begin(cg_module *m, const cg_options *o)
 {
-    m->sugar = o->sugar;
     for (unsigned p = 0; p < sizeof preludes / sizeof *preludes; p++)
-        for (uint32_t ki = 0; ki < m->nkernels && (o->sugar >> preludes[p].row & 1); ki++)
-            if (!m->kernels[ki].unsupported)
+        for (uint32_t ki = 0; ki < m->nkernels; ki++) {
+            m->sugar = kernel_rows(o, ki);
+            if (!m->kernels[ki].unsupported && (m->sugar >> preludes[p].row & 1))
                 timed(o, preludes[p].row, preludes[p].kernel, m, &m->kernels[ki]);
+        }
+    m->sugar = o->sugar;
 }
 
 void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k)
 {
+    m->sugar = kernel_rows(o, (uint32_t)(k - m->kernels));
     for (unsigned i = 0; i < cg_npasses; i++) {
-        if (!(o->sugar >> i & 1))
+        if (!(m->sugar >> i & 1))
             continue;
         uint32_t n = timed(o, i, cg_passes[i].kernel, m, k);
         if (n && (label_rows >> i & 1))

@@ -31,11 +31,9 @@ A file passes when all checks pass.  The last line printed is exactly
 deliberately no skip list.
 """
 import argparse
-import functools
 import json
 import multiprocessing
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -101,189 +99,12 @@ else:
 print(json.dumps(res))
 '''
 
-# Non-dotted special registers: never renamed in sugar mode.
-_SPECIAL_RE = re.compile(
-    r"%(laneid|warpid|nwarpid|smid|nsmid|gridid|clock|clock64|clock_hi|"
-    r"globaltimer|globaltimer_lo|globaltimer_hi|lanemask_(eq|le|lt|ge|gt)|"
-    r"pm[0-7](_64)?|envreg\d+|total_smem_size|aggr_smem_size|"
-    r"dynamic_smem_size|current_graph_exec|cluster_ctarank|cluster_nctarank|"
-    r"is_explicit_cluster|reserved_smem_offset_\w+|tid|ntid|ctaid|nctaid|"
-    r"clusterid|nclusterid|cluster_ctaid|cluster_nctaid)$")
-_WORD_RE = re.compile(r"[A-Za-z_$%][\w$]*$")
-_DECL_DIRS = {".reg", ".shared", ".local", ".param", ".const", ".global",
-              ".shared::cta", ".shared::cluster"}
-
-
-@functools.lru_cache(maxsize=1 << 16)   # tokens repeat: registers, opcodes
-def _is_word(t):
-    return bool(_WORD_RE.match(t)) and t != "_"
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _is_local_reg(t):
-    return t.startswith("%") and _is_word(t) and not _SPECIAL_RE.match(t)
-
-
-def local_names(toks):
-    """Names a sugar-mode generator may rename: labels, parameters,
-    registers and names declared inside function bodies."""
-    names = set()
-    texts = [t for t, _ in toks]
-    n = len(texts)
-    depth = 0
-    i = 0
-    while i < n:
-        t = texts[i]
-        if t == "{":
-            depth += 1
-        elif t == "}":
-            depth -= 1
-        elif _is_local_reg(t):
-            names.add(t)
-        elif (_is_word(t) and i + 1 < n and texts[i + 1] == ":"
-              and (i == 0 or texts[i - 1] in (";", "{", "}", ":"))):
-            names.add(t)                         # label definition
-        elif t in (".entry", ".func"):
-            # parameter lists: (...) [name] (...)
-            j = i + 1
-            while j < n and texts[j] not in ("{", ";"):
-                if texts[j] == "(":
-                    k = j + 1
-                    last = None
-                    bdepth = 0
-                    while k < n and texts[k] != ")":
-                        x = texts[k]
-                        if x == "[":
-                            bdepth += 1
-                        elif x == "]":
-                            bdepth -= 1
-                        elif x == "," and bdepth == 0:
-                            if last:
-                                names.add(last)
-                            last = None
-                        elif bdepth == 0 and _is_word(x):
-                            last = x
-                        k += 1
-                    if last:
-                        names.add(last)
-                    j = k
-                j += 1
-            i = j
-            continue
-        elif depth > 0 and t in _DECL_DIRS and (i == 0 or texts[i - 1] in (";", "{", "}")):
-            # declaration statement inside a body: first word of each declarator
-            j = i + 1
-            want = True
-            bdepth = 0
-            while j < n and texts[j] != ";":
-                x = texts[j]
-                if x in ("[", "<", "{", "("):
-                    bdepth += 1
-                elif x in ("]", ">", "}", ")"):
-                    bdepth -= 1
-                elif x == "," and bdepth == 0:
-                    want = True
-                elif x == "=":
-                    want = False
-                elif want and bdepth == 0 and _is_word(x):
-                    names.add(x)
-                    want = False
-                j += 1
-            i = j
-            continue
-        i += 1
-    return names
-
-
-def compare(a, b, rename=False, a_local=(), b_local=(), fixed=()):
-    """Compare token lists a (input) and b (output).
-
-    Returns None when equal, else (index, message).  With rename=True the
-    names in a_local (declared by the input) and b_local (by the output)
-    may be renamed, under one bijection built while walking both lists:
-    every occurrence of a name, wherever it stands (a debug section, a
-    string of raw text), must map the same way.  So a name the output
-    renamed in its declaration but left spelled the old way elsewhere is a
-    reference that resolves to nothing, and fails.  Names in `fixed` and
-    all other tokens must be equal."""
-    fwd, bwd = {}, {}
-    n = min(len(a), len(b))
-    for i in range(n):
-        x, y = a[i][0], b[i][0]
-        if (rename and (x in a_local or y in b_local)
-                and x not in fixed and y not in fixed):
-            fx, by = fwd.get(x), bwd.get(y)
-            if fx is None and by is None:
-                if x == y or (x in a_local and y in b_local):
-                    fwd[x], bwd[y] = y, x
-                    continue
-                return i, "token differs"
-            if fx == y and by == x:
-                continue
-            why = ("inconsistent renaming: %r was mapped to %r" % (x, fx)
-                   if fx is not None and fx != y else
-                   "inconsistent renaming: %r is already the image of %r" % (y, by))
-            return i, why
-        if x != y:
-            return i, "token differs"
-    if len(a) != len(b):
-        return n, "input has more tokens" if len(a) > len(b) else "output has more tokens"
-    return None
-
-
-def _fmt_diff(a, b, where, what_out):
-    i, why = where
-    ta = "line %d: %r" % (a[i][1], a[i][0]) if i < len(a) else "end of input"
-    tb = "line %d: %r" % (b[i][1], b[i][0]) if i < len(b) else "end of output"
-    ctx_a = " ".join(t for t, _ in a[max(0, i - 3):i + 3])
-    ctx_b = " ".join(t for t, _ in b[max(0, i - 3):i + 3])
-    return ("first difference at token %d (%s): input %s vs %s %s\n"
-            "      input : ... %s ...\n      output: ... %s ..."
-            % (i, why, ta, what_out, tb, ctx_a, ctx_b))
-
-
-# pyptx.types scalar types: the only parameter types raw_params can write.
-_PYPTX_TYPES = {"b8", "b16", "b32", "b64", "b128", "u8", "u16", "u32", "u64",
-                "s8", "s16", "s32", "s64", "f16", "f16x2", "bf16", "bf16x2",
-                "tf32", "f32", "f64", "e4m3", "e5m2", "pred"}
-
-
-def verify_unsupported(etoks, reason):
-    """Is `reason` (from the generated UNSUPPORTED dict) true of the input
-    entry tokens etoks (from `.entry` to `}`)?  Returns None when verified,
-    else why not.  Known reasons: no parameter list; a parameter that is not
-    `.param [.align N] .<pyptx scalar type> ...`."""
-    texts = [t for t, _ in etoks]
-    if reason.startswith("no parameter list"):
-        return None if texts[2:3] != ["("] else "the entry has a parameter list"
-    m = re.match(r'parameter "([^"]+)"', reason)
-    if not m:
-        return "reason not recognised by the harness"
-    if texts[2:3] != ["("]:
-        return "the entry has no parameter list"
-    params, cur, depth = [], [], 0
-    for x in texts[3:]:
-        if x == ")" and depth == 0:
-            break
-        depth += x in "([{"
-        depth -= x in ")]}"
-        if x == "," and depth == 0:
-            params.append(cur)
-            cur = []
-        else:
-            cur.append(x)
-    params.append(cur)
-    for p in params:
-        if m.group(1) not in p:
-            continue
-        k = 1 if p[:1] == [".param"] else None
-        if k is not None and p[k:k + 1] == [".align"] and re.match(r"(0|[1-9][0-9]*)$", p[k + 1]):
-            k += 2
-        if k is None or p[k][:1] != "." or p[k][1:] not in _PYPTX_TYPES:
-            return None
-        return "parameter %s is .param [.align N] .%s, which raw_params can write" % (
-            m.group(1), p[k][1:])
-    return "no parameter named %s" % m.group(1)
+# The comparison rules, shared with pyptx-codegen --verify (ptxtok.rules:
+# python/pyptx_c/_verify.py).
+local_names = ptxtok.rules.local_names
+compare = ptxtok.rules.compare
+_fmt_diff = ptxtok.rules.fmt_diff
+verify_unsupported = ptxtok.rules.verify_unsupported
 
 
 def _tail(s, n=1500):

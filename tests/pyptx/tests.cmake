@@ -28,6 +28,11 @@ if(TARGET pyptx-codegen)
   add_test(NAME pyptx_codegen_cli
     COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/pyptx/cli_test.sh
             $<TARGET_FILE:pyptx-codegen> ${PTX_VENV_PYTHON})
+  # --verify: a pass unfaithful on purpose (pyptx/verify/fault.py), no
+  # pyptx, nothing traces back, and nothing dropped is --sugar's output
+  add_test(NAME pyptx_codegen_verify
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/pyptx/verify_test.sh
+            $<TARGET_FILE:pyptx-codegen> ${PTX_VENV_PYTHON})
 endif()
 
 # ---------------------------------------------------------------------------

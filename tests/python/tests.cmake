@@ -4,6 +4,8 @@
 #   python_api      every corpus file printed back, read access, diff,
 #                   errors and their locations, four threads, 10,000 cycles
 #   python_dropin   ptx_to_python against pyptx.codegen's, traced by pyptx
+#   python_verify   ptx_to_python(verify=True), with a pass unfaithful on
+#                   purpose (tests/pyptx/verify/fault.py)
 #   python_package  wheel and sdist into fresh venvs (label "package")
 #   python_valgrind the extension's calls under valgrind (label "valgrind")
 if(NOT TARGET _core)
@@ -12,7 +14,7 @@ endif()
 set(PTX_PY_ENV
   PYPTX_C_PATH=${CMAKE_BINARY_DIR}/python PTX_BIN=${CMAKE_BINARY_DIR}
   PTX_SOURCE=${CMAKE_SOURCE_DIR} PTX_SHARED_CORPUS=${PTX_SHARED_CORPUS})
-foreach(t api dropin package)
+foreach(t api dropin verify package)
   add_test(NAME python_${t}
     COMMAND ${PTX_VENV_PYTHON} -m pytest -q -p no:cacheprovider -W ignore::Warning
             ${CMAKE_CURRENT_SOURCE_DIR}/python/test_${t}.py)
