@@ -4,14 +4,17 @@
     run.py [--python PY] [--update] CODEGEN [NAME.ptx ...]
 
 Each NAME.ptx here is what pyptx 0.1.1 traces from NAME.src.py (a kernel
-written in the DSL; `run.py --regen` traces it again).  For each:
+written in the DSL; `run.py --regen` traces it again), or, without a
+NAME.src.py, PTX in a compiler's shapes written by hand.  For each:
 
   1. `CODEGEN --sugar NAME.ptx`: its kernel functions (from the decorator
      to the function's end) must be NAME.expect byte for byte, so that a
      reader sees what the passes make of the shape, and a change to it
      shows in review (--update rewrites NAME.expect);
-  2. the generated file, run under PY, must print NAME.ptx byte for byte:
-     the sugar changed no traced PTX.
+  2. the generated file, run under PY, must print NAME.ptx byte for byte
+     where pyptx traced it: the sugar changed no traced PTX; hand-written
+     PTX must trace back by the harness's rule (tests/pyptx/harness.py,
+     --mode sugar: tokens equal up to one consistent renaming).
 
 The last line is `N passed, N failed`; the exit status is 0 only when
 nothing failed."""
@@ -22,6 +25,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+HARNESS = os.path.join(HERE, "..", "pyptx", "harness.py")
 
 TRACE = r'''
 import importlib.util, sys
@@ -36,7 +40,7 @@ def kernels(py):
     """The generated file's kernel functions, decorator included."""
     out, keep = [], False
     for line in py.splitlines(keepends=True):
-        if line.startswith("@kernel"):
+        if line.startswith("@"):
             keep = True
         elif keep and line.strip() and not line[0].isspace() and not line.startswith("def "):
             keep = False
@@ -48,7 +52,7 @@ def kernels(py):
 def check(args, ptx_path):
     base = ptx_path[:-4]
     name = os.path.basename(base)
-    if args.regen:
+    if args.regen and os.path.exists(base + ".src.py"):
         r = subprocess.run([args.python, "-c", TRACE, base + ".src.py"], capture_output=True, text=True)
         if r.returncode:
             return "%s: the source does not trace: %s" % (name, r.stderr.strip()[-300:])
@@ -65,6 +69,11 @@ def check(args, ptx_path):
         want = f.read()
     if got != want:
         return "%s: the Python differs from %s.expect:\n%s" % (name, name, got)
+    if not os.path.exists(base + ".src.py"):
+        h = subprocess.run([args.python, HARNESS, "--python", args.python, "--mode", "sugar", "-q",
+                            args.codegen, ptx_path], capture_output=True, text=True)
+        return None if h.returncode == 0 else "%s: does not trace back: %s" % (
+            name, h.stdout.strip()[-500:])
     t = subprocess.run([args.python, "-"], input=r.stdout, capture_output=True, text=True)
     with open(ptx_path) as f:
         ptx = f.read()

@@ -7,7 +7,7 @@ from pyptx.types import f32, u32
 
 @kernel(in_specs=(Tile(1024, f32),), out_specs=(Tile(1024, f32),), grid=(1, 1, 1),
         block=(128, 1, 1), arch="sm_90a")
-def affine_operand(X, Y):
+def repeat_affine_operand(X, Y):
     tid = reg.from_(ptx.special.tid.x(), u32)
     acc = reg.scalar(u32, init=0)
     for j in range(12):
@@ -23,5 +23,5 @@ def affine_operand(X, Y):
     ptx.ret()
 
 
-KERNEL = affine_operand
+KERNEL = repeat_affine_operand
 ARGS = {}
