@@ -90,6 +90,9 @@ def main():
     ap.add_argument("codegen")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
+    # the harness runs them from a directory of its own
+    args.python, args.codegen = (os.path.abspath(p) if os.sep in p else p
+                                 for p in (args.python, args.codegen))
     files = args.files or sorted(glob.glob(os.path.join(HERE, "*.ptx")))
     failed = 0
     for f in files:
