@@ -121,9 +121,9 @@ static void walk(pool *c, cg_stmt *s)
             name_opnds(c, s->u.inst.guard, s, 0, head ? c->label_at[l] : c->pos,
                        head ? c->label_top[l] : c->top);
         } else if (s->kind >= CG_S_EXT) {
-            name_opnds(c, sg_u(s)->args, s, 0, c->pos, c->top);
-            if (sg_u(s)->orig)
-                walk(c, sg_u(s)->orig);
+            name_opnds(c, sg_args(s), s, 0, c->pos, c->top);
+            if (sg_orig(s))
+                walk(c, sg_orig(s));
         }
         if (body)
             walk(c, *body);
@@ -193,11 +193,11 @@ static int qualifies(pool *c, cg_stmt **a, unsigned n, unsigned decl)
 void sg_print_cmp(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                   int depth, ptx_buf *out)
 {
-    const cg_stmt *setp = sg_u(s)->orig;
+    const cg_stmt *setp = sg_cmp_of(s)->setp;
     const cg_opnd *d = setp->u.inst.ops, *l = d->next, *r = l->next;
     cg_opnd x;
     sg_indent(out, depth);
-    ptx_buf_printf(out, "%s = ", k->syms[sg_u(s)->label].py);
+    ptx_buf_printf(out, "%s = ", k->syms[sg_cmp_of(s)->pred].py);
     x = *l;
     x.next = NULL;
     cg_print_opnd(m, k, &x, out);
@@ -210,7 +210,7 @@ void sg_print_cmp(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 
 cg_opnd *sg_cmp_oper(cg_module *m, const cg_kernel *k, const cg_stmt *s)
 {
-    const cg_stmt *setp = sg_u(s)->orig;
+    const cg_stmt *setp = sg_cmp_of(s)->setp;
     const cg_opnd *l = setp->u.inst.ops->next;
     const char *op = comparison(k, setp);
     cg_opnd *e = cg_opnd_new(m, SG_O_OPER);
@@ -259,8 +259,8 @@ static void rewrite(pool *c, cg_stmt **a, unsigned decl)
         }
         cg_stmt *s = c->writer[i], *setp = sg_copy_stmt(c->m, s);   /* keeps the setp */
         sg_node_become(c->m, s, SG_S_CMP);
-        sg_u(s)->orig = setp;
-        sg_u(s)->label = to[i];
+        sg_cmp_of(s)->setp = setp;
+        sg_cmp_of(s)->pred = to[i];
     }
     retarget rt = { c, to };
     sg_retarget(c->k->body, pool_element, &rt);
@@ -300,8 +300,8 @@ static int names_p0(const pool *c, cg_stmt *s)
     for (; s; s = s->next) {
         cg_stmt **body = cg_body(s);
         if (s->kind == CG_S_INST ? opnds_p0(c, s->u.inst.ops) || opnds_p0(c, s->u.inst.guard)
-            : s->kind >= CG_S_EXT && (opnds_p0(c, sg_u(s)->args) ||
-                                       names_p0(c, sg_u(s)->orig)))
+            : s->kind >= CG_S_EXT && (opnds_p0(c, sg_args(s)) ||
+                                       names_p0(c, sg_orig(s))))
             return 1;
         if (body && names_p0(c, *body))
             return 1;

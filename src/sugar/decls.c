@@ -119,10 +119,10 @@ static void use_stmts(decls *c, const cg_stmt *s, int one)
         case CG_S_BIND: use(c, s->u.reg); break;
         default:
             if (s->kind >= CG_S_EXT) {
-                use_stmts(c, sg_u(s)->orig, 0);
-                use_opnds(c, sg_u(s)->args);
-                if (sg_u(s)->label != CG_NOSYM)
-                    use(c, sg_u(s)->label);
+                use_stmts(c, sg_orig(s), 0);
+                use_opnds(c, sg_args(s));
+                if (sg_sym(s) != CG_NOSYM)
+                    use(c, sg_sym(s));
             }
         }
         if (body)

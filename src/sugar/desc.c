@@ -304,24 +304,24 @@ static cg_stmt *desc_node(descs *c, cg_stmt **link, cg_stmt *last, cg_symid d, c
     ptx_buf_printf(&c->text, "%s = ", c->k->syms[d].py);
     cg_print_opnd(c->m, c->k, desc, &c->text);
     cg_stmt *node = sg_py_splice(c->m, link, last, c->text.p, c->text.n);
-    sg_u(node)->args = desc;
-    sg_u(node)->label = d;
+    sg_py_of(node)->args = desc;
+    sg_py_of(node)->sym = d;
     return node;
 }
 
 /* A descriptor node for register d read only by the instruction after it. */
 static int inlinable(const descs *c, const cg_stmt *s, const cg_opnd *o)
 {
-    return s && s->kind == SG_S_PY && sg_u(s)->args &&
-           sg_u(s)->args->kind == SG_O_DESC && o->kind == CG_O_SYM &&
-           o->sym == sg_u(s)->label && o->index < 0 && c->refs[o->sym] == 6;
+    return s && s->kind == SG_S_PY && sg_py_of(s)->args &&
+           sg_py_of(s)->args->kind == SG_O_DESC && o->kind == CG_O_SYM &&
+           o->sym == sg_py_of(s)->sym && o->index < 0 && c->refs[o->sym] == 6;
 }
 
 /* Operand o takes the descriptor of node s. */
 static void take(cg_opnd *o, const cg_stmt *s)
 {
     cg_opnd *next = o->next;
-    *o = *sg_u(s)->args;
+    *o = *sg_py_of(s)->args;
     o->next = next;
 }
 

@@ -244,9 +244,9 @@ static void fresh_made(const cg_stmt *s, uint32_t *n, uint8_t *const *gen)
         int first = -1, count = 0;
         if (sg_with_is(s, "ptx.if_"))
             first = 0, count = 2;                  /* $_else_N, $_endif_N+1 */
-        else if (s->kind == SG_S_FOR && sg_u(s)->args)
+        else if (s->kind == SG_S_FOR && sg_for_of(s)->range)
             first = 2, count = 2;                  /* $_loop_N, $_endloop_N+1 */
-        else if (s->kind == SG_S_WAIT && !strcmp(sg_u(s)->name, "ptx.mbarrier.wait"))
+        else if (s->kind == SG_S_WAIT && !strcmp(sg_wait_of(s)->helper, "ptx.mbarrier.wait"))
             first = 4, count = 1;                  /* $_mbar_wait_N */
         for (int i = 0; i < count; i++, (*n)++)
             if (gen)
@@ -255,11 +255,11 @@ static void fresh_made(const cg_stmt *s, uint32_t *n, uint8_t *const *gen)
            caller keeps the copies it stands for in orig (kloop.c); a Python
            `for` (repeat.c: no args) runs its body count times when traced */
         cg_stmt **body = cg_body((cg_stmt *)s);
-        uint32_t times = s->kind == SG_S_FOR && !sg_u(s)->args ? sg_u(s)->count : 1;
-        if (s->kind == SG_S_PY && sg_u(s)->orig)
-            fresh_made(sg_u(s)->orig, n, gen);
-        else if (body && !(s->kind == SG_S_PY && sg_u(s)->name &&
-                           !strncmp(sg_u(s)->name, "def ", 4))) {
+        uint32_t times = s->kind == SG_S_FOR && !sg_for_of(s)->range ? sg_for_of(s)->count : 1;
+        const sg_py *py = s->kind == SG_S_PY ? sg_py_of(s) : NULL;
+        if (py && py->orig)
+            fresh_made(py->orig, n, gen);
+        else if (body && !(py && py->text && !strncmp(py->text, "def ", 4))) {
             uint32_t before = *n;
             fresh_made(*body, n, gen);
             for (uint32_t t = 1; t < times && *n != before; t++)

@@ -74,8 +74,8 @@ static cg_stmt *with_node(ifs *c, const char *call, cg_opnd *arg, cg_stmt *body,
                           ptx_tok first)
 {
     cg_stmt *w = sg_node_new(c->m, SG_S_WITH, first);
-    sg_u(w)->name = call;
-    sg_u(w)->args = arg;
+    sg_with_of(w)->call = call;
+    sg_with_of(w)->cond = arg;
     w->u.ext.body = body;
     return w;
 }
@@ -118,7 +118,7 @@ static int raise_if(ifs *c, cg_stmt **link)
     bend->next = lel;
     lel->next = lend;
     lend->next = NULL;
-    sg_u(node)->orig = br;
+    sg_with_of(node)->orig = br;
     c->refs[els] = c->refs[end] = 0;   /* gone from the kernel */
     *link = node;
     if (els_body) {
@@ -159,7 +159,7 @@ static cg_stmt *last_of(cg_stmt *s)
 static void lower_if_else(ifs *c, cg_stmt **link)
 {
     cg_stmt *node = *link, *els = node->next, *after = els->next;
-    cg_stmt *br = sg_u(node)->orig, *bend = br->next, *lel = bend->next, *lend = lel->next;
+    cg_stmt *br = sg_with_of(node)->orig, *bend = br->next, *lel = bend->next, *lend = lel->next;
     *link = br;
     br->next = node->u.ext.body ? node->u.ext.body : bend;
     if (node->u.ext.body)
@@ -195,11 +195,11 @@ void sg_print_with(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                    int depth, ptx_buf *out)
 {
     sg_indent(out, depth);
-    ptx_buf_printf(out, "with %s(", sg_u(s)->name);
-    if (sg_u(s)->args && sg_u(s)->args->kind == SG_O_OPER)   /* preds.c: if_(a < b) */
-        sg_print_oper(m, k, sg_u(s)->args, out);
-    else if (sg_u(s)->args)
-        cg_print_opnd(m, k, sg_u(s)->args, out);
+    ptx_buf_printf(out, "with %s(", sg_with_of(s)->call);
+    if (sg_with_of(s)->cond && sg_with_of(s)->cond->kind == SG_O_OPER)   /* preds.c: if_(a < b) */
+        sg_print_oper(m, k, sg_with_of(s)->cond, out);
+    else if (sg_with_of(s)->cond)
+        cg_print_opnd(m, k, sg_with_of(s)->cond, out);
     ptx_buf_puts(out, "):\n");
     cg_print_stmts(m, k, s->u.ext.body, depth + 1, out);
 }

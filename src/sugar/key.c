@@ -97,15 +97,15 @@ int sg_key_sugar(const cg_stmt *s)
     /* FOR: range(count) or ptx.range_(args); WAIT: a call of its args;
        ALLOC: merge.c names the ones that print from args; PY: fixed text */
     return (s->kind == SG_S_FOR || s->kind == SG_S_WAIT || s->kind == SG_S_ALLOC ||
-            s->kind == SG_S_PY) && sg_u(s)->name != NULL;
+            s->kind == SG_S_PY) && sg_name(s) != NULL;
 }
 
 /* A call or loop that prints from its name, count, arguments and body
    alone ("repeat" rolls them); other sugar nodes match only themselves. */
 static void put_sugar(sg_key *key, const cg_stmt *s)
 {
-    ptx_buf_printf(&key->b, "%s#%u(", sg_u(s)->name, sg_u(s)->count);
-    put_opnds(key, sg_u(s)->args);
+    ptx_buf_printf(&key->b, "%s#%u(", sg_name(s), sg_count(s));
+    put_opnds(key, sg_args(s));
     ptx_buf_putc(&key->b, ')');
     for (const cg_stmt *t = s->u.ext.body; t; t = t->next)
         sg_key_stmt(key, t);

@@ -52,14 +52,14 @@ static cg_symid cmp_of(const cg_stmt *s, const char *cmp, cg_symid lhs, unsigned
 {
     if (!s || s->kind != SG_S_CMP)
         return CG_NOSYM;
-    const cg_inst *in = &sg_u(s)->orig->u.inst;
+    const cg_inst *in = &sg_cmp_of(s)->setp->u.inst;
     return !strcmp(in->mods[0], cmp) && sg_reg_is(in->ops->next, lhs) && sg_int_is(in->ops->next->next, v)
-           ? sg_u(s)->label : CG_NOSYM;
+           ? sg_cmp_of(s)->pred : CG_NOSYM;
 }
 
 static int if_of(const cg_stmt *s, cg_symid p)
 {
-    return sg_with_is(s, "ptx.if_") && sg_reg_is(sg_u(s)->args, p) &&
+    return sg_with_is(s, "ptx.if_") && sg_reg_is(sg_with_of(s)->cond, p) &&
            !sg_with_is(s->next, "ptx.else_");
 }
 
@@ -106,14 +106,14 @@ static int main_loop(kloops *c, const cg_stmt *w, cg_symid rnd, kmatch *km)
     const cg_opnd *src;
     if (!sg_alloc_from(from, &left, &src) || !sg_reg_is(src, rnd) ||
         (keep = cmp_of(cmp, "ne", left, 0)) == CG_NOSYM || !lp || lp->kind != SG_S_LOOP ||
-        lp->next || !sg_reg_is(sg_u(lp)->args, keep))
+        lp->next || !sg_reg_is(sg_loop_of(lp)->pred, keep))
         return 0;
     unsigned len = list_len(lp->u.ext.body), u = km->unroll;
     if (len < 2 || (len - 2) % u || (len - 2) / u == 0)
         return 0;
     km->n = (len - 2) / u;
     km->body = lp->u.ext.body;
-    km->label = sg_u(lp)->label;
+    km->label = sg_loop_of(lp)->label;
     const cg_stmt *s = lp->u.ext.body;
     for (unsigned i = 0; i < u; i++)
         if (!(s = body_is(c, s, km->n, i == 0)) || s == (const cg_stmt *)&c->first)
@@ -149,7 +149,7 @@ static int cmps_inside(const kloops *c, const cg_stmt *s, const cg_stmt *last,
                        const uint32_t *in)
 {
     for (; s; s = s == last ? NULL : s->next) {
-        if (s->kind == SG_S_CMP && in[sg_u(s)->label] != c->refs[sg_u(s)->label])
+        if (s->kind == SG_S_CMP && in[sg_cmp_of(s)->pred] != c->refs[sg_cmp_of(s)->pred])
             return 0;
         cg_stmt **body = cg_body((cg_stmt *)s);
         if (body && !cmps_inside(c, *body, NULL, in))
@@ -227,8 +227,7 @@ static cg_stmt *nonlocals(kloops *c, const cg_stmt *body, unsigned n, ptx_buf *b
     if (!b->n)
         return NULL;
     cg_stmt *nl = sg_node_new(c->m, SG_S_PY, body->first);
-    sg_u(nl)->name = cg_strndup(c->m, b->p, b->n);
-    sg_u(nl)->label = CG_NOSYM;
+    sg_py_of(nl)->text = cg_strndup(c->m, b->p, b->n);
     return nl;
 }
 
@@ -250,9 +249,8 @@ static void rewrite(kloops *c, cg_stmt **link, const kmatch *km)
     }
     b.n = 0;
     ptx_buf_printf(&b, "def %s():", fn);
-    sg_u(def)->name = cg_strndup(c->m, b.p, b.n);
+    sg_py_of(def)->text = cg_strndup(c->m, b.p, b.n);
     def->u.ext.body = head;
-    sg_u(def)->label = CG_NOSYM;
     b.n = 0;
     ptx_buf_puts(&b, "ptx.kloop(");
     cg_opnd tot = *km->total;

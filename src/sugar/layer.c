@@ -11,8 +11,9 @@
 #include "codegen/build.h"
 #include "sugar/sugar.h"
 
-#define ROW(k, print, nests) { #k, print, sizeof(sg_sugar), nests },
-const cg_ext sg_exts[SG_S_END - CG_S_EXT] = { SG_STMT_KINDS(ROW) };
+#define ROW(k, type, print, nests, orig, args, sym, name, count)              \
+    { { #k, print, sizeof(type), nests }, orig, args, sym, name, count },
+const sg_kind sg_kinds[SG_S_END - CG_S_EXT] = { SG_STMT_KINDS(ROW) };
 #undef ROW
 
 /* ---- operands --------------------------------------------------------- */

@@ -85,8 +85,8 @@ static int raise_at(loops *c, cg_stmt **link, uint32_t list)
         pass_by(c, t, list);
     c->passed[l] = list;   /* its own back edge, for a second definition */
     cg_stmt *node = sg_node_new(c->m, SG_S_LOOP, s->first);
-    sg_u(node)->label = l;
-    sg_u(node)->args = be->u.inst.guard;
+    sg_loop_of(node)->label = l;
+    sg_loop_of(node)->pred = be->u.inst.guard;
     cg_splice(link, be, node);
     /* the body: what lies strictly between the label and the back edge */
     if (before != s) {
@@ -129,11 +129,11 @@ void sg_print_loop(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 {
     sg_indent(out, depth);
     ptx_buf_puts(out, "with ptx.loop(\"");
-    cg_sym_ptx(k, sg_u(s)->label, -1, out);
+    cg_sym_ptx(k, sg_loop_of(s)->label, -1, out);
     ptx_buf_putc(out, '"');
-    if (sg_u(s)->args) {
+    if (sg_loop_of(s)->pred) {
         ptx_buf_puts(out, ", pred=");
-        cg_print_opnd(m, k, sg_u(s)->args, out);
+        cg_print_opnd(m, k, sg_loop_of(s)->pred, out);
     }
     ptx_buf_puts(out, "):\n");
     cg_print_stmts(m, k, s->u.ext.body, depth + 1, out); /* `pass` if empty */

@@ -388,14 +388,14 @@ static uint32_t merge(merger *c, cg_stmt **head)
         if (!a)
             continue;
         cg_stmt *node = sg_node_new(c->m, SG_S_ALLOC, s->first);
-        sg_u(node)->data = a;
-        sg_u(node)->orig = cg_splice(link, last, node);
+        sg_alloc_of(node)->a = a;
+        sg_alloc_of(node)->orig = cg_splice(link, last, node);
         if (a->form == ARRIVE && !a->width) {   /* a call of its operands: "repeat"
                                                    may roll it (its state unread) */
-            sg_u(node)->name = a->init;
-            sg_u(node)->args = sg_copy_opnd(c->m, a->src);
+            sg_alloc_of(node)->init = a->init;
+            sg_alloc_of(node)->src = sg_copy_opnd(c->m, a->src);
             if (a->src->next)
-                sg_u(node)->args->next = sg_copy_opnd(c->m, a->src->next);
+                sg_alloc_of(node)->src->next = sg_copy_opnd(c->m, a->src->next);
         }
         made++;
     }
@@ -407,8 +407,8 @@ static uint32_t merge(merger *c, cg_stmt **head)
 /* [x = ]ptx.mbarrier.arrive(bar[, tx][, pred=g]) */
 static void print_arrive(const cg_module *m, const cg_kernel *k, const cg_stmt *s, ptx_buf *out)
 {
-    const alloc *a = sg_u(s)->data;
-    const cg_opnd *src = sg_u(s)->args ? sg_u(s)->args : a->src;   /* a rolled copy's */
+    const alloc *a = sg_alloc_of(s)->a;
+    const cg_opnd *src = sg_alloc_of(s)->src ? sg_alloc_of(s)->src : a->src;   /* a rolled copy's */
     if (a->width)
         ptx_buf_printf(out, "%s = ", k->syms[a->regs[0]].py);
     ptx_buf_printf(out, "%s(", a->init);
@@ -428,7 +428,7 @@ static void print_arrive(const cg_module *m, const cg_kernel *k, const cg_stmt *
 void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                     int depth, ptx_buf *out)
 {
-    const alloc *a = sg_u(s)->data;
+    const alloc *a = sg_alloc_of(s)->a;
     const cg_sym *y = &k->syms[a->regs[0]];
     cg_opnd src;
     sg_indent(out, depth);
@@ -504,7 +504,7 @@ void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
    mma.c read it). */
 static void keep_replaced(cg_stmt *node, cg_stmt *first, cg_stmt *last)
 {
-    cg_stmt **end = &sg_u(node)->orig;
+    cg_stmt **end = &sg_alloc_of(node)->orig;
     while (*end)
         end = &(*end)->next;
     last->next = NULL;
@@ -516,7 +516,7 @@ static void keep_replaced(cg_stmt *node, cg_stmt *first, cg_stmt *last)
 /* The operator result x of node s (an OPER merge), or CG_NOSYM. */
 static cg_symid oper_result(const cg_stmt *s)
 {
-    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_u(s)->data : NULL;
+    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
     return a && a->form == OPER ? a->regs[0] : CG_NOSYM;
 }
 
@@ -539,8 +539,8 @@ static cg_opnd *sole_use(const merger *c, cg_stmt *t, cg_symid x)
                 v[n++] = e;                  /* a coordinate: coords=(0, r, (c >> 6)) */
         }
     } else if (oper_result(t) != CG_NOSYM &&
-               ((alloc *)sg_u(t)->data)->src->kind == SG_O_OPER) {
-        const cg_opnd *e = ((alloc *)sg_u(t)->data)->src;
+               sg_alloc_of(t)->a->src->kind == SG_O_OPER) {
+        const cg_opnd *e = sg_alloc_of(t)->a->src;
         v[n++] = e->a;
         if (e->b)           /* not unary */
             v[n++] = e->b;
@@ -570,7 +570,7 @@ static const struct { uint32_t mask; const char *mode; } swizzles[] = {
 
 static const cg_opnd *oper_src(const cg_stmt *s, const char *op)
 {
-    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_u(s)->data : NULL;
+    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
     return a && a->form == OPER && a->src->kind == SG_O_OPER && a->src->text.n == 1 &&
            a->src->text.v[0].n == strlen(op) && !memcmp(a->src->text.v[0].p, op, strlen(op))
            ? a->src : NULL;
@@ -583,7 +583,7 @@ static const char *swizzle_at(const merger *c, const cg_stmt *s)
     const cg_opnd *and = oper_src(s, "&");
     const cg_stmt *shr = and ? s->next : NULL;
     const cg_opnd *xr = shr ? oper_src(shr->next, "^") : NULL;
-    cg_symid b = and ? ((alloc *)sg_u(s)->data)->regs[0] : CG_NOSYM;
+    cg_symid b = and ? sg_alloc_of(s)->a->regs[0] : CG_NOSYM;
     if (!and || !xr || !inst_is(shr, "shr", "u32", NULL, NULL) || sg_nops(shr->u.inst.ops) != 3 ||
         !sg_reg_is(shr->u.inst.ops, b) || !sg_reg_is(shr->u.inst.ops->next, b) ||
         !sg_int_is(shr->u.inst.ops->next->next, 3) || !sg_same_reg(and->a, xr->a) ||
@@ -606,14 +606,14 @@ static uint32_t swizzle(merger *c, cg_stmt **head)
         if (!mode)
             continue;
         cg_stmt *y = (*link)->next->next;
-        alloc *a = sg_u(y)->data;
+        alloc *a = sg_alloc_of(y)->a;
         ptx_buf b = { 0 };
         cg_opnd off = *a->src->a;
         off.next = NULL;
         ptx_buf_puts(&b, "smem.apply_swizzle(");
         cg_symid x = prev ? oper_result(*prev) : CG_NOSYM;
         if (x != CG_NOSYM && sg_reg_is(&off, x) && c->refs[x] == 3) {
-            sg_print_oper(c->m, c->k, ((alloc *)sg_u((*prev))->data)->src, &b);
+            sg_print_oper(c->m, c->k, sg_alloc_of(*prev)->a->src, &b);
             link = prev;
         } else {
             cg_print_opnd(c->m, c->k, &off, &b);
@@ -645,7 +645,7 @@ static uint32_t nest(merger *c, cg_stmt **head)
             continue;
         }
         cg_opnd *next = use->next;
-        *use = *((alloc *)sg_u(s)->data)->src;
+        *use = *sg_alloc_of(s)->a->src;
         use->next = next;
         *link = t;                    /* the result is pyptx's own now */
         if (t->kind == SG_S_ALLOC)    /* (an instruction holds the operator
@@ -666,7 +666,7 @@ uint32_t sg_merge_decls(cg_module *m, cg_kernel *k, const uint32_t *refs)
 
 int sg_alloc_oper(const cg_stmt *s, cg_symid *x, const cg_opnd **e)
 {
-    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_u(s)->data : NULL;
+    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
     if (!a || a->form != OPER || a->src->kind != SG_O_OPER)
         return 0;
     *x = a->regs[0];
@@ -676,7 +676,7 @@ int sg_alloc_oper(const cg_stmt *s, cg_symid *x, const cg_opnd **e)
 
 int sg_alloc_from(const cg_stmt *s, cg_symid *x, const cg_opnd **src)
 {
-    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_u(s)->data : NULL;
+    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
     if (!a || a->form != FROM)
         return 0;
     *x = a->regs[0];
@@ -686,7 +686,7 @@ int sg_alloc_from(const cg_stmt *s, cg_symid *x, const cg_opnd **src)
 
 int sg_alloc_load(const cg_stmt *s, cg_symid *x, const cg_opnd **addr)
 {
-    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_u(s)->data : NULL;
+    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
     if (!a || a->form != LOAD)
         return 0;
     *x = a->regs[0];
@@ -696,7 +696,7 @@ int sg_alloc_load(const cg_stmt *s, cg_symid *x, const cg_opnd **addr)
 
 int sg_alloc_init_int(const cg_stmt *s, cg_symid *x, const cg_opnd **v)
 {
-    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_u(s)->data : NULL;
+    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
     if (!a || a->form != INIT || a->init || a->src->kind != CG_O_INT)
         return 0;
     *x = a->regs[0];
@@ -706,5 +706,5 @@ int sg_alloc_init_int(const cg_stmt *s, cg_symid *x, const cg_opnd **v)
 
 void sg_alloc_set_init(cg_stmt *s, const char *python)
 {
-    ((alloc *)sg_u(s)->data)->init = python;
+    sg_alloc_of(s)->a->init = python;
 }

@@ -38,7 +38,7 @@ typedef struct mmas {
    node): the int's text, or NULL. */
 static const cg_opnd *set_u32(const mmas *c, const cg_stmt *s, cg_symid *r)
 {
-    const cg_stmt *d = s && s->kind == SG_S_ALLOC ? sg_u(s)->orig : s;
+    const cg_stmt *d = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->orig : s;
     const cg_stmt *mv = d ? d->next : NULL;
     if (!sg_fresh_decl(c->k, d, "u32") || !sg_inst_is(mv, "mov") || mv->u.inst.guard ||
         mv->u.inst.nmods != 1 || strcmp(mv->u.inst.mods[0], "u32") ||

@@ -235,7 +235,7 @@ static uint32_t name_aliases(cg_module *m, cg_kernel *k, const alias_set *as)
     ptx_buf_free(&names);
     ptx_buf_free(&vals);
     cg_stmt *py = sg_node_new(m, SG_S_PY, PTX_NOTOK);
-    sg_u(py)->name = cg_strndup(m, b.p, b.n);
+    sg_py_of(py)->text = cg_strndup(m, b.p, b.n);
     ptx_buf_free(&b);
     py->next = k->body;
     k->body = py;

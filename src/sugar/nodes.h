@@ -4,42 +4,167 @@
  *
  * Codegen knows none of them: a sugar statement is a codegen extension
  * statement (ir.h: CG_S_EXT) whose kind sugar numbers from CG_S_EXT up, so
- * that a pass may switch on s->kind, and whose row in sg_exts[] (layer.c)
+ * that a pass may switch on s->kind, and whose row in sg_kinds[] (layer.c)
  * prints it; a sugar operand is an extension operand (CG_O_EXT up), which
- * codegen prints through sg_layer.print_opnd.  Both lists are X-macros,
- * so that the kinds and their rows cannot drift apart.
+ * codegen prints through sg_layer.print_opnd.  The statement kinds are an
+ * X-macro, so that the kinds, their payloads and their rows cannot drift
+ * apart.
  */
 #ifndef PTX_SUGAR_NODES_H
 #define PTX_SUGAR_NODES_H
 
+#include <stddef.h>
 #include "codegen/ir.h"
 
-/* Statement kinds: X(KIND, printer, nests a body). */
-#define SG_STMT_KINDS(X)                                                     \
-    X(LOOP, sg_print_loop, 1)   /* with ptx.loop("L", pred=guard): body */   \
-    X(WAIT, sg_print_wait, 0)   /* an mbarrier try_wait spin loop folded    \
-                                   into one call */                         \
-    X(FOR, sg_print_for, 1)     /* for <var> in range(count): body */        \
-    X(EXPR, sg_print_expr, 0)   /* integer expression chain, r[k] = a OP b */\
-    X(PY, sg_print_py, 1)       /* any other Python lines (text, body) */    \
-    X(WITH, sg_print_with, 1)   /* with <name>(<args>): body - ptx.if_ ... */\
-    X(CMP, sg_print_cmp, 0)     /* pI = a < b */                             \
-    X(ALIAS, sg_print_alias, 0) /* tid = r[2] (records nothing) */           \
-    X(ALLOC, sg_print_alloc, 0) /* a declaration merged with what first      \
-                                   writes the register: reg.scalar(T,      \
-                                   init=V), reg.from_(src, T),             \
-                                   ptx.global_ptrs(...) (merge.c) */
+/* The payload of each statement kind (u.ext.node).  Each holds the
+   statements it replaced where it keeps them (`orig`: never printed;
+   passes look through the node at them, and at the operands it prints). */
+typedef struct sg_loop {     /* with ptx.loop("L", pred=guard): body */
+    cg_symid label;
+    cg_opnd *pred;           /* the back edge's guard, or NULL (bra.uni) */
+} sg_loop;
 
-#define SG_KIND(k, print, nests) SG_S_##k,
+typedef struct sg_wait {     /* helper(args...): an mbarrier try_wait spin
+                                block folded into one call (wait.c) */
+    const char *helper;      /* "ptx.mbarrier.wait" or a local helper */
+    cg_opnd *args;
+    cg_stmt *orig;
+} sg_wait;
+
+typedef struct sg_for {      /* for var in range(count): body (repeat.c), or
+                                for var in ptx.range_(range...) (range.c) */
+    const char *var;
+    uint32_t count;
+    cg_opnd *range;          /* start, stop[, step]; NULL: range(count) */
+    cg_stmt *orig;
+    cg_stmt *rolled;         /* repeat.c: the loop made before it in the same
+                                list, which is rolled again (NULL after) */
+} sg_for;
+
+typedef struct sg_expr {     /* an integer expression chain, r[k] = a OP b */
+    const struct enode *tree; /* expr.c */
+    cg_stmt *orig;
+} sg_expr;
+
+typedef struct sg_py {       /* Python lines a pass writes (text, body) */
+    const char *text;
+    cg_opnd *args;           /* an operand the text stands for (desc.c: the
+                                descriptor), or NULL */
+    cg_symid sym;            /* the register the text assigns, or CG_NOSYM */
+    cg_stmt *orig;
+} sg_py;
+
+typedef struct sg_with {     /* with call(cond): body - ptx.if_, ptx.else_ */
+    const char *call;
+    cg_opnd *cond;           /* or NULL */
+    cg_stmt *orig;           /* ptx.if_'s branches, or NULL */
+} sg_with;
+
+typedef struct sg_cmp {      /* p = a < b */
+    cg_symid pred;
+    cg_stmt *setp;
+} sg_cmp;
+
+typedef struct sg_alias {    /* tid = r[2]: records nothing */
+    cg_symid name;
+    cg_opnd *elem;
+} sg_alias;
+
+typedef struct sg_alloc {    /* a declaration merged with what first writes
+                                the register: reg.scalar(T, init=V),
+                                reg.from_(src, T), ptx.global_ptrs(...) */
+    struct alloc *a;         /* merge.c */
+    const char *init;        /* a rolled copy's: a->init, then src */
+    cg_opnd *src;
+    cg_stmt *orig;
+} sg_alloc;
+
+/* Statement kinds: X(KIND, payload, printer, nests a body, and the fields
+   that walks which know no kind read: the statements replaced, the
+   operands printed, a symbol named, a name and a count for keys). */
+#define SG_NO 0
+#define SG_AT(t, f) (uint8_t)(offsetof(t, f) + 1)
+#define SG_STMT_KINDS(X)                                                     \
+    X(LOOP, sg_loop, sg_print_loop, 1, SG_NO, SG_AT(sg_loop, pred),         \
+      SG_AT(sg_loop, label), SG_NO, SG_NO)                                   \
+    X(WAIT, sg_wait, sg_print_wait, 0, SG_AT(sg_wait, orig),                \
+      SG_AT(sg_wait, args), SG_NO, SG_AT(sg_wait, helper), SG_NO)           \
+    X(FOR, sg_for, sg_print_for, 1, SG_AT(sg_for, orig), SG_AT(sg_for, range), \
+      SG_NO, SG_AT(sg_for, var), SG_AT(sg_for, count))                      \
+    X(EXPR, sg_expr, sg_print_expr, 0, SG_AT(sg_expr, orig), SG_NO, SG_NO,  \
+      SG_NO, SG_NO)                                                          \
+    X(PY, sg_py, sg_print_py, 1, SG_AT(sg_py, orig), SG_AT(sg_py, args),    \
+      SG_AT(sg_py, sym), SG_AT(sg_py, text), SG_NO)                         \
+    X(WITH, sg_with, sg_print_with, 1, SG_AT(sg_with, orig),                \
+      SG_AT(sg_with, cond), SG_NO, SG_AT(sg_with, call), SG_NO)                           \
+    X(CMP, sg_cmp, sg_print_cmp, 0, SG_AT(sg_cmp, setp), SG_NO,             \
+      SG_AT(sg_cmp, pred), SG_NO, SG_NO)                                     \
+    X(ALIAS, sg_alias, sg_print_alias, 0, SG_NO, SG_AT(sg_alias, elem),     \
+      SG_AT(sg_alias, name), SG_NO, SG_NO)                                   \
+    X(ALLOC, sg_alloc, sg_print_alloc, 0, SG_AT(sg_alloc, orig),            \
+      SG_AT(sg_alloc, src), SG_NO, SG_AT(sg_alloc, init), SG_NO)
+
+#define SG_KIND(k, ...) SG_S_##k,
 enum { SG_S_FIRST_ = CG_S_EXT - 1, SG_STMT_KINDS(SG_KIND) SG_S_END };
 #undef SG_KIND
-#define SG_PRINTER(k, print, nests)                                          \
+#define SG_PRINTER(k, type, print, ...)                                      \
     void print(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 SG_STMT_KINDS(SG_PRINTER)
 #undef SG_PRINTER
+/* The payload of s, which is of that kind. */
+#define SG_OF(k, type, ...)                                                  \
+    static inline type *type##_of(const cg_stmt *s) { return (type *)s->u.ext.node; }
+SG_STMT_KINDS(SG_OF)
+#undef SG_OF
 
-/* The rows of the kinds above, in their order (layer.c). */
-extern const cg_ext sg_exts[SG_S_END - CG_S_EXT];
+/* A kind's row: codegen's (first, so that u.ext.ext points to the row),
+   and where the fields above lie in the payload (1 + offset, 0: none). */
+typedef struct sg_kind {
+    cg_ext ext;
+    uint8_t orig, args, sym, name, count;
+} sg_kind;
+extern const sg_kind sg_kinds[SG_S_END - CG_S_EXT];
+
+static inline void *sg_field(const cg_stmt *s, uint8_t at)
+{
+    return at ? (char *)s->u.ext.node + at - 1 : NULL;
+}
+static inline const sg_kind *sg_kind_of(const cg_stmt *s)
+{
+    return (const sg_kind *)s->u.ext.ext;
+}
+/* The statements sugar node s replaced, its operands, the symbol it names
+   (a loop's label, a comparison's predicate, an alias), its name and
+   count: NULL, CG_NOSYM or 0 where its kind has none. */
+static inline cg_stmt *sg_orig(const cg_stmt *s)
+{
+    cg_stmt **p = sg_field(s, sg_kind_of(s)->orig);
+    return p ? *p : NULL;
+}
+static inline cg_opnd **sg_argsp(const cg_stmt *s)
+{
+    return sg_field(s, sg_kind_of(s)->args);
+}
+static inline cg_opnd *sg_args(const cg_stmt *s)
+{
+    cg_opnd **p = sg_argsp(s);
+    return p ? *p : NULL;
+}
+static inline cg_symid sg_sym(const cg_stmt *s)
+{
+    cg_symid *p = sg_field(s, sg_kind_of(s)->sym);
+    return p ? *p : CG_NOSYM;
+}
+static inline const char *sg_name(const cg_stmt *s)
+{
+    const char **p = sg_field(s, sg_kind_of(s)->name);
+    return p ? *p : NULL;
+}
+static inline uint32_t sg_count(const cg_stmt *s)
+{
+    uint32_t *p = sg_field(s, sg_kind_of(s)->count);
+    return p ? *p : 0;
+}
 
 /* Operand kinds, numbered from CG_O_EXT (layer.c prints them). */
 enum {
@@ -64,26 +189,6 @@ enum {
                      stride not 0); sym != CG_NOSYM: that register array's
                      element sym[base + stride*var] (repeat.c) */
 };
-
-/* The payload of every sugar statement.  Which fields mean what is up to
-   the pass that made the node and its printer; the common meaning is: */
-typedef struct sg_sugar {
-    cg_stmt *orig;         /* WAIT, FOR, EXPR, ALLOC, CMP, WITH (if_): the
-                              statements replaced, never printed (passes
-                              look through the node at them); NULL where
-                              they live on in the body (u.ext.body) */
-    cg_symid label;        /* LOOP: the loop label */
-    cg_opnd *args;         /* LOOP: the pred; WAIT: call arguments */
-    const char *name;      /* FOR: the loop variable; PY: text; WAIT: the
-                              helper's name */
-    uint32_t count;        /* FOR: range(count) */
-    void *data;            /* pass-private */
-} sg_sugar;
-
-static inline sg_sugar *sg_u(const cg_stmt *s)
-{
-    return (sg_sugar *)s->u.ext.node;
-}
 
 /* a OP b of an SG_O_OPER, without the parentheses it takes as an operand
    (layer.c) */

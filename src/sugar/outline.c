@@ -70,8 +70,8 @@ static uint32_t sketch(const cg_stmt *s)
             return 0;
         /* fall through */
     default:
-        if (s->kind >= CG_S_EXT && sg_u(s)->name)
-            for (const char *p = sg_u(s)->name; *p && p - sg_u(s)->name < 8; p++)
+        if (s->kind >= CG_S_EXT && sg_name(s))
+            for (const char *p = sg_name(s); *p && p - sg_name(s) < 8; p++)
                 h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
         break;
     }
@@ -94,8 +94,8 @@ static void collect(outliner *o, cg_stmt **head, int32_t loop)
         if (!body || !*body || s->kind == SG_S_PY)
             continue;
         int32_t in = loop;
-        if (s->kind == SG_S_FOR && sg_u(s)->name) {
-            loopvar l = { sg_u(s)->name, loop };
+        if (s->kind == SG_S_FOR && sg_for_of(s)->var) {
+            loopvar l = { sg_for_of(s)->var, loop };
             ol_append(&o->lb, &l, sizeof l);
             in = (int32_t)(o->lb.n / sizeof l) - 1;
         }
@@ -699,8 +699,7 @@ static void take(outliner *o, group *g, ptx_buf *calls)
     if (!name)
         return;
     cg_stmt *def = sg_node_new(o->m, SG_S_PY, PTX_NOTOK);
-    sg_u(def)->name = helper_text(o, g, name);
-    sg_u(def)->label = CG_NOSYM;
+    sg_py_of(def)->text = helper_text(o, g, name);
     *o->dtail = def;
     o->dtail = &def->next;
     for (uint32_t q = 0; q < g->c; q++)

@@ -159,7 +159,7 @@ static int unmovable(const cg_kernel *k, const cg_stmt *s)
         if (s->kind == CG_S_RAW &&
             names_label(k, &(cg_opnd){ .kind = CG_O_STR, .text = s->u.raw.text }))
             return 1;
-        if (s->kind >= CG_S_EXT && names_label(k, sg_u(s)->args))
+        if (s->kind >= CG_S_EXT && names_label(k, sg_args(s)))
             return 1;
         cg_stmt **body = cg_body((cg_stmt *)s);
         if (body && unmovable(k, *body))

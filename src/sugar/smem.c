@@ -75,9 +75,8 @@ static cg_stmt *alloc_stmt(cg_module *m, cg_kernel *k, const cg_stmt *s,
     if (n <= 0 || (size_t)n >= sizeof text)
         return NULL;
     cg_stmt *py = sg_node_new(m, SG_S_PY, s->first);
-    sg_u(py)->name = cg_strndup(m, text, (size_t)n);
-    sg_u(py)->orig = sg_copy_stmt(m, s);
-    sg_u(py)->label = CG_NOSYM;
+    sg_py_of(py)->text = cg_strndup(m, text, (size_t)n);
+    sg_py_of(py)->orig = sg_copy_stmt(m, s);
     return py;
 }
 

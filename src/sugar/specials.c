@@ -144,9 +144,9 @@ static void walk(specials *c, cg_stmt *s)
         } else if (s->kind == CG_S_RAW) {
             note_text(c, &s->u.raw.text);
         } else if (s->kind >= CG_S_EXT) {   /* nodes of earlier passes */
-            if (sg_u(s)->orig)
-                walk(c, sg_u(s)->orig);
-            note_opnds(c, sg_u(s)->args, 0, 0, 0);
+            if (sg_orig(s))
+                walk(c, sg_orig(s));
+            note_opnds(c, sg_args(s), 0, 0, 0);
         }
         if (body)
             walk(c, *body);
@@ -218,8 +218,8 @@ static cg_symid make_alias(specials *c, cg_stmt **link, const char *base)
     c->k->syms[s].py = py;
     c->k->syms[s].alias = 1;
     cg_stmt *alias = sg_node_new(c->m, SG_S_ALIAS, (*link)->first);
-    sg_u(alias)->label = s;
-    sg_u(alias)->args = sg_copy_opnd(c->m, d);
+    sg_alias_of(alias)->name = s;
+    sg_alias_of(alias)->elem = sg_copy_opnd(c->m, d);
     alias->next = *link;
     *link = alias;
     return s;
@@ -291,7 +291,7 @@ void sg_print_alias(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                     int depth, ptx_buf *out)
 {
     sg_indent(out, depth);
-    ptx_buf_printf(out, "%s = ", k->syms[sg_u(s)->label].py);
-    cg_print_opnd(m, k, sg_u(s)->args, out);
+    ptx_buf_printf(out, "%s = ", k->syms[sg_alias_of(s)->name].py);
+    cg_print_opnd(m, k, sg_alias_of(s)->elem, out);
     ptx_buf_putc(out, '\n');
 }

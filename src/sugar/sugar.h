@@ -216,7 +216,7 @@ static inline int sg_inst_is(const cg_stmt *s, const char *op)
 /* s is a `with CALL(...):` block (ifs.c: ptx.if_, ptx.else_). */
 static inline int sg_with_is(const cg_stmt *s, const char *call)
 {
-    return s && s->kind == SG_S_WITH && !strcmp(sg_u(s)->name, call);
+    return s && s->kind == SG_S_WITH && !strcmp(sg_with_of(s)->call, call);
 }
 unsigned sg_nops(const cg_opnd *o);
 /* The i-th operand of an instruction, or NULL. */

@@ -26,8 +26,10 @@ cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s)
 
 cg_stmt *sg_node_new(cg_module *m, unsigned kind, ptx_tok first)
 {
-    cg_stmt *s = cg_ext_new(m, kind, &sg_exts[kind - CG_S_EXT], first);
-    sg_u(s)->label = CG_NOSYM;
+    cg_stmt *s = cg_ext_new(m, kind, &sg_kinds[kind - CG_S_EXT].ext, first);
+    cg_symid *sym = sg_field(s, sg_kinds[kind - CG_S_EXT].sym);
+    if (sym)
+        *sym = CG_NOSYM;
     return s;
 }
 
@@ -168,8 +170,8 @@ void sg_retarget_one(cg_stmt *s, sg_retarget_fn map, void *ctx)
         retarget_opnds(s->u.inst.ops, map, ctx);
         retarget_opnds(s->u.inst.guard, map, ctx);
     } else if (s->kind >= CG_S_EXT && s->kind != SG_S_ALIAS) {
-        retarget_opnds(sg_u(s)->args, map, ctx);
-        sg_retarget(sg_u(s)->orig, map, ctx);
+        retarget_opnds(sg_args(s), map, ctx);
+        sg_retarget(sg_orig(s), map, ctx);
     }
 }
 
@@ -233,7 +235,7 @@ void sg_indent(ptx_buf *out, int depth)
 void sg_print_py(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                      int depth, ptx_buf *out)
 {
-    const char *t = sg_u(s)->name ? sg_u(s)->name : "";
+    const char *t = sg_py_of(s)->text ? sg_py_of(s)->text : "";
     while (*t) {
         const char *e = strchr(t, '\n');
         size_t n = e ? (size_t)(e - t) : strlen(t);
@@ -285,11 +287,11 @@ static void count_stmts(const cg_stmt *s, uint32_t *refs, uint32_t step)
         } else if (s->kind == CG_S_LABEL) {
             refs[s->u.label] += step;
         } else if (s->kind >= CG_S_EXT) {
-            if (sg_u(s)->orig)
-                count_stmts(sg_u(s)->orig, refs, step);
-            if (sg_u(s)->label != CG_NOSYM)
-                refs[sg_u(s)->label] += step;
-            count_opnds(sg_u(s)->args, refs, step);
+            if (sg_orig(s))
+                count_stmts(sg_orig(s), refs, step);
+            if (sg_sym(s) != CG_NOSYM)
+                refs[sg_sym(s)] += step;
+            count_opnds(sg_args(s), refs, step);
         }
         if (body)
             count_stmts(*body, refs, step);
@@ -344,7 +346,7 @@ int sg_declares(const cg_stmt *s)
     if (s->kind == CG_S_INST)
         return opnds_emit(s->u.inst.ops);
     if (s->kind >= CG_S_EXT)
-        for (const cg_stmt *t = sg_u(s)->orig; t; t = t->next)
+        for (const cg_stmt *t = sg_orig(s); t; t = t->next)
             if (sg_declares(t))
                 return 1;
     cg_stmt *const *body = cg_body((cg_stmt *)s);
@@ -381,9 +383,8 @@ int sg_int_is(const cg_opnd *o, long long v)
 cg_stmt *sg_py_splice(cg_module *m, cg_stmt **link, cg_stmt *last, const char *text, size_t n)
 {
     cg_stmt *node = sg_node_new(m, SG_S_PY, (*link)->first);
-    sg_u(node)->name = cg_strndup(m, text, n);
-    sg_u(node)->label = CG_NOSYM;
-    sg_u(node)->orig = cg_splice(link, last, node);
+    sg_py_of(node)->text = cg_strndup(m, text, n);
+    sg_py_of(node)->orig = cg_splice(link, last, node);
     return node;
 }
 

@@ -306,7 +306,7 @@ static cg_stmt *helper_def(cg_module *m, const helper *h, const block *bl)
         ptx_buf_printf(&b, "%s%s", q ? ", " : "", h->pname[q]);
     ptx_buf_puts(&b, "):");
     cg_stmt *def = sg_node_new(m, SG_S_PY, PTX_NOTOK);
-    sg_u(def)->name = cg_strndup(m, b.p, b.n);
+    sg_py_of(def)->text = cg_strndup(m, b.p, b.n);
     ptx_buf_free(&b);
     cg_stmt *sc = sg_copy_stmt(m, bl->scope), **tail = &sc->u.body;
     unsigned pos = 0;
@@ -328,10 +328,9 @@ static void make_call(cg_module *m, const block *bl, const helper *h)
     cg_stmt *call = bl->scope;
     cg_stmt *orig = sg_copy_stmt(m, call);
     sg_node_become(m, call, SG_S_WAIT);
-    sg_u(call)->orig = orig;
-    sg_u(call)->label = CG_NOSYM;
-    sg_u(call)->name = h->name;
-    cg_opnd **at = &sg_u(call)->args;
+    sg_wait_of(call)->orig = orig;
+    sg_wait_of(call)->helper = h->name;
+    cg_opnd **at = &sg_wait_of(call)->args;
     for (unsigned q = 0; q < h->nparams; q++)
         for (unsigned p = 0; p < bl->nw; p++)
             if (h->param[p] == (int)q) {
@@ -382,9 +381,9 @@ void sg_print_wait(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                    int depth, ptx_buf *out)
 {
     sg_indent(out, depth);
-    ptx_buf_printf(out, "%s(", sg_u(s)->name);
-    for (cg_opnd *a = sg_u(s)->args; a; a = a->next) {
-        if (a == sg_u(s)->args && !strcmp(sg_u(s)->name, "ptx.mbarrier.wait"))
+    ptx_buf_printf(out, "%s(", sg_wait_of(s)->helper);
+    for (cg_opnd *a = sg_wait_of(s)->args; a; a = a->next) {
+        if (a == sg_wait_of(s)->args && !strcmp(sg_wait_of(s)->helper, "ptx.mbarrier.wait"))
             wait_addr(m, k, a, out);
         else
             cg_print_opnd(m, k, a, out);
@@ -451,11 +450,10 @@ static uint32_t fold_own(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_st
         if (!(w = own_wait(m, k, refs, s)))
             continue;
         cg_stmt *call = sg_node_new(m, SG_S_WAIT, s->first);
-        sg_u(call)->orig = sg_copy_stmt(m, w);   /* the operands, for later passes */
-        sg_u(call)->label = CG_NOSYM;
-        sg_u(call)->name = "ptx.mbarrier.wait";
-        sg_u(call)->args = sg_copy_opnd(m, w->u.inst.ops->next);
-        sg_u(call)->args->next = sg_copy_opnd(m, w->u.inst.ops->next->next);
+        sg_wait_of(call)->orig = sg_copy_stmt(m, w);   /* the operands, for later passes */
+        sg_wait_of(call)->helper = "ptx.mbarrier.wait";
+        sg_wait_of(call)->args = sg_copy_opnd(m, w->u.inst.ops->next);
+        sg_wait_of(call)->args->next = sg_copy_opnd(m, w->u.inst.ops->next->next);
         call->next = w->next->next;
         *link = call;
         made++;
