@@ -224,7 +224,7 @@ void cg_open_part(cg_open *o, cg_module *m, const ptx_module *pm, size_t at,
 void cg_open_free(cg_open *o);
 
 /* codegen.c, for pieces.c: the stats of kernels from `from` on (counted
-   before the passes), and those of a list; the head printed once the
+   before the layer above rewrites them), and those of a list; the head printed once the
    kernels are, and put in before them at `start`; the kernels [from, to)
    printed in plain mode on up to `jobs` threads. */
 void cg_count_stats(const cg_module *m, uint32_t from, ptx_codegen_stats *st);
@@ -232,6 +232,13 @@ void cg_count_stmts(cg_stmt *s, ptx_codegen_stats *st);
 void cg_print_head_at(const cg_module *m, size_t start, ptx_buf *out);
 void cg_print_plain(const cg_module *m, uint32_t from, uint32_t to, unsigned jobs,
                     ptx_buf *out);
+/* The whole file of a module no layer rewrites: head, the kernels on up
+   to `jobs` threads, tail. */
+void cg_print_all(const cg_module *m, unsigned jobs, ptx_buf *out);
+/* pieces.c: ptx_codegen_pieces of a module no layer rewrites (0 where
+   --name asks for the whole module). */
+int cg_codegen_pieces(const char *name, const char *src, size_t size,
+                      size_t piece, const ptx_codegen_options *o, ptx_buf *out);
 
 
 #endif

@@ -264,7 +264,7 @@ static void reg_syms(walk *w, const ptx_stmt *s, int api)
     const char *ty = spec_type(b, s->u.var.specs, &other);
     int is_pred = ty && !strcmp(ty, "pred");
     if (!ty)
-        ty = "b32"; /* only the operator sugar of the binding depends on it */
+        ty = "b32"; /* only the binding's operators depend on it */
     use_type(b, ty);
     for (const ptx_declarator *d = s->u.var.decls; d; d = d->next) {
         if (d->dims)

@@ -6,12 +6,12 @@
  * opcode cache that the module's instructions share.  So each thread
  * builds with a module of its own, a copy that holds its own arenas and
  * opcode cache, and takes the next kernel not yet built (the largest
- * first: build_order); afterwards the copies' arenas and opcodes (sugar's
- * free.c reads their names) become the module's, and the pyptx types
+ * first: build_order); afterwards the copies' arenas and opcodes (the layer
+ * above reads their names) become the module's, and the pyptx types
  * their bodies used are added to its.  A
  * kernel's instructions all come from one cache, so instructions that
  * spell one opcode word still share its op and mods arrays within the
- * kernel, which is what the sugar passes' memos assume (ir.h); kernels
+ * kernel, which is what the layer above's memos may assume; kernels
  * built by different threads do not share them, and nothing compares
  * instructions of two kernels.  Which thread builds a kernel does not
  * change what is built: the output is the serial build's.
@@ -92,7 +92,7 @@ static uint32_t *build_order(const cg_module *m, uint32_t from, uint32_t to,
 static void merge(cg_module *m, builder_thread *t, ptx_arena *ir)
 {
     m->types_used |= t->copy.types_used;
-    if (ir) {   /* a piece's: its opcodes are for sugar, which reads none */
+    if (ir) {   /* a piece's: no layer above reads its opcodes */
         ptx_arena_adopt(ir, t->copy.arena);
         ptx_arena_adopt(ir, t->copy.stmts);
         return;

@@ -14,8 +14,8 @@
  *
  * One thing differs from a whole body's build: labels are declared a part
  * at a time, so a branch to a label of a later part names it as a string.
- * A string prints as the label does ("$L__BB0_7"), and only sugar, which
- * is never built in pieces, tells the two apart.  (A label spelled as a
+ * A string prints as the label does ("$L__BB0_7"), and only the layer above,
+ * which never works on pieces, tells the two apart.  (A label spelled as a
  * special register, %tid, would be printed as that register, which traces
  * the same PTX.)
  */

@@ -1,6 +1,8 @@
 /*
- * codegen.c - ptx_codegen: build the IR, run the selected sugar passes,
- * print Python.  A large text in plain mode: pieces.c.
+ * codegen.c - what the entry points (ptx_codegen, in the layer above) put
+ * together: statistics of a built module, and its Python printed whole
+ * (the kernels on several threads) or around kernels printed one by one.
+ * A large text in plain mode: pieces.c.
  */
 #include <string.h>
 #include "codegen/build.h"
@@ -22,9 +24,9 @@ void cg_count_stmts(cg_stmt *s, ptx_codegen_stats *st)
     }
 }
 
-/* Counted on the translation before the sugar passes run, so that they
-   describe the PTX (the same plain and sugar); pass_applied says what the
-   passes made of it.  Kernels from `from` on. */
+/* Counted on the translation before the layer above rewrites it, so that
+   they describe the PTX (the same plain and readable); pass_applied says
+   what the layer's passes made of it.  Kernels from `from` on. */
 void cg_count_stats(const cg_module *m, uint32_t from, ptx_codegen_stats *st)
 {
     for (uint32_t i = from; i < m->nkernels; i++) {
@@ -92,41 +94,9 @@ void cg_print_plain(const cg_module *m, uint32_t from, uint32_t to, unsigned job
         print_run(&runs[0], out);
 }
 
-int ptx_codegen(const ptx_module *pm, const ptx_codegen_options *o,
-                ptx_buf *out, ptx_diag *err)
+void cg_print_all(const cg_module *m, unsigned jobs, ptx_buf *out)
 {
-    ptx_codegen_options none = { 0 };
-    cg_module *m;
-    if (!o)
-        o = &none;
-    if (cg_build(pm, o, &m, err) != 0)
-        return -1;
-    if (o->stats)
-        cg_count_stats(m, 0, o->stats);
-    cg_passes_begin(m, o);
-    /* Each kernel is printed as soon as the passes are done with it, while
-       it is still cached: a library module's code is far larger than a
-       core's cache, and a printer that walked it after all the passes
-       met it cold.  The head names what the passes used, so with
-       sugar it is printed last and put in before the kernels. */
-    size_t start = out->n;
-    if (!o->sugar) {   /* no passes: the kernels can be printed at once */
-        cg_print_head(m, out);
-        cg_print_plain(m, 0, m->nkernels, o->jobs, out);
-        cg_print_tail(m, out);
-        cg_module_free(m);
-        return 0;
-    }
-    for (uint32_t i = 0; i < m->nkernels; i++) {
-        cg_kernel *k = &m->kernels[i];
-        if (k->unsupported)
-            continue;
-        cg_passes_run(m, o, k);
-        cg_print_kernel(m, k, out);
-    }
-    cg_print_head_at(m, start, out);
+    cg_print_head(m, out);
+    cg_print_plain(m, 0, m->nkernels, jobs, out);
     cg_print_tail(m, out);
-    cg_module_free(m);
-    return 0;
 }
-

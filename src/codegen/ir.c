@@ -30,12 +30,18 @@ cg_stmt *cg_stmt_new(cg_module *m, cg_stmt_kind kind, ptx_tok first)
     cg_stmt *s = ptx_arena_alloc(m->stmts, sizeof *s);
     s->kind = (uint8_t)kind;
     s->first = first;
-    if (kind >= CG_S_LOOP)
-        s->u.sugar.label = CG_NOSYM;
     return s;
 }
 
-cg_opnd *cg_opnd_new(cg_module *m, cg_opnd_kind kind)
+cg_stmt *cg_ext_new(cg_module *m, unsigned kind, const cg_ext *ext, ptx_tok first)
+{
+    cg_stmt *s = cg_stmt_new(m, (cg_stmt_kind)kind, first);
+    s->u.ext.ext = ext;
+    s->u.ext.node = cg_alloc(m, ext->size);
+    return s;
+}
+
+cg_opnd *cg_opnd_new(cg_module *m, unsigned kind)
 {
     cg_opnd *o = cg_alloc(m, sizeof *o);
     o->kind = (uint8_t)kind;

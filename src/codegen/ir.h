@@ -3,16 +3,20 @@
  *
  * pyptx-codegen works in three steps:
  *
- *     PTX AST (ptx/ast.h) --cg_build--> cg_module --sugar passes--> cg_module
+ *     PTX AST (ptx/ast.h) --cg_build--> cg_module --layer above--> cg_module
  *                                                  --cg_print--> Python text
  *
  * The IR describes the *Python program* to be printed, not PTX: every
  * statement node is one Python statement (or block) that, when the
  * generated file is traced by pyptx 0.1.1, records exactly the PTX of the
  * source statements it stands for (src/codegen/DESIGN.md says which pyptx
- * call gives which PTX text).  Sugar passes (issue 4, src/sugar/NAME.c) are
- * IR-to-IR rewrites: they may replace a run of statements by a richer node
- * (loop, wait call, for-range, expression group), and rename symbols.
+ * call gives which PTX text).  A layer above (the readable-output passes)
+ * may rewrite the IR between building and printing: replace a run of
+ * statements by a node of its own kind, and rename symbols.  Codegen knows
+ * nothing of that layer's kinds: it offers extension kinds (CG_S_EXT,
+ * CG_O_EXT) that print through the layer's constant tables (cg_ext,
+ * cg_layer), and one opaque pointer for the layer's state per module and
+ * per kernel.
  *
  * Three rules make passes safe and simple:
  *
@@ -22,11 +26,11 @@
  *     symbol table.  Only the table holds spellings, so renaming a symbol
  *     is one assignment (sym->ptx and/or sym->py) and every use follows.
  *
- *  2. One printer per kind.  Every statement kind, sugar kinds included,
- *     prints through its row of a constant table (print.c), so how a node
- *     prints never depends on which passes ran before.  A sugar node's
- *     printer must record, when traced, exactly the PTX of the statements
- *     the node replaced.
+ *  2. One printer per kind.  Every statement kind prints through its row of
+ *     a constant table (print.c; an extension node through the row of the
+ *     layer's table it points to), so how a node prints never depends on
+ *     which rewrites ran before.  An extension node's printer must record,
+ *     when traced, exactly the PTX of the statements the node replaced.
  *
  *  3. Lists are plain singly linked lists (`next`).  cg_body() says which
  *     statements own a nested list, and cg_splice() replaces a run of a
@@ -54,28 +58,15 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 /* Options, statistics, passes.                                        */
 
-/* The options are the public ones (include/ptx/codegen.h): the sugar
-   bitmask (bit i = cg_passes[i]), --name, --rename-kernels and a stats
-   pointer (may be NULL). */
+/* The options are the public ones (include/ptx/codegen.h): --name,
+   --rename-kernels, --jobs and a stats pointer (may be NULL); what selects
+   the layer above is that layer's to read. */
 typedef ptx_codegen_options cg_options;
 typedef ptx_codegen_stats cg_stats;
 
 typedef struct cg_module cg_module;
 typedef struct cg_kernel cg_kernel;
 typedef struct cg_open cg_open;
-
-/* One sugar pass: a row of the table in src/sugar/driver.c.  `kernel`
-   rewrites one kernel's IR and returns how many rewrites it made; the
-   driver calls it for every kernel pyptx can express, in table order, and
-   adds the counts to the statistics. */
-typedef struct cg_pass {
-    const char *name;   /* command-line name: --sugar=name */
-    const char *help;   /* one line for --help and the manual */
-    uint32_t (*kernel)(cg_module *m, cg_kernel *k);
-} cg_pass;
-
-extern const cg_pass cg_passes[];
-extern const unsigned cg_npasses;
 
 /* ------------------------------------------------------------------ */
 /* Symbols.                                                            */
@@ -95,7 +86,7 @@ typedef enum cg_sym_kind {
    register array the base, "%r": element i is printed "%r" + i); `py` the
    Python name the generated code binds it to (registers only; labels,
    params and variables appear in Python as string literals of `ptx`).
-   Renaming = assigning `ptx` (changes the traced PTX, allowed in sugar
+   Renaming = assigning `ptx` (changes the traced PTX, allowed in readable
    mode as a bijection) and/or `py` (Python only).  A pass that renames
    must keep names unique among the kernel's symbols of the same scope and
    must not produce reserved Python names (cg_py_reserved). */
@@ -103,12 +94,12 @@ typedef struct cg_sym {
     uint8_t kind;        /* cg_sym_kind */
     uint8_t is_pred;     /* register of type .pred (operand `a|b`, guards) */
     uint8_t alias;       /* a Python name for an element of another register
-                            (sugar: tid = r[2]), declared by nothing */
+                            (tid = r[2]), declared by nothing */
     uint8_t implicit;    /* declared without name=: pyptx allocates this
-                            very name (sugar: decls.c) */
+                            very name */
     uint16_t scope;      /* 0 = kernel top level; n = n-th nested block */
     uint8_t elem0;       /* an operand the build made names element 0 (so
-                            sugar's compare.c may skip looking for one) */
+                            a rewrite may skip looking for one) */
     const char *ptx;
     const char *py;
     const char *type;    /* registers/vars: pyptx type name "b32"; may be a
@@ -161,26 +152,11 @@ typedef enum cg_opnd_kind {
     CG_O_ADDR,    /* ptx.addr(a[, b]): a = base, b = offset (CG_O_SYM,
                      CG_O_INT or CG_O_STR for "+-8"); NULL = no offset */
     CG_O_TMA,     /* ptx._make_tma_address(a, (e0, e1)) -> [a, {e0, e1}] */
-    CG_O_PY,      /* Python expression text made by a pass, printed as is */
-    CG_O_DYN,     /* a = the offset (CG_O_INT): [r] with r = dyn_smem + offset, as
-                     pyptx materializes an allocation in dynamic shared
-                     memory (sugar smem.c); _dyn_smem_addr(off), or where
-                     pyptx takes the allocation itself, _dyn_smem(off) */
-    CG_O_SLOT,    /* text = an mbarrier array's name, b = CG_O_INT byte offset,
-                     a = the stage register: [r] with r = name + offset +
-                     8 * stage as pyptx's barrier slot .at(stage) computes
-                     it (sugar smem.c); _slot_addr(...), or where pyptx
-                     takes the slot itself, ptx.mbarrier.array(...).at(..) */
-    CG_O_DESC,    /* ptx.wgmma.make_descriptor(a, ...): a = the base (CG_O_DYN,
-                     a name, a register), elems = five CG_O_INT: leading and
-                     stride byte offsets, swizzle, base_offset,
-                     addr_byte_offset (sugar desc.c) */
-    CG_O_OPER,    /* (a OP b): text = a pyptx operator (+, <<, &, ...) whose
-                     result pyptx allocates (sugar merge.c) */
-    CG_O_AFFINE   /* base + stride*var, var a Python loop's variable (text:
-                     its name), a and b the CG_O_INT base and stride (the
-                     stride not 0); sym != CG_NOSYM: that register array's
-                     element sym[base + stride*var] (sugar repeat.c) */
+    CG_O_EXT      /* this kind and those above it are the layer above's
+                     (numbered by it): cg_layer.print_opnd prints them.
+                     Their children are the fields every walk follows
+                     (sym, index, text, a, b, elems), so a walk that knows
+                     no such kind still sees what one names */
 } cg_opnd_kind;
 
 typedef struct cg_opnd cg_opnd;
@@ -210,23 +186,28 @@ typedef enum cg_stmt_kind {
     CG_S_RAW,      /* _raw("text") with a Python comment giving `why` */
     CG_S_SCOPE,    /* with ptx.scope(): body */
     CG_S_COMMENT,  /* "# text" in Python only; records nothing */
-    /* made by sugar passes only (src/sugar/) */
-    CG_S_LOOP,     /* with ptx.loop("L", pred=guard): body */
-    CG_S_WAIT,     /* an mbarrier try_wait spin loop folded into one call */
-    CG_S_FOR,      /* for <var> in range(count): body */
-    CG_S_EXPR,     /* integer expression chain, r[k] = a OP b ... */
-    CG_S_PY,       /* any other Python lines a pass wants (text, body) */
-    CG_S_WITH,     /* with <name>(<args>): body - ptx.if_, ptx.else_ */
-    CG_S_CMP,      /* pI = a < b: the setp in `orig`, pI the symbol `label` */
-    CG_S_ALIAS,    /* tid = r[2]: the symbol `label` names the register
-                      element `args` (records nothing) */
-    CG_S_ALLOC,    /* a declaration merged with what first writes the
-                      register: reg.scalar(T, init=V), reg.from_(src, T),
-                      ptx.global_ptrs(...) (decls.c) */
-    CG_S_KIND_END
+    CG_S_EXT,      /* this kind and those above it are the layer above's
+                      (numbered by it, so that it may switch on `kind`):
+                      u.ext, printed by the row u.ext.ext */
 } cg_stmt_kind;
 
 typedef struct cg_stmt cg_stmt;
+
+/* A printer: statement s at Python indentation level `depth`. */
+typedef void (*cg_print_hook)(const cg_module *m, const cg_kernel *k,
+                              const cg_stmt *s, int depth, ptx_buf *out);
+
+/* A kind of statement the layer above defines: a row of a constant table
+   of that layer, which every node of the kind points to, so that codegen
+   prints and walks the node without knowing what it is. */
+typedef struct cg_ext {
+    const char *name;      /* for diagnostics and tests */
+    cg_print_hook print;   /* prints the node (its body too) */
+    size_t size;           /* bytes of the node's payload (u.ext.node), for
+                              a copy */
+    uint8_t nests;         /* u.ext.body is a nested list of the node's
+                              (cg_body), printed by `print` */
+} cg_ext;
 
 /* An opcode word as ptx.inst needs it, shared by every instruction that
    spells it (read-only: a pass that changes an instruction's opcode gives
@@ -243,9 +224,10 @@ typedef struct cg_inst {
     const char *op;        /* PTX opcode, no dots: "ld" */
     const char **mods;     /* PTX modifiers, no dots: "global", "v4" */
     uint32_t nmods;
-    uint8_t wrapper;       /* 0, or 1 + the row of the typed wrapper that
-                              prints it (sugar "calls", src/sugar/calls.c;
-                              in the padding, so plain mode pays nothing) */
+    uint8_t hook;          /* 0, or the layer above prints it
+                              (cg_layer.print_inst), which reads the value
+                              and hook_data as it defines (in the padding,
+                              so plain mode pays nothing) */
     cg_opnd *ops;          /* linked by next */
     cg_opnd *guard;        /* @%p -> CG_O_SYM; @!%p -> CG_O_NOT; or NULL */
     const char *path;      /* the ptx.inst attribute names joined with '.'
@@ -254,9 +236,8 @@ typedef struct cg_inst {
                               sets path = NULL and the printer mangles
                               op/mods itself */
     uint32_t pathlen;
-    uint32_t form;         /* with `wrapper`: what the wrapper prints from
-                              the modifiers, m->forms[form] (sugar "calls";
-                              in the padding too) */
+    uint32_t hook_data;    /* the layer's, with `hook` (in the padding
+                              too) */
 } cg_inst;
 
 typedef struct cg_var {
@@ -267,22 +248,6 @@ typedef struct cg_var {
     const char *align;     /* decimal text or NULL */
     const char *linking;   /* "extern" ... or NULL */
 } cg_var;
-
-/* Sugar nodes share one payload.  Which fields mean what is up to the
-   pass that made the node and its printer; the common meaning is: */
-typedef struct cg_sugar {
-    cg_stmt *orig;         /* WAIT, FOR, EXPR, ALLOC, CMP, WITH (if_): the
-                              statements replaced, never printed (passes
-                              look through the node at them); NULL where
-                              they live on in `body` */
-    cg_stmt *body;         /* LOOP/FOR/PY/WITH: the nested statements */
-    cg_symid label;        /* LOOP: the loop label */
-    cg_opnd *args;         /* LOOP: the pred; WAIT: call arguments */
-    const char *name;      /* FOR: the loop variable; PY: text; WAIT: the
-                              helper's name */
-    uint32_t count;        /* FOR: range(count) */
-    void *data;            /* pass-private */
-} cg_sugar;
 
 struct cg_stmt {
     uint8_t kind;          /* cg_stmt_kind */
@@ -301,7 +266,11 @@ struct cg_stmt {
         } raw;                             /* CG_S_RAW */
         cg_stmt *body;                     /* CG_S_SCOPE */
         const char *comment;               /* CG_S_COMMENT */
-        cg_sugar sugar;                    /* CG_S_LOOP ... CG_S_PY */
+        struct {
+            const cg_ext *ext;             /* the kind's row */
+            void *node;                    /* the layer's payload */
+            cg_stmt *body;                 /* a nested list (ext->nests) */
+        } ext;                             /* kind >= CG_S_EXT */
     } u;
 };
 
@@ -355,12 +324,9 @@ struct cg_kernel {
     uint8_t stray_fresh_like; /* an operand names `$_...` that nothing
                                 declares: a spelling pyptx's fresh labels
                                 ($_else_N ...) may meet, which no rename
-                                reaches (sugar: free.c) */
-    uint8_t fresh_labels;    /* sugar/driver.c: a row that raises constructs
-                                whose trace makes fresh labels rewrote here */
-    uint8_t p0_named;        /* sugar/compare.c: 0 not looked yet, 1 the
-                                predicate pool's %p0 is named, 2 it is not
-                                (no pass between its two asks changes that) */
+                                reaches */
+    void *layer;             /* the layer above's state for this kernel, or
+                                NULL */
 };
 
 /* What a raw segment of _MODULE holds, named in its comment ("module
@@ -396,8 +362,8 @@ struct cg_module {
     ptx_arena *stmts;        /* the statements alone (cg_stmt_new): a walk
                                 over a list reads consecutive memory, not
                                 one statement among its operands and
-                                strings (the sugar passes walk every list
-                                of a kernel a dozen times) */
+                                strings (a rewrite walks every list of a
+                                kernel many times) */
     const char *arch;        /* @kernel(arch=...) */
     const char *vmajor, *vminor; /* version=(M, m) */
     int version_ints;        /* print them as ints, else strings */
@@ -413,13 +379,6 @@ struct cg_module {
     uint32_t seg_seen;
     uint8_t seg_n, seg_order[15];
     uint32_t types_used;     /* bit i = cg_types[i] imported */
-    uint8_t uses_smem;       /* sugar made smem.* calls: import smem */
-    uint8_t uses_dyn;        /* sugar made CG_O_DYN: define _dyn_smem* */
-    uint8_t uses_slot;       /* sugar made CG_O_SLOT: define _slot_addr */
-    uint32_t sugar;          /* the sugar passes that run on the kernel being
-                                rewritten (bit i: pass i), so that a pass
-                                may leave work to a later one only where
-                                that one runs */
     const char *srcname;     /* for the header comment */
     /* cache: opcode word ("ld.global.v4.u32") -> index into opcodes_v,
        -2 = not a ptx.inst call.  Kernels repeat a few dozen opcode words
@@ -428,22 +387,10 @@ struct cg_module {
     struct cg_opcode *opcodes_v;
     uint32_t nopcodes, capopcodes;
     struct cg_map *pyfns;    /* the kernels' Python function names */
-    /* sugar (src/sugar/free.c), made on first use: the names of the
-       module and every spelling a pass has given (a new PTX name must be
-       none of them), and the words of the module text outside kernels
-       (debug sections), which name kernel symbols that must keep their
-       spelling */
-    struct cg_map *ptxwords, *rawwords;
-    struct cg_map *ptxnext;  /* base spelling -> the first suffix not known
-                                to be taken (sugar/free.c) */
-    struct cg_map *pynext;   /* the same for Python names, by the
-                                module-wide ones (pyfns) alone */
-    /* sugar "calls" (src/sugar/calls.c): what a typed wrapper prints from
-       an opcode word's modifiers, worked out by the pass once per word,
-       so that printing a million calls does not match them again */
-    struct sg_form *forms;
-    uint32_t nforms, capforms;
-    struct sg_word_fits *word_fits;   /* and what each opcode word fits */
+    /* the layer above (NULL: none): how it prints its kinds and what
+       it adds to the file's head, and its state */
+    const struct cg_layer *layer;
+    void *layer_state;
 };
 
 /* ------------------------------------------------------------------ */
@@ -476,15 +423,10 @@ void cg_build_end(cg_module *m, const char *text, size_t size);
 void cg_module_follow(cg_module *next, const cg_module *m, size_t at);
 int cg_module_join(cg_module *m, const cg_module *next, const char *text);
 void cg_module_free(cg_module *m);
-/* The passes selected by o->sugar (src/sugar/driver.c): cg_passes_begin
-   once, then cg_passes_run on each kernel pyptx can express; on a kernel,
-   rows run in table order. */
-void cg_passes_begin(cg_module *m, const cg_options *o);
-void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k);
-/* The Python file is the head (imports, which name what the passes used),
-   each kernel pyptx can express, and the tail (KERNELS, UNSUPPORTED,
-   _MODULE, module_ptx): ptx_codegen (codegen.c) and ptx_codegen_pieces
-   (pieces.c) put them together. */
+/* The Python file is the head (imports, which name what the layer above
+   used), each kernel pyptx can express, and the tail (KERNELS,
+   UNSUPPORTED, _MODULE, module_ptx): cg_codegen (codegen.c) and
+   cg_codegen_pieces (pieces.c) put them together. */
 void cg_print_head(const cg_module *m, ptx_buf *out);
 void cg_print_kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out);
 /* A kernel printed a piece at a time (build_open.c): the lines before its
@@ -494,25 +436,27 @@ void cg_print_kernel_head(const cg_module *m, const cg_kernel *k, ptx_buf *out);
 void cg_print_kernel_foot(const cg_module *m, const cg_kernel *k, ptx_buf *out);
 void cg_print_tail(const cg_module *m, ptx_buf *out);
 
-/* Printers, one per statement kind (a constant table in print.c; the
-   sugar kinds' printers live with their passes).  `depth` is the Python
-   indentation level. */
-typedef void (*cg_print_hook)(const cg_module *m, const cg_kernel *k,
-                              const cg_stmt *s, int depth, ptx_buf *out);
-/* The sugar kinds' printers (src/sugar/). */
-void sg_print_loop(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-void sg_print_wait(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-void sg_print_for(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-void sg_print_expr(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-/* a OP b of a CG_O_OPER, without the parentheses it takes as an operand */
-void cg_print_oper(const cg_module *, const cg_kernel *, const cg_opnd *, ptx_buf *);
-void sg_print_py(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-/* An instruction a typed wrapper prints (cg_inst.wrapper), from print_inst. */
-void sg_print_call(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-void sg_print_alloc(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-void sg_print_with(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-void sg_print_cmp(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
-void sg_print_alias(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+/* The layer above: what codegen asks of it where it meets the layer's
+   kinds, and what the layer adds to the generated file.  A constant
+   struct of the layer's (m->layer), so that nothing is registered at run
+   time and threads may print at once. */
+typedef struct cg_layer {
+    /* an instruction with cg_inst.hook set */
+    cg_print_hook print_inst;
+    /* an operand of a kind >= CG_O_EXT; `bare`: as the sole argument of
+       ptx.addr(...), where an expression needs no parentheses */
+    void (*print_opnd)(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
+                       int bare, ptx_buf *out);
+    /* names appended to `from pyptx import kernel, reg, ptx` (", smem"),
+       and definitions after _raw's, for what the kernels used */
+    void (*head_imports)(const cg_module *m, ptx_buf *out);
+    void (*head_defs)(const cg_module *m, ptx_buf *out);
+    /* kernels are printed as a person writes them: every one decorated
+       (@_named for those whose PTX name is no Python name), the @kernel
+       arguments on one line where they fit */
+    uint8_t readable;
+} cg_layer;
+
 /* Print a statement list at `depth` (used by hooks for bodies); `pass`
    where it prints nothing (cg_print_stmts), or nothing (cg_print_list). */
 void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
@@ -523,6 +467,8 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
                    ptx_buf *out);
 /* Append the PTX spelling of text pieces / of a symbol (+ index). */
 void cg_text_ptx(const cg_kernel *k, const cg_text *t, ptx_buf *out);
+/* ... as a Python "..." literal of that spelling. */
+void cg_text_str(const cg_kernel *k, const cg_text *t, ptx_buf *out);
 void cg_sym_ptx(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out);
 
 /* Allocation in the module's arena. */
@@ -537,21 +483,22 @@ char *cg_strndup(cg_module *m, const char *p, size_t n);
    while n < *cap, else a copy in an array twice as large (*cap updated). */
 void *cg_grow(cg_module *m, void *v, uint32_t n, uint32_t *cap, size_t size);
 cg_stmt *cg_stmt_new(cg_module *m, cg_stmt_kind kind, ptx_tok first);
-cg_opnd *cg_opnd_new(cg_module *m, cg_opnd_kind kind);
+/* A statement of the layer's kind `kind` (>= CG_S_EXT) with the row
+   `ext`, its payload ext->size zeroed bytes. */
+cg_stmt *cg_ext_new(cg_module *m, unsigned kind, const cg_ext *ext, ptx_tok first);
+cg_opnd *cg_opnd_new(cg_module *m, unsigned kind);
 cg_symid cg_sym_add(cg_module *m, cg_kernel *k, cg_sym_kind kind,
                     const char *ptx, const char *type, uint32_t count,
                     uint16_t scope);
 
-/* The nested statement list s owns (a scope's body, a loop's, a helper
-   definition's), or NULL.  The one rule for every walk over the IR. */
+/* The nested statement list s owns (a scope's body, an extension node's
+   whose row says it nests one), or NULL.  The one rule for every walk
+   over the IR. */
 static inline cg_stmt **cg_body(cg_stmt *s)
 {
-    switch (s->kind) {
-    case CG_S_SCOPE: return &s->u.body;
-    case CG_S_LOOP: case CG_S_FOR: case CG_S_PY: case CG_S_WITH:
-        return &s->u.sugar.body;
-    default: return NULL;
-    }
+    if (s->kind == CG_S_SCOPE)
+        return &s->u.body;
+    return s->kind >= CG_S_EXT && s->u.ext.ext->nests ? &s->u.ext.body : NULL;
 }
 
 /* Replace the run *link .. last of a list by node (node->next takes

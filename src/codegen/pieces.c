@@ -1,6 +1,6 @@
 /*
  * pieces.c - plain codegen of a large module a piece at a time
- * (ptx_codegen_pieces).
+ * (cg_codegen_pieces, behind ptx_codegen_pieces).
  *
  * The text is cut as the round trip in pieces cuts it, after an item or
  * after a statement of a function's body (src/emit/pieces.c says why the
@@ -12,7 +12,7 @@
  * cut by pieces keeps until its '}' (build_open.c).  So the pieces'
  * Python is the whole module's, while only one piece's tree and
  * statements are held at a time; the head, which names the pyptx types
- * the kernels used, is printed last and put in front, as with sugar.
+ * the kernels used, is printed last and put in front, as with a layer above.
  *
  * With threads, the text up to the first cut among the items is taken
  * first (it holds the .target and .version), and the rest in runs of
@@ -217,10 +217,10 @@ static int in_runs(cg_module *m, const char *name, const char *src, size_t size,
     return ok;
 }
 
-int ptx_codegen_pieces(const char *name, const char *src, size_t size,
-                       size_t piece, const ptx_codegen_options *o, ptx_buf *out)
+int cg_codegen_pieces(const char *name, const char *src, size_t size,
+                      size_t piece, const ptx_codegen_options *o, ptx_buf *out)
 {
-    if (!o || o->sugar || o->name)
+    if (o->name)
         return 0;
     if (!piece) {   /* the programs' pieces: a smaller text goes whole */
         piece = PTX_CODEGEN_PIECE;

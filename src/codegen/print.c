@@ -1,7 +1,8 @@
 /*
  * print.c - statements and operands of a kernel body as Python
  * (DESIGN.md 4, 5).  Every statement kind prints through its row of
- * `printers`; the sugar kinds' rows are in src/sugar/.
+ * `printers`; the layer above's kinds through their own rows (cg_ext),
+ * its operands and instructions through m->layer.
  */
 #include <stdio.h>
 #include <string.h>
@@ -102,7 +103,7 @@ void cg_text_ptx(const cg_kernel *k, const cg_text *t, ptx_buf *out)
 }
 
 /* The text as a Python "..." literal, escaping piece by piece. */
-static void text_str(const cg_kernel *k, const cg_text *t, ptx_buf *out)
+void cg_text_str(const cg_kernel *k, const cg_text *t, ptx_buf *out)
 {
     ptx_buf_putc(out, '"');
     for (uint32_t i = 0; i < t->n; i++) {
@@ -136,102 +137,6 @@ static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
 static void opnd_list(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
                       ptx_buf *out);
 
-/* Is the int operand o's decimal text `digits`? */
-static int int_is(const cg_opnd *o, const char *digits)
-{
-    size_t n = strlen(digits);
-    return o->text.n == 1 && o->text.v[0].n == n && !memcmp(o->text.v[0].p, digits, n);
-}
-
-/* base + stride*var (CG_O_AFFINE), terms that are 0 or 1 left out. */
-static void affine(const cg_kernel *k, const cg_opnd *o, ptx_buf *out)
-{
-    const cg_text *b = &o->a->text, *s = &o->b->text;
-    int zero = int_is(o->a, "0"), neg = s->v[0].n && s->v[0].p[0] == '-';
-    if (!zero)
-        cg_text_ptx(k, b, out);
-    if (!zero)
-        ptx_buf_puts(out, neg ? " - " : " + ");
-    else if (neg)
-        ptx_buf_putc(out, '-');
-    if (!int_is(o->b, neg ? "-1" : "1")) {
-        ptx_buf_put(out, s->v[0].p + neg, s->v[0].n - neg);
-        ptx_buf_putc(out, '*');
-    }
-    cg_text_ptx(k, &o->text, out);
-}
-
-/* Python's binding strength of a binary operator (higher binds tighter),
-   as far as pyptx's Reg operators go. */
-static int oper_prec(const cg_text *op)
-{
-    static const struct { char op[3]; int prec; } prec[] = {
-        { "|", 1 }, { "^", 2 }, { "&", 3 }, { "<<", 4 }, { ">>", 4 },
-        { "+", 5 }, { "-", 5 }, { "*", 6 }, { "//", 6 }, { "%", 6 },
-    };
-    for (unsigned i = 0; i < sizeof prec / sizeof *prec; i++)
-        if (op->n == 1 && op->v[0].n == strlen(prec[i].op) &&
-            !memcmp(op->v[0].p, prec[i].op, op->v[0].n))
-            return prec[i].prec;
-    return 0;   /* comparisons: below all of them */
-}
-
-/* An operator's operand.  A loop's affine index takes parentheses where
-   Python would otherwise apply the operator to its first term: `a + (8 +
-   4*i)` adds once, where `a + 8 + 4*i` makes pyptx emit two adds. */
-static void oper_side(const cg_module *m, const cg_kernel *k, const cg_opnd *o, int prec,
-                      int right, ptx_buf *out)
-{
-    cg_opnd one = *o;
-    one.next = NULL;
-    int own = 7;   /* an atom, or -var */
-    if (o->kind == CG_O_AFFINE && o->sym == CG_NOSYM)
-        own = !int_is(o->a, "0") ? 5 : !int_is(o->b, "1") && !int_is(o->b, "-1") ? 6 : 7;
-    int paren = own < prec || (right && own == prec);
-    if (paren)
-        ptx_buf_putc(out, '(');
-    cg_print_opnd(m, k, &one, out);
-    if (paren)
-        ptx_buf_putc(out, ')');
-}
-
-void cg_print_oper(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out)
-{
-    int prec = oper_prec(&o->text);
-    oper_side(m, k, o->a, prec, 0, out);
-    ptx_buf_putc(out, ' ');
-    cg_text_ptx(k, &o->text, out);
-    ptx_buf_putc(out, ' ');
-    oper_side(m, k, o->b, prec, 1, out);
-}
-
-/* ptx.wgmma.make_descriptor(base, ...): the keywords whose value is the
-   int 0 (pyptx's default) are left out. */
-static void print_desc(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out)
-{
-    static const char *const kw[] = { "leading_byte_offset", "stride_byte_offset", "swizzle",
-                                      "base_offset", "addr_byte_offset" };
-    ptx_buf_puts(out, "ptx.wgmma.make_descriptor(");
-    if (o->a->kind == CG_O_DYN) {
-        ptx_buf_puts(out, "_dyn_smem(");
-        cg_print_opnd(m, k, o->a->a, out);
-        ptx_buf_putc(out, ')');
-    } else {
-        cg_print_opnd(m, k, o->a, out);
-    }
-    unsigned i = 0;
-    for (const cg_opnd *e = o->elems; e && i < 5; e = e->next, i++) {
-        if (i >= 2 && e->kind == CG_O_INT && e->text.n == 1 && e->text.v[0].n == 1 &&
-            e->text.v[0].p[0] == '0')
-            continue;
-        ptx_buf_printf(out, ", %s=", kw[i]);
-        cg_opnd one = *e;
-        one.next = NULL;
-        cg_print_opnd(m, k, &one, out);
-    }
-    ptx_buf_putc(out, ')');
-}
-
 static void opnd_list(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
                       ptx_buf *out)
 {
@@ -259,47 +164,15 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
             ptx_buf_puts(out, sp);
         } else {
             ptx_buf_puts(out, "ptx.sreg(");
-            text_str(k, &o->text, out);
+            cg_text_str(k, &o->text, out);
             ptx_buf_putc(out, ')');
         }
         break;
-    case CG_O_INT: case CG_O_PY:
+    case CG_O_INT:
         cg_text_ptx(k, &o->text, out);
         break;
-    case CG_O_DYN:
-        ptx_buf_puts(out, "_dyn_smem_addr(");
-        cg_print_opnd(m, k, o->a, out);
-        ptx_buf_putc(out, ')');
-        break;
-    case CG_O_DESC:
-        print_desc(m, k, o, out);
-        break;
-    case CG_O_OPER:
-        ptx_buf_putc(out, '(');
-        cg_print_oper(m, k, o, out);
-        ptx_buf_putc(out, ')');
-        break;
-    case CG_O_AFFINE:
-        if (o->sym == CG_NOSYM) {
-            affine(k, o, out);
-            break;
-        }
-        ptx_buf_puts(out, k->syms[o->sym].py);
-        ptx_buf_putc(out, '[');
-        affine(k, o, out);
-        ptx_buf_putc(out, ']');
-        break;
-    case CG_O_SLOT:
-        ptx_buf_puts(out, "_slot_addr(");
-        text_str(k, &o->text, out);
-        ptx_buf_put(out, ", ", 2);
-        cg_print_opnd(m, k, o->b, out);
-        ptx_buf_put(out, ", ", 2);
-        cg_print_opnd(m, k, o->a, out);
-        ptx_buf_putc(out, ')');
-        break;
     case CG_O_STR:
-        text_str(k, &o->text, out);
+        cg_text_str(k, &o->text, out);
         break;
     case CG_O_NOT:
         ptx_buf_putc(out, '~');
@@ -328,8 +201,8 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
         break;
     case CG_O_ADDR:
         ptx_buf_puts(out, "ptx.addr(");
-        if (o->a->kind == CG_O_OPER)      /* a nested result: ptx.addr(a + b) */
-            cg_print_oper(m, k, o->a, out);
+        if (o->a->kind >= CG_O_EXT)
+            m->layer->print_opnd(m, k, o->a, 1, out);
         else
             cg_print_opnd(m, k, o->a, out);
         if (o->b) {
@@ -344,6 +217,9 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
         ptx_buf_put(out, ", (", 3);
         opnd_list(m, k, o->elems, out);
         ptx_buf_puts(out, o->elems && !o->elems->next ? ",))" : "))");
+        break;
+    default:
+        m->layer->print_opnd(m, k, o, 0, out);
         break;
     }
 }
@@ -371,8 +247,8 @@ static void print_inst(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                        int depth, ptx_buf *out)
 {
     const cg_inst *in = &s->u.inst;
-    if (in->wrapper) {
-        sg_print_call(m, k, s, depth, out);
+    if (in->hook) {
+        m->layer->print_inst(m, k, s, depth, out);
         return;
     }
     if (in->path && depth >= 0) { /* the usual: one reservation */
@@ -474,7 +350,7 @@ static void print_simple(const cg_module *m, const cg_kernel *k,
         break;
     case CG_S_RAW:
         ptx_buf_puts(out, "_raw(");
-        text_str(k, &s->u.raw.text, out);
+        cg_text_str(k, &s->u.raw.text, out);
         ptx_buf_putc(out, ')');
         if (s->u.raw.why) {
             ptx_buf_puts(out, "  # ");
@@ -500,24 +376,19 @@ static void print_scope(const cg_module *m, const cg_kernel *k,
 
 /* One printer per statement kind, fixed at compile time: how a node prints
    never depends on what ran before (ir.h, rule 2). */
-static const cg_print_hook printers[CG_S_KIND_END] = {
+static const cg_print_hook printers[CG_S_EXT] = {
     [CG_S_INST] = print_inst,     [CG_S_LABEL] = print_simple,
     [CG_S_REG] = print_reg,       [CG_S_BIND] = print_reg,
     [CG_S_VAR] = print_var,       [CG_S_PRAGMA] = print_simple,
     [CG_S_RAW] = print_simple,    [CG_S_SCOPE] = print_scope,
     [CG_S_COMMENT] = print_simple,
-    [CG_S_LOOP] = sg_print_loop,  [CG_S_WAIT] = sg_print_wait,
-    [CG_S_FOR] = sg_print_for,    [CG_S_EXPR] = sg_print_expr,
-    [CG_S_PY] = sg_print_py,
-    [CG_S_ALLOC] = sg_print_alloc, [CG_S_WITH] = sg_print_with,
-    [CG_S_CMP] = sg_print_cmp,    [CG_S_ALIAS] = sg_print_alias,
 };
 
 void cg_print_list(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                    int depth, ptx_buf *out)
 {
     for (; s; s = s->next)
-        printers[s->kind](m, k, s, depth, out);
+        (s->kind < CG_S_EXT ? printers[s->kind] : s->u.ext.ext->print)(m, k, s, depth, out);
 }
 
 void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,

@@ -7,9 +7,10 @@
 #include "codegen/build.h"
 #include "codegen/pystr.h"
 
-static int sugared(const cg_module *m)
+/* The layer above asks for kernels as a person writes them. */
+static int readable(const cg_module *m)
 {
-    return m->opt && m->opt->sugar;
+    return m->layer && m->layer->readable;
 }
 
 /* A directive value: a Python int as it is, anything else as a string. */
@@ -31,7 +32,9 @@ void cg_print_head(const cg_module *m, ptx_buf *out)
                  "# `python THIS.py` prints the PTX module: module_ptx().\n"
                  "import sys\n"
                  "from pyptx import kernel, reg, ptx");
-    ptx_buf_puts(out, m->uses_smem ? ", smem\n" : "\n");
+    if (m->layer)
+        m->layer->head_imports(m, out);
+    ptx_buf_putc(out, '\n');
     ptx_buf_puts(out, "from pyptx.reg import Reg, RegArray, PipeRef\n");
     if (m->types_used) {
         ptx_buf_puts(out, "from pyptx.types import ");
@@ -49,36 +52,19 @@ void cg_print_head(const cg_module *m, ptx_buf *out)
         "    \"\"\"Emit PTX text verbatim into the kernel being traced: for what\n"
         "    the DSL has no construct for (each call says why).\"\"\"\n"
         "    ptx.inst._raw_emit(text)\n");
-    if (m->uses_dyn)
-        ptx_buf_puts(out,
-            "\n\ndef _dyn_smem(offset):\n"
-            "    \"\"\"pyptx's handle for an allocation at `offset` in dynamic shared memory:\n"
-            "    a helper that takes it emits `mov.b32 r, dyn_smem; add.s32 r, r, offset`.\"\"\"\n"
-            "    return smem.SharedAlloc(\"dyn_smem\", b8, (1,), None, byte_offset=offset)\n"
-            "\n\ndef _dyn_smem_addr(offset):\n"
-            "    \"\"\"[dyn_smem + offset] in a fresh register, as pyptx materializes it.\"\"\"\n"
-            "    r = reg.scalar(u32)\n"
-            "    ptx.inst.mov.b32(r, \"dyn_smem\")\n"
-            "    if offset:\n"
-            "        ptx.inst.add.s32(r, r, offset)\n"
-            "    return ptx.addr(r)\n");
-    if (m->uses_slot)
-        ptx_buf_puts(out,
-            "\n\ndef _slot_addr(name, offset, stage):\n"
-            "    \"\"\"[name + offset + 8 * stage] in registers, as pyptx's barrier slot\n"
-            "    .at(stage) computes it where an instruction takes it.\"\"\"\n"
-            "    return ptx.addr(ptx.mbarrier.array(name, offset, 1).at(stage).addr_reg())\n");
+    if (m->layer)
+        m->layer->head_defs(m, out);
     int named = 0;
     for (uint32_t i = 0; i < m->nkernels; i++)
         named |= !m->kernels[i].decorated && !m->kernels[i].unsupported;
-    if (named && sugared(m))
+    if (named && readable(m))
         ptx_buf_puts(out,
             "\n\ndef _named(name, **args):  # @kernel(**args), traced as the PTX entry `name`\n"
             "    return lambda fn: kernel(**args)(setattr(fn, \"__name__\", name) or fn)\n");
 }
 
 /* The punctuation of the @kernel(...) arguments: one per line, or all on
-   one line (sugar mode, when it fits). */
+   one line (readable mode, when it fits). */
 typedef struct layout {
     const char *open, *arg_sep, *close;     /* around and between arguments */
     const char *lopen, *item, *lclose;      /* around and before list items */
@@ -164,7 +150,7 @@ static void kernel_args(const cg_module *m, const cg_kernel *k,
                         const char *entry, ptx_buf *out)
 {
     enum { MAX_FLAT = 150 }; /* about what the reference transpiler writes */
-    if (!m->opt || !m->opt->sugar) {
+    if (!readable(m)) {
         kernel_args_as(m, k, &tall, entry, out);
         return;
     }
@@ -211,7 +197,7 @@ void cg_print_kernel_head(const cg_module *m, const cg_kernel *k, ptx_buf *out)
     ptx_buf_puts(out, "\n\n");
     if (k->note)
         note(k->note, out);
-    if (k->decorated || sugared(m)) {
+    if (k->decorated || readable(m)) {
         ptx_buf_puts(out, k->decorated ? "@kernel" : "@_named");
         kernel_args(m, k, k->decorated ? NULL : k->ptx_name, out);
         ptx_buf_putc(out, '\n');
@@ -223,7 +209,7 @@ void cg_print_kernel_head(const cg_module *m, const cg_kernel *k, ptx_buf *out)
 
 void cg_print_kernel_foot(const cg_module *m, const cg_kernel *k, ptx_buf *out)
 {
-    if (!k->decorated && !sugared(m)) {
+    if (!k->decorated && !readable(m)) {
         ptx_buf_puts(out, "\n\n");
         ptx_buf_puts(out, k->py_name);
         ptx_buf_puts(out, ".__name__ = ");

@@ -19,7 +19,7 @@
  *
  * The pass runs last, so the instructions it rewrites are those no other
  * idiom took (a wrapper returns None, so expression chains keep ptx.inst).
- * It only marks them (cg_inst.wrapper: the row; cg_inst.form: what the row
+ * It only marks them (cg_inst.hook: 1 + the row; cg_inst.hook_data: what the row
  * prints from the modifiers, made once per opcode word): the instruction
  * printer hands a marked one to sg_print_call, so a module of a million
  * instructions gets no million new nodes, and printing matches no
@@ -269,7 +269,7 @@ static const wrapper wrappers[] = {
 #undef NONE
 
 #define MAXWORDS 12   /* words of a pattern (mma.sync has 9) */
-_Static_assert(sizeof wrappers / sizeof *wrappers < 255, "a row fits cg_inst.wrapper");
+_Static_assert(sizeof wrappers / sizeof *wrappers < 255, "a row fits cg_inst.hook");
 
 static const slot *slot_named(const char *w)
 {
@@ -366,7 +366,7 @@ static int tma_row_col(const cg_opnd *o)
     const cg_opnd *z = o->elems, *r = z ? z->next : NULL, *c = r ? r->next : NULL;
     char b[8];
     return c && !c->next && z->kind == CG_O_INT && sg_text_lit(&z->text, b, sizeof b) &&
-           !strcmp(b, "0") && c->kind == CG_O_OPER && c->text.n == 1 && c->text.v[0].n == 2 &&
+           !strcmp(b, "0") && c->kind == SG_O_OPER && c->text.n == 1 && c->text.v[0].n == 2 &&
            !memcmp(c->text.v[0].p, ">>", 2) && c->a->kind == CG_O_SYM && c->b->kind == CG_O_INT &&
            sg_text_lit(&c->b->text, b, sizeof b) && !strcmp(b, "6");
 }
@@ -375,11 +375,11 @@ static int tma_row_col(const cg_opnd *o)
 static int operand_is(const cg_kernel *k, char c, const cg_opnd *o)
 {
     switch (c) {
-    case 'A': case 'M': return o->kind == CG_O_ADDR || o->kind == CG_O_DYN || o->kind == CG_O_SLOT;
+    case 'A': case 'M': return o->kind == CG_O_ADDR || o->kind == SG_O_DYN || o->kind == SG_O_SLOT;
     case 'T': return o->kind == CG_O_TMA;
     case 'C': return o->kind == CG_O_TMA && tma_row_col(o);
     case 'I': return o->kind == CG_O_INT;
-    case 'V': return o->kind == CG_O_VEC || o->kind == CG_O_PY;   /* PY: a slice */
+    case 'V': return o->kind == CG_O_VEC || o->kind == SG_O_PY;   /* PY: a slice */
     case 'P': return is_pred_reg(k, o);
     case 'R': return o->kind == CG_O_SYM && cg_sym_is_reg(&k->syms[o->sym]);
     case 'S': return whole_param(k, o);
@@ -427,7 +427,7 @@ int sg_has_wrapper(const cg_kernel *k, const cg_inst *in)
 
 const char *sg_wrapper_call(const cg_inst *in)
 {
-    return in->wrapper ? wrappers[in->wrapper - 1].call : NULL;
+    return in->hook ? wrappers[in->hook - 1].call : NULL;
 }
 
 /* ---- printing --------------------------------------------------------- */
@@ -457,7 +457,7 @@ static void put_value(ptx_buf *out, const slot *sl, const char *v)
 /* What a wrapper prints from an opcode word's modifiers: the pattern's
    values, and for a row without a template the positional values and the
    keyword items (each joined by ", "), which stand before and after the
-   operands.  The pass makes one per word and row (m->forms). */
+   operands.  The pass makes one per word and row (sg_st(m)->forms). */
 typedef struct sg_form {
     const char *vals[MAXWORDS];
     const char *head, *tail;
@@ -487,8 +487,9 @@ static void put_slots(const wrapper *w, const char **vals, int keyword, ptx_buf 
 /* The form of row w for modifiers that gave `vals`: its index. */
 static uint32_t make_form(cg_module *m, const wrapper *w, const char **vals)
 {
-    m->forms = cg_grow(m, m->forms, m->nforms, &m->capforms, sizeof *m->forms);
-    sg_form *f = &m->forms[m->nforms];
+    sg_state *st = sg_st(m);
+    st->forms = cg_grow(m, st->forms, st->nforms, &st->capforms, sizeof *st->forms);
+    sg_form *f = &st->forms[st->nforms];
     memset(f, 0, sizeof *f);
     memcpy(f->vals, vals, sizeof f->vals);
     if (!w->args) {
@@ -502,7 +503,7 @@ static uint32_t make_form(cg_module *m, const wrapper *w, const char **vals)
         f->ntail = (uint32_t)b.n;
         ptx_buf_free(&b);
     }
-    return m->nforms++;
+    return st->nforms++;
 }
 
 /* Operand i of an instruction w emits. */
@@ -621,8 +622,8 @@ void sg_print_call(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                    int depth, ptx_buf *out)
 {
     const cg_inst *in = &s->u.inst;
-    const wrapper *w = &wrappers[in->wrapper - 1];
-    const sg_form *f = &m->forms[in->form];
+    const wrapper *w = &wrappers[in->hook - 1];
+    const sg_form *f = &sg_st(m)->forms[in->hook_data];
     sg_indent(out, depth);
     ptx_buf_puts(out, w->call);
     ptx_buf_putc(out, '(');
@@ -655,10 +656,10 @@ typedef struct word_fit {
     char key[2 * sizeof(void *) + sizeof(uint32_t)];   /* op, mods, nmods */
     uint64_t rows[NROWWORDS];
     uint32_t types[NWRAPPERS];   /* m->types_used bits of each row */
-    uint32_t form[NWRAPPERS];    /* each row's form (m->forms) */
+    uint32_t form[NWRAPPERS];    /* each row's form (sg_st(m)->forms) */
 } word_fit;
 
-/* Every word's fit, by word_fit.key: kept in the module (m->word_fits),
+/* Every word's fit, by word_fit.key: kept in the module (sg_st(m)->word_fits),
    since what a word fits does not depend on the kernel. */
 struct sg_word_fits {
     cg_map words;                /* word_fit.key -> index into v */
@@ -741,9 +742,9 @@ static uint32_t wrap_list(wrapping *c, cg_stmt *s)
                 unsigned i = 64 * w + (unsigned)__builtin_ctzll(rows);
                 if (operands_fit(c->k, &wrappers[i], &s->u.inst)) {
                     c->m->types_used |= f->types[i];
-                    s->u.inst.wrapper = (uint8_t)(i + 1);
-                    c->m->uses_smem |= wrappers[i].call[0] == 's';   /* smem.* */
-                    s->u.inst.form = f->form[i];
+                    s->u.inst.hook = (uint8_t)(i + 1);
+                    sg_st(c->m)->uses_smem |= wrappers[i].call[0] == 's';   /* smem.* */
+                    s->u.inst.hook_data = f->form[i];
                     made++;
                     found = 1;
                 }
@@ -754,8 +755,9 @@ static uint32_t wrap_list(wrapping *c, cg_stmt *s)
 
 uint32_t sugar_calls(cg_module *m, cg_kernel *k)
 {
-    if (!m->word_fits)
-        m->word_fits = cg_alloc(m, sizeof *m->word_fits);
-    wrapping c = { .m = m, .k = k, .fits = m->word_fits };
+    sg_state *st = sg_st(m);
+    if (!st->word_fits)
+        st->word_fits = cg_alloc(m, sizeof *st->word_fits);
+    wrapping c = { .m = m, .k = k, .fits = st->word_fits };
     return wrap_list(&c, k->body);
 }

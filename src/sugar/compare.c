@@ -120,10 +120,10 @@ static void walk(pool *c, cg_stmt *s)
             name_opnds(c, s->u.inst.ops, s, 1, c->pos, c->top);
             name_opnds(c, s->u.inst.guard, s, 0, head ? c->label_at[l] : c->pos,
                        head ? c->label_top[l] : c->top);
-        } else if (s->kind >= CG_S_LOOP) {
-            name_opnds(c, s->u.sugar.args, s, 0, c->pos, c->top);
-            if (s->u.sugar.orig)
-                walk(c, s->u.sugar.orig);
+        } else if (s->kind >= CG_S_EXT) {
+            name_opnds(c, sg_args(s), s, 0, c->pos, c->top);
+            if (sg_orig(s))
+                walk(c, sg_orig(s));
         }
         if (body)
             walk(c, *body);
@@ -193,11 +193,11 @@ static int qualifies(pool *c, cg_stmt **a, unsigned n, unsigned decl)
 void sg_print_cmp(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                   int depth, ptx_buf *out)
 {
-    const cg_stmt *setp = s->u.sugar.orig;
+    const cg_stmt *setp = sg_cmp_of(s)->setp;
     const cg_opnd *d = setp->u.inst.ops, *l = d->next, *r = l->next;
     cg_opnd x;
     sg_indent(out, depth);
-    ptx_buf_printf(out, "%s = ", k->syms[s->u.sugar.label].py);
+    ptx_buf_printf(out, "%s = ", k->syms[sg_cmp_of(s)->pred].py);
     x = *l;
     x.next = NULL;
     cg_print_opnd(m, k, &x, out);
@@ -210,10 +210,10 @@ void sg_print_cmp(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 
 cg_opnd *sg_cmp_oper(cg_module *m, const cg_kernel *k, const cg_stmt *s)
 {
-    const cg_stmt *setp = s->u.sugar.orig;
+    const cg_stmt *setp = sg_cmp_of(s)->setp;
     const cg_opnd *l = setp->u.inst.ops->next;
     const char *op = comparison(k, setp);
-    cg_opnd *e = cg_opnd_new(m, CG_O_OPER);
+    cg_opnd *e = cg_opnd_new(m, SG_O_OPER);
     e->a = sg_copy_opnd(m, l);
     e->b = sg_copy_opnd(m, l->next);
     e->text = sg_lit(m, op, strlen(op));
@@ -258,10 +258,9 @@ static void rewrite(pool *c, cg_stmt **a, unsigned decl)
             continue;
         }
         cg_stmt *s = c->writer[i], *setp = sg_copy_stmt(c->m, s);   /* keeps the setp */
-        memset(&s->u, 0, sizeof s->u);
-        s->kind = CG_S_CMP;
-        s->u.sugar.orig = setp;
-        s->u.sugar.label = to[i];
+        sg_node_become(c->m, s, SG_S_CMP);
+        sg_cmp_of(s)->setp = setp;
+        sg_cmp_of(s)->pred = to[i];
     }
     retarget rt = { c, to };
     sg_retarget(c->k->body, pool_element, &rt);
@@ -301,8 +300,8 @@ static int names_p0(const pool *c, cg_stmt *s)
     for (; s; s = s->next) {
         cg_stmt **body = cg_body(s);
         if (s->kind == CG_S_INST ? opnds_p0(c, s->u.inst.ops) || opnds_p0(c, s->u.inst.guard)
-            : s->kind >= CG_S_LOOP && (opnds_p0(c, s->u.sugar.args) ||
-                                       names_p0(c, s->u.sugar.orig)))
+            : s->kind >= CG_S_EXT && (opnds_p0(c, sg_args(s)) ||
+                                       names_p0(c, sg_orig(s))))
             return 1;
         if (body && names_p0(c, *body))
             return 1;
@@ -328,9 +327,9 @@ static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned *decl)
     /* decls asks first (sg_pool_last), then the pass; the build marked the
        arrays whose element 0 an operand names, and no row before adds such
        an operand, so most kernels are spared the walk */
-    if (!c->k->p0_named)
-        c->k->p0_named = c->k->syms[c->p].elem0 && names_p0(c, c->k->body) ? 1 : 2;
-    if (c->k->p0_named != 1)
+    if (!sg_kst(c->k)->p0_named)
+        sg_kst(c->k)->p0_named = c->k->syms[c->p].elem0 && names_p0(c, c->k->body) ? 1 : 2;
+    if (sg_kst(c->k)->p0_named != 1)
         return 0;
     cg_module *m = c->m;
     c->writer = cg_alloc(m, c->n * sizeof *c->writer);

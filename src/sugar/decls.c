@@ -118,11 +118,11 @@ static void use_stmts(decls *c, const cg_stmt *s, int one)
         case CG_S_VAR: use(c, s->u.var.sym); break;
         case CG_S_BIND: use(c, s->u.reg); break;
         default:
-            if (s->kind >= CG_S_LOOP) {
-                use_stmts(c, s->u.sugar.orig, 0);
-                use_opnds(c, s->u.sugar.args);
-                if (s->u.sugar.label != CG_NOSYM)
-                    use(c, s->u.sugar.label);
+            if (s->kind >= CG_S_EXT) {
+                use_stmts(c, sg_orig(s), 0);
+                use_opnds(c, sg_args(s));
+                if (sg_sym(s) != CG_NOSYM)
+                    use(c, sg_sym(s));
             }
         }
         if (body)

@@ -18,7 +18,7 @@
  *     or.b64 D, D, C;                     base_offset << 49 | swizzle << 62
  *
  * The run becomes the operand `ptx.wgmma.make_descriptor(base,
- * leading_byte_offset=, stride_byte_offset=, ...)` (CG_O_DESC, its numbers
+ * leading_byte_offset=, stride_byte_offset=, ...)` (SG_O_DESC, its numbers
  * as int operands, so that "repeat" can roll copies that differ in them;
  * addr_byte_offset=0 is pyptx's no add) when every register but D is
  * named only there and const decodes exactly: `D = ...` on its own, or,
@@ -72,7 +72,7 @@ static cg_opnd *int_opnd(cg_module *m, uint64_t v)
 
 static void uses_dyn(cg_module *m)
 {
-    m->uses_dyn = m->uses_smem = 1;
+    sg_st(m)->uses_dyn = sg_st(m)->uses_smem = 1;
     m->types_used |= 1u << cg_type_index("b8", 2) | 1u << cg_type_index("u32", 3);
 }
 
@@ -108,7 +108,7 @@ static cg_stmt *base(descs *c, cg_stmt *s, cg_opnd **bo, cg_symid *a)
     cg_stmt *o = mv->next, *add = o && o->next ? o->next->next : NULL;
     uint64_t off = 0;
     int ok;
-    *bo = cg_opnd_new(c->m, CG_O_DYN);
+    *bo = cg_opnd_new(c->m, SG_O_DYN);
     uses_dyn(c->m);
     if (sg_fresh_decl(c->k, o, "u64") && inst(o->next, "mov", "b64", 2) &&
         sg_reg_is(o->next->u.inst.ops, o->u.reg) && inst(add, "add", "s64", 3) &&
@@ -122,7 +122,7 @@ static cg_stmt *base(descs *c, cg_stmt *s, cg_opnd **bo, cg_symid *a)
     return c->refs[s->u.reg] == 2 ? mv->next : NULL;
 }
 
-/* The run from s as a CG_O_DESC, *d the descriptor; the last statement
+/* The run from s as a SG_O_DESC, *d the descriptor; the last statement
    of the run, or NULL. */
 static cg_stmt *match(descs *c, cg_stmt *s, cg_symid *d, cg_opnd **desc)
 {
@@ -160,7 +160,7 @@ static cg_stmt *match(descs *c, cg_stmt *s, cg_symid *d, cg_opnd **desc)
     uint64_t bof = k >> 49 & 7, sw = k >> 62;
     if (((lbo >> 4) << 16 | (sbo >> 4) << 32 | bof << 49 | sw << 62) != k)
         return NULL;
-    cg_opnd *o = cg_opnd_new(c->m, CG_O_DESC), **e = &o->elems;
+    cg_opnd *o = cg_opnd_new(c->m, SG_O_DESC), **e = &o->elems;
     const uint64_t v[5] = { lbo, sbo, sw, bof, shift };
     o->a = bo;
     for (int i = 0; i < 5; i++, e = &(*e)->next)
@@ -304,24 +304,24 @@ static cg_stmt *desc_node(descs *c, cg_stmt **link, cg_stmt *last, cg_symid d, c
     ptx_buf_printf(&c->text, "%s = ", c->k->syms[d].py);
     cg_print_opnd(c->m, c->k, desc, &c->text);
     cg_stmt *node = sg_py_splice(c->m, link, last, c->text.p, c->text.n);
-    node->u.sugar.args = desc;
-    node->u.sugar.label = d;
+    sg_py_of(node)->args = desc;
+    sg_py_of(node)->sym = d;
     return node;
 }
 
 /* A descriptor node for register d read only by the instruction after it. */
 static int inlinable(const descs *c, const cg_stmt *s, const cg_opnd *o)
 {
-    return s && s->kind == CG_S_PY && s->u.sugar.args &&
-           s->u.sugar.args->kind == CG_O_DESC && o->kind == CG_O_SYM &&
-           o->sym == s->u.sugar.label && o->index < 0 && c->refs[o->sym] == 6;
+    return s && s->kind == SG_S_PY && sg_py_of(s)->args &&
+           sg_py_of(s)->args->kind == SG_O_DESC && o->kind == CG_O_SYM &&
+           o->sym == sg_py_of(s)->sym && o->index < 0 && c->refs[o->sym] == 6;
 }
 
 /* Operand o takes the descriptor of node s. */
 static void take(cg_opnd *o, const cg_stmt *s)
 {
     cg_opnd *next = o->next;
-    *o = *s->u.sugar.args;
+    *o = *sg_py_of(s)->args;
     o->next = next;
 }
 

@@ -73,7 +73,7 @@ static uint32_t timed(const cg_options *o, unsigned row,
 
 int sg_runs(const cg_module *m, const char *name)
 {
-    return (m->sugar & ptx_codegen_pass_bit(name)) != 0;
+    return (sg_st(m)->passes & ptx_codegen_pass_bit(name)) != 0;
 }
 
 /* The rows kernel ki runs: its own where o->kernel_sugar gives them. */
@@ -82,30 +82,36 @@ static uint32_t kernel_rows(const cg_options *o, uint32_t ki)
     return o->kernel_sugar && ki < o->nkernel_sugar ? o->kernel_sugar[ki] : o->sugar;
 }
 
-/* m->sugar is the rows of the kernel being rewritten, so that a row
+/* The state's `passes` are the rows of the kernel being rewritten, so that a row
    leaves work to a later one only where that one runs on that kernel. */
 void cg_passes_begin(cg_module *m, const cg_options *o)
 {
+    sg_state *st = cg_alloc(m, sizeof *st);
+    st->passes = o->sugar;
+    m->layer_state = st;
+    for (uint32_t ki = 0; ki < m->nkernels; ki++)
+        m->kernels[ki].layer = cg_alloc(m, sizeof(sg_kstate));
     for (unsigned p = 0; p < sizeof preludes / sizeof *preludes; p++)
         for (uint32_t ki = 0; ki < m->nkernels; ki++) {
-            m->sugar = kernel_rows(o, ki);
-            if (!m->kernels[ki].unsupported && (m->sugar >> preludes[p].row & 1))
+            st->passes = kernel_rows(o, ki);
+            if (!m->kernels[ki].unsupported && (st->passes >> preludes[p].row & 1))
                 timed(o, preludes[p].row, preludes[p].kernel, m, &m->kernels[ki]);
         }
-    m->sugar = o->sugar;
+    st->passes = o->sugar;
 }
 
 void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k)
 {
-    m->sugar = kernel_rows(o, (uint32_t)(k - m->kernels));
+    sg_state *st = sg_st(m);
+    st->passes = kernel_rows(o, (uint32_t)(k - m->kernels));
     for (unsigned i = 0; i < cg_npasses; i++) {
-        if (!(m->sugar >> i & 1))
+        if (!(st->passes >> i & 1))
             continue;
         uint32_t n = timed(o, i, cg_passes[i].kernel, m, k);
         if (n && (label_rows >> i & 1))
-            k->fresh_labels = 1;
+            sg_kst(k)->fresh_labels = 1;
     }
-    if (k->fresh_labels)
+    if (sg_kst(k)->fresh_labels)
         sg_fix_pyptx_labels(m, k);
 }
 

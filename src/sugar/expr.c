@@ -188,15 +188,15 @@ static void count_stmts(ctx *c, cg_stmt *s)
                     bump(c->uses, sl);
                     bump(c->uses, sl);
                 }
-        } else if (s->kind >= CG_S_LOOP && s->u.sugar.orig) {
-            count_stmts(c, s->u.sugar.orig);   /* besides the body, if any */
-        } else if (s->kind == CG_S_PY) {
+        } else if (s->kind >= CG_S_EXT && sg_orig(s)) {
+            count_stmts(c, sg_orig(s));   /* besides the body, if any */
+        } else if (s->kind == SG_S_PY) {
             continue;   /* a definition records nothing where it stands:
                            its calls are counted through their orig */
         }
         /* a guard, or a loop's predicate */
         const cg_opnd *g = s->kind == CG_S_INST ? s->u.inst.guard
-                           : s->kind == CG_S_LOOP ? s->u.sugar.args : NULL;
+                           : s->kind == SG_S_LOOP ? sg_loop_of(s)->pred : NULL;
         if (g) {
             cg_opnd one = *g;
             one.next = NULL;
@@ -473,7 +473,7 @@ static void text_of(const cg_module *m, const cg_kernel *k, const enode *e, ptx_
         text_operator(m, k, e, out);
         return;
     }
-    if (s->u.inst.path && !s->u.inst.wrapper) {   /* ptx.inst.<path>( */
+    if (s->u.inst.path && !s->u.inst.hook) {   /* ptx.inst.<path>( */
         ptx_buf_put(out, "ptx.inst.", 9);
         ptx_buf_put(out, s->u.inst.path, s->u.inst.pathlen);
         ptx_buf_putc(out, '(');
@@ -500,7 +500,7 @@ static void text_of(const cg_module *m, const cg_kernel *k, const enode *e, ptx_
 void sg_print_expr(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int depth,
                   ptx_buf *out)
 {
-    const enode *e = s->u.sugar.data;
+    const enode *e = sg_expr_of(s)->tree;
     sg_indent(out, depth);
     if (e->size >= 2)
         ptx_buf_puts(out, "with ptx.expr(): ");
@@ -553,8 +553,8 @@ static uint32_t fold_list(ctx *c, cg_stmt **head)
         }
         if (e->size < 2 && !e->opsym)
             continue;
-        cg_stmt *node = cg_stmt_new(c->m, CG_S_EXPR, a[start]->first);
-        node->u.sugar.data = keep(c->m, e);
+        cg_stmt *node = sg_node_new(c->m, SG_S_EXPR, a[start]->first);
+        sg_expr_of(node)->tree = keep(c->m, e);
         repl[start] = node;
         end[start] = b;
         made++;
@@ -565,7 +565,7 @@ static uint32_t fold_list(ctx *c, cg_stmt **head)
     cg_stmt **link = head;
     for (unsigned i = 0; i < n;) {
         if (repl[i]) {
-            repl[i]->u.sugar.orig = cg_splice(link, a[end[i]], repl[i]);
+            sg_expr_of(repl[i])->orig = cg_splice(link, a[end[i]], repl[i]);
             link = &repl[i]->next;
             i = end[i] + 1;
         } else {

@@ -68,17 +68,18 @@ static int could_be_new(const char *p)
 static void add_name(cg_module *m, const char *p)
 {
     if (p && p[0] != '%' && p[0] != '$')
-        cg_map_put(m, m->ptxwords, p, strlen(p));
+        cg_map_put(m, sg_st(m)->ptxwords, p, strlen(p));
 }
 
 static cg_map *ptxwords(cg_module *m)
 {
-    if (m->ptxwords)
-        return m->ptxwords;
-    m->ptxwords = cg_alloc(m, sizeof *m->ptxwords);
+    sg_state *st = sg_st(m);
+    if (st->ptxwords)
+        return st->ptxwords;
+    st->ptxwords = cg_alloc(m, sizeof *st->ptxwords);
     for (uint32_t i = 0; i < m->nsegs; i++)
         if (m->segs[i].kernel < 0)
-            add_words(m, m->ptxwords, m->segs[i].p, m->segs[i].n, 1);
+            add_words(m, st->ptxwords, m->segs[i].p, m->segs[i].n, 1);
     for (uint32_t i = 0; i < m->nopcodes; i++)
         add_name(m, m->opcodes_v[i].op);
     for (uint32_t i = 0; i < m->nkernels; i++) {
@@ -87,18 +88,19 @@ static cg_map *ptxwords(cg_module *m)
         for (uint32_t s = 0; s < k->nsyms; s++)
             add_name(m, k->syms[s].ptx);
     }
-    return m->ptxwords;
+    return st->ptxwords;
 }
 
 int sg_ptx_pinned(cg_module *m, const char *ptx)
 {
-    if (!m->rawwords) {
-        m->rawwords = cg_alloc(m, sizeof *m->rawwords);
+    sg_state *st = sg_st(m);
+    if (!st->rawwords) {
+        st->rawwords = cg_alloc(m, sizeof *st->rawwords);
         for (uint32_t i = 0; i < m->nsegs; i++)
             if (m->segs[i].kernel < 0)
-                add_words(m, m->rawwords, m->segs[i].p, m->segs[i].n, 0);
+                add_words(m, st->rawwords, m->segs[i].p, m->segs[i].n, 0);
     }
-    return cg_map_get(m->rawwords, ptx, strlen(ptx)) != NULL;
+    return cg_map_get(st->rawwords, ptx, strlen(ptx)) != NULL;
 }
 
 int sg_ptx_name_free(cg_module *m, const char *name)
@@ -128,7 +130,7 @@ static int suffixed(cg_module *m, const cg_kernel *k, const char *base, size_t b
     /* the ones below `taken` are known to be taken already (names are
        never given back), so a module whose 1000 kernels each want param0
        does not try them all a thousand times */
-    cg_mslot *taken = cg_suffix_next(m, &m->ptxnext, base, bn, 1);
+    cg_mslot *taken = cg_suffix_next(m, &sg_st(m)->ptxnext, base, bn, 1);
     uint32_t i = (uint32_t)taken->val, limit = i + 1000;
     for (;; i++) {
         candidate(buf, base, bn, i);   /* called for every label: no printf */
@@ -184,7 +186,7 @@ const char *sg_py_fresh(cg_module *m, cg_kernel *k, const char *base)
         return NULL;
     /* as suffixed: the suffixes below `taken` are function names
        already (a module of 800 kernels named splitKreduce_kernel) */
-    cg_mslot *taken = cg_suffix_next(m, &m->pynext, base, bn, 1);
+    cg_mslot *taken = cg_suffix_next(m, &sg_st(m)->pynext, base, bn, 1);
     for (uint32_t i = (uint32_t)taken->val, limit = i + 1000;; i++) {
         candidate(buf, base, bn, i);
         if (sg_py_name_free(m, k, buf))
@@ -242,9 +244,9 @@ static void fresh_made(const cg_stmt *s, uint32_t *n, uint8_t *const *gen)
         int first = -1, count = 0;
         if (sg_with_is(s, "ptx.if_"))
             first = 0, count = 2;                  /* $_else_N, $_endif_N+1 */
-        else if (s->kind == CG_S_FOR && s->u.sugar.args)
+        else if (s->kind == SG_S_FOR && sg_for_of(s)->range)
             first = 2, count = 2;                  /* $_loop_N, $_endloop_N+1 */
-        else if (s->kind == CG_S_WAIT && !strcmp(s->u.sugar.name, "ptx.mbarrier.wait"))
+        else if (s->kind == SG_S_WAIT && !strcmp(sg_wait_of(s)->helper, "ptx.mbarrier.wait"))
             first = 4, count = 1;                  /* $_mbar_wait_N */
         for (int i = 0; i < count; i++, (*n)++)
             if (gen)
@@ -253,11 +255,11 @@ static void fresh_made(const cg_stmt *s, uint32_t *n, uint8_t *const *gen)
            caller keeps the copies it stands for in orig (kloop.c); a Python
            `for` (repeat.c: no args) runs its body count times when traced */
         cg_stmt **body = cg_body((cg_stmt *)s);
-        uint32_t times = s->kind == CG_S_FOR && !s->u.sugar.args ? s->u.sugar.count : 1;
-        if (s->kind == CG_S_PY && s->u.sugar.orig)
-            fresh_made(s->u.sugar.orig, n, gen);
-        else if (body && !(s->kind == CG_S_PY && s->u.sugar.name &&
-                           !strncmp(s->u.sugar.name, "def ", 4))) {
+        uint32_t times = s->kind == SG_S_FOR && !sg_for_of(s)->range ? sg_for_of(s)->count : 1;
+        const sg_py *py = s->kind == SG_S_PY ? sg_py_of(s) : NULL;
+        if (py && py->orig)
+            fresh_made(py->orig, n, gen);
+        else if (body && !(py && py->text && !strncmp(py->text, "def ", 4))) {
             uint32_t before = *n;
             fresh_made(*body, n, gen);
             for (uint32_t t = 1; t < times && *n != before; t++)

@@ -23,7 +23,7 @@
 static size_t rhs_of(const cg_module *m, const cg_kernel *k, const cg_stmt *s, ptx_buf *b)
 {
     const cg_sym *y = s->kind == CG_S_REG ? &k->syms[s->u.reg] : NULL;
-    if (!((y && y->kind == CG_SYM_REG && y->implicit) || s->kind == CG_S_ALLOC))
+    if (!((y && y->kind == CG_SYM_REG && y->implicit) || s->kind == SG_S_ALLOC))
         return 0;
     b->n = 0;
     sg_print_inline(m, k, s, b);

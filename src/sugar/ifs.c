@@ -73,10 +73,10 @@ static cg_stmt *find_label(cg_stmt *from, cg_symid l)
 static cg_stmt *with_node(ifs *c, const char *call, cg_opnd *arg, cg_stmt *body,
                           ptx_tok first)
 {
-    cg_stmt *w = cg_stmt_new(c->m, CG_S_WITH, first);
-    w->u.sugar.name = call;
-    w->u.sugar.args = arg;
-    w->u.sugar.body = body;
+    cg_stmt *w = sg_node_new(c->m, SG_S_WITH, first);
+    sg_with_of(w)->call = call;
+    sg_with_of(w)->cond = arg;
+    w->u.ext.body = body;
     return w;
 }
 
@@ -118,7 +118,7 @@ static int raise_if(ifs *c, cg_stmt **link)
     bend->next = lel;
     lel->next = lend;
     lend->next = NULL;
-    node->u.sugar.orig = br;
+    sg_with_of(node)->orig = br;
     c->refs[els] = c->refs[end] = 0;   /* gone from the kernel */
     *link = node;
     if (els_body) {
@@ -159,13 +159,13 @@ static cg_stmt *last_of(cg_stmt *s)
 static void lower_if_else(ifs *c, cg_stmt **link)
 {
     cg_stmt *node = *link, *els = node->next, *after = els->next;
-    cg_stmt *br = node->u.sugar.orig, *bend = br->next, *lel = bend->next, *lend = lel->next;
+    cg_stmt *br = sg_with_of(node)->orig, *bend = br->next, *lel = bend->next, *lend = lel->next;
     *link = br;
-    br->next = node->u.sugar.body ? node->u.sugar.body : bend;
-    if (node->u.sugar.body)
-        last_of(node->u.sugar.body)->next = bend;
-    lel->next = els->u.sugar.body;          /* (an else_ is made only with a body) */
-    last_of(els->u.sugar.body)->next = lend;
+    br->next = node->u.ext.body ? node->u.ext.body : bend;
+    if (node->u.ext.body)
+        last_of(node->u.ext.body)->next = bend;
+    lel->next = els->u.ext.body;          /* (an else_ is made only with a body) */
+    last_of(els->u.ext.body)->next = lend;
     lend->next = after;
     c->refs[lel->u.label] = c->refs[lend->u.label] = 2;
 }
@@ -182,7 +182,7 @@ static uint32_t raise_list(ifs *c, cg_stmt **head)
         if (body)
             made += raise_list(c, body);
         if (raised && sg_with_is((*link)->next, "ptx.else_") &&
-            unmatched_if((*link)->u.sugar.body)) {
+            unmatched_if((*link)->u.ext.body)) {
             lower_if_else(c, link);
             raised = 0;
         }
@@ -195,13 +195,13 @@ void sg_print_with(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                    int depth, ptx_buf *out)
 {
     sg_indent(out, depth);
-    ptx_buf_printf(out, "with %s(", s->u.sugar.name);
-    if (s->u.sugar.args && s->u.sugar.args->kind == CG_O_OPER)   /* preds.c: if_(a < b) */
-        cg_print_oper(m, k, s->u.sugar.args, out);
-    else if (s->u.sugar.args)
-        cg_print_opnd(m, k, s->u.sugar.args, out);
+    ptx_buf_printf(out, "with %s(", sg_with_of(s)->call);
+    if (sg_with_of(s)->cond && sg_with_of(s)->cond->kind == SG_O_OPER)   /* preds.c: if_(a < b) */
+        sg_print_oper(m, k, sg_with_of(s)->cond, out);
+    else if (sg_with_of(s)->cond)
+        cg_print_opnd(m, k, sg_with_of(s)->cond, out);
     ptx_buf_puts(out, "):\n");
-    cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out);
+    cg_print_stmts(m, k, s->u.ext.body, depth + 1, out);
 }
 
 /* Does some list hold the `bra END` that every shape raise_if takes ends

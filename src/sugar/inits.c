@@ -22,7 +22,7 @@
 static const cg_opnd *init_at(const cg_stmt *s)
 {
     const char *call = s && s->kind == CG_S_INST && s->u.inst.op[0] == 'm' &&
-                       s->u.inst.wrapper ? sg_wrapper_call(&s->u.inst) : NULL;
+                       s->u.inst.hook ? sg_wrapper_call(&s->u.inst) : NULL;
     const cg_opnd *a = call && !strcmp(call, "ptx.mbarrier.init") ? s->u.inst.ops : NULL;
     if (!a || a->kind != CG_O_ADDR || a->a->kind != CG_O_SYM || a->a->index >= 0 || !a->b ||
         a->b->kind != CG_O_INT || !a->next || a->next->kind != CG_O_INT)

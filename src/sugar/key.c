@@ -67,7 +67,7 @@ static void put_opnds(sg_key *key, const cg_opnd *o)
         put_num(&key->b, '(', o->kind);
         if (o->kind == CG_O_SYM || o->kind == CG_O_INT) {
             put_leaf(key, o);
-        } else if (o->kind == CG_O_AFFINE) {
+        } else if (o->kind == SG_O_AFFINE) {
             /* a rolled loop's index: the whole expression, no leaves (a
                roll around it would change the terms, not their values) */
             put_num(&key->b, 's', o->sym);
@@ -96,18 +96,18 @@ int sg_key_sugar(const cg_stmt *s)
 {
     /* FOR: range(count) or ptx.range_(args); WAIT: a call of its args;
        ALLOC: merge.c names the ones that print from args; PY: fixed text */
-    return (s->kind == CG_S_FOR || s->kind == CG_S_WAIT || s->kind == CG_S_ALLOC ||
-            s->kind == CG_S_PY) && s->u.sugar.name != NULL;
+    return (s->kind == SG_S_FOR || s->kind == SG_S_WAIT || s->kind == SG_S_ALLOC ||
+            s->kind == SG_S_PY) && sg_name(s) != NULL;
 }
 
 /* A call or loop that prints from its name, count, arguments and body
    alone ("repeat" rolls them); other sugar nodes match only themselves. */
 static void put_sugar(sg_key *key, const cg_stmt *s)
 {
-    ptx_buf_printf(&key->b, "%s#%u(", s->u.sugar.name, s->u.sugar.count);
-    put_opnds(key, s->u.sugar.args);
+    ptx_buf_printf(&key->b, "%s#%u(", sg_name(s), sg_count(s));
+    put_opnds(key, sg_args(s));
     ptx_buf_putc(&key->b, ')');
-    for (const cg_stmt *t = s->u.sugar.body; t; t = t->next)
+    for (const cg_stmt *t = s->u.ext.body; t; t = t->next)
         sg_key_stmt(key, t);
 }
 
@@ -163,7 +163,7 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s)
             sg_key_stmt(key, t);
         ptx_buf_putc(b, '}');
         break;
-    case CG_S_FOR: case CG_S_WAIT: case CG_S_ALLOC: case CG_S_PY:
+    case SG_S_FOR: case SG_S_WAIT: case SG_S_ALLOC: case SG_S_PY:
         if (sg_key_sugar(s)) {
             put_sugar(key, s);
             break;

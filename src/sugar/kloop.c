@@ -50,16 +50,16 @@ static sg_leaf exact(const sg_key *key, const cg_opnd *o)
 /* s is `p = lhs CMP v` (compare.c), setp's modifier `cmp`: p. */
 static cg_symid cmp_of(const cg_stmt *s, const char *cmp, cg_symid lhs, unsigned v)
 {
-    if (!s || s->kind != CG_S_CMP)
+    if (!s || s->kind != SG_S_CMP)
         return CG_NOSYM;
-    const cg_inst *in = &s->u.sugar.orig->u.inst;
+    const cg_inst *in = &sg_cmp_of(s)->setp->u.inst;
     return !strcmp(in->mods[0], cmp) && sg_reg_is(in->ops->next, lhs) && sg_int_is(in->ops->next->next, v)
-           ? s->u.sugar.label : CG_NOSYM;
+           ? sg_cmp_of(s)->pred : CG_NOSYM;
 }
 
 static int if_of(const cg_stmt *s, cg_symid p)
 {
-    return sg_with_is(s, "ptx.if_") && sg_reg_is(s->u.sugar.args, p) &&
+    return sg_with_is(s, "ptx.if_") && sg_reg_is(sg_with_of(s)->cond, p) &&
            !sg_with_is(s->next, "ptx.else_");
 }
 
@@ -100,21 +100,21 @@ typedef struct kmatch {
 /* The main loop (inside `if_(total >= U)`): its body's size into km. */
 static int main_loop(kloops *c, const cg_stmt *w, cg_symid rnd, kmatch *km)
 {
-    const cg_stmt *from = w->u.sugar.body, *cmp = from ? from->next : NULL;
+    const cg_stmt *from = w->u.ext.body, *cmp = from ? from->next : NULL;
     const cg_stmt *lp = cmp ? cmp->next : NULL;
     cg_symid left, keep;
     const cg_opnd *src;
     if (!sg_alloc_from(from, &left, &src) || !sg_reg_is(src, rnd) ||
-        (keep = cmp_of(cmp, "ne", left, 0)) == CG_NOSYM || !lp || lp->kind != CG_S_LOOP ||
-        lp->next || !sg_reg_is(lp->u.sugar.args, keep))
+        (keep = cmp_of(cmp, "ne", left, 0)) == CG_NOSYM || !lp || lp->kind != SG_S_LOOP ||
+        lp->next || !sg_reg_is(sg_loop_of(lp)->pred, keep))
         return 0;
-    unsigned len = list_len(lp->u.sugar.body), u = km->unroll;
+    unsigned len = list_len(lp->u.ext.body), u = km->unroll;
     if (len < 2 || (len - 2) % u || (len - 2) / u == 0)
         return 0;
     km->n = (len - 2) / u;
-    km->body = lp->u.sugar.body;
-    km->label = lp->u.sugar.label;
-    const cg_stmt *s = lp->u.sugar.body;
+    km->body = lp->u.ext.body;
+    km->label = sg_loop_of(lp)->label;
+    const cg_stmt *s = lp->u.ext.body;
     for (unsigned i = 0; i < u; i++)
         if (!(s = body_is(c, s, km->n, i == 0)) || s == (const cg_stmt *)&c->first)
             return 0;
@@ -134,7 +134,7 @@ static int ladder(kloops *c, const cg_stmt *s, cg_symid rem, unsigned i, const k
     const cg_stmt *w = s ? s->next : NULL;
     if (p == CG_NOSYM || !if_of(w, p))
         return 0;
-    const cg_stmt *after = body_is(c, w->u.sugar.body, km->n, 0);
+    const cg_stmt *after = body_is(c, w->u.ext.body, km->n, 0);
     if (!after)
         return 0;
     if (i + 2 >= km->unroll)                 /* emit_tail(i + 2) returns at once */
@@ -149,7 +149,7 @@ static int cmps_inside(const kloops *c, const cg_stmt *s, const cg_stmt *last,
                        const uint32_t *in)
 {
     for (; s; s = s == last ? NULL : s->next) {
-        if (s->kind == CG_S_CMP && in[s->u.sugar.label] != c->refs[s->u.sugar.label])
+        if (s->kind == SG_S_CMP && in[sg_cmp_of(s)->pred] != c->refs[sg_cmp_of(s)->pred])
             return 0;
         cg_stmt **body = cg_body((cg_stmt *)s);
         if (body && !cmps_inside(c, *body, NULL, in))
@@ -226,9 +226,8 @@ static cg_stmt *nonlocals(kloops *c, const cg_stmt *body, unsigned n, ptx_buf *b
     }
     if (!b->n)
         return NULL;
-    cg_stmt *nl = cg_stmt_new(c->m, CG_S_PY, body->first);
-    nl->u.sugar.name = cg_strndup(c->m, b->p, b->n);
-    nl->u.sugar.label = CG_NOSYM;
+    cg_stmt *nl = sg_node_new(c->m, SG_S_PY, body->first);
+    sg_py_of(nl)->text = cg_strndup(c->m, b->p, b->n);
     return nl;
 }
 
@@ -237,7 +236,7 @@ static void rewrite(kloops *c, cg_stmt **link, const kmatch *km)
 {
     ptx_buf b = { 0 };
     const char *fn = sg_py_fresh(c->m, c->k, "body");
-    cg_stmt *def = cg_stmt_new(c->m, CG_S_PY, (*link)->first);
+    cg_stmt *def = sg_node_new(c->m, SG_S_PY, (*link)->first);
     /* the function's statements: a copy of the first body */
     cg_stmt *head = NULL, **t = &head;
     const cg_stmt *s = km->body;
@@ -250,9 +249,8 @@ static void rewrite(kloops *c, cg_stmt **link, const kmatch *km)
     }
     b.n = 0;
     ptx_buf_printf(&b, "def %s():", fn);
-    def->u.sugar.name = cg_strndup(c->m, b.p, b.n);
-    def->u.sugar.body = head;
-    def->u.sugar.label = CG_NOSYM;
+    sg_py_of(def)->text = cg_strndup(c->m, b.p, b.n);
+    def->u.ext.body = head;
     b.n = 0;
     ptx_buf_puts(&b, "ptx.kloop(");
     cg_opnd tot = *km->total;

@@ -62,7 +62,7 @@ static void pass_by(loops *c, const cg_stmt *s, uint32_t list)
 }
 
 /* The loop that label *link opens (up to its last back edge, if that is
-   still ahead) as a CG_S_LOOP in its place; 0 if there is none.  A body
+   still ahead) as a SG_S_LOOP in its place; 0 if there is none.  A body
    that declares the guard's register stays as it is: ptx.loop reads
    pred= at its head, before the body has bound the Python name (PTX
    declarations hold for the whole block, wherever they stand). */
@@ -84,14 +84,14 @@ static int raise_at(loops *c, cg_stmt **link, uint32_t list)
     for (t = s->next; t != be; t = t->next)
         pass_by(c, t, list);
     c->passed[l] = list;   /* its own back edge, for a second definition */
-    cg_stmt *node = cg_stmt_new(c->m, CG_S_LOOP, s->first);
-    node->u.sugar.label = l;
-    node->u.sugar.args = be->u.inst.guard;
+    cg_stmt *node = sg_node_new(c->m, SG_S_LOOP, s->first);
+    sg_loop_of(node)->label = l;
+    sg_loop_of(node)->pred = be->u.inst.guard;
     cg_splice(link, be, node);
     /* the body: what lies strictly between the label and the back edge */
     if (before != s) {
         before->next = NULL;
-        node->u.sugar.body = s->next;
+        node->u.ext.body = s->next;
     }
     return 1;
 }
@@ -129,14 +129,14 @@ void sg_print_loop(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 {
     sg_indent(out, depth);
     ptx_buf_puts(out, "with ptx.loop(\"");
-    cg_sym_ptx(k, s->u.sugar.label, -1, out);
+    cg_sym_ptx(k, sg_loop_of(s)->label, -1, out);
     ptx_buf_putc(out, '"');
-    if (s->u.sugar.args) {
+    if (sg_loop_of(s)->pred) {
         ptx_buf_puts(out, ", pred=");
-        cg_print_opnd(m, k, s->u.sugar.args, out);
+        cg_print_opnd(m, k, sg_loop_of(s)->pred, out);
     }
     ptx_buf_puts(out, "):\n");
-    cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out); /* `pass` if empty */
+    cg_print_stmts(m, k, s->u.ext.body, depth + 1, out); /* `pass` if empty */
 }
 
 uint32_t sugar_loops(cg_module *m, cg_kernel *k)

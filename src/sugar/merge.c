@@ -300,7 +300,7 @@ static alloc *merge_operator(merger *c, const cg_stmt *decl)
     if (!y->implicit || y->kind != CG_SYM_REG || !in || in->kind != CG_S_INST ||
         !sg_reg_is(in->u.inst.ops, decl->u.reg) || !(op = sg_fresh_operator(c->k, in)))
         return NULL;
-    cg_opnd *e = cg_opnd_new(c->m, CG_O_OPER);
+    cg_opnd *e = cg_opnd_new(c->m, SG_O_OPER);
     e->a = sg_copy_opnd(c->m, in->u.inst.ops->next);
     e->b = sg_copy_opnd(c->m, in->u.inst.ops->next->next);
     e->text = sg_lit(c->m, op, strlen(op));
@@ -318,7 +318,7 @@ static alloc *merge_load(merger *c, const cg_stmt *decl)
         strcmp(in->u.inst.mods[1], y->type) || sg_nops(in->u.inst.ops) != 2 ||
         !sg_reg_is(in->u.inst.ops, decl->u.reg) || in->u.inst.ops->next->kind != CG_O_ADDR)
         return NULL;
-    c->m->uses_smem = 1;
+    sg_st(c->m)->uses_smem = 1;
     return one_reg(c, LOAD, decl->u.reg, in->u.inst.ops->next);
 }
 
@@ -347,7 +347,7 @@ static alloc *merge_arrive(merger *c, const cg_stmt *decl)
     else
         return NULL;
     uint8_t ak = i->ops->next->kind;
-    if (ak != CG_O_ADDR && ak != CG_O_DYN && ak != CG_O_SLOT)
+    if (ak != CG_O_ADDR && ak != SG_O_DYN && ak != SG_O_SLOT)
         return NULL;
     alloc *a = one_reg(c, ARRIVE, decl->u.reg, i->ops->next);
     a->init = call;
@@ -387,15 +387,15 @@ static uint32_t merge(merger *c, cg_stmt **head)
             last = s->next;
         if (!a)
             continue;
-        cg_stmt *node = cg_stmt_new(c->m, CG_S_ALLOC, s->first);
-        node->u.sugar.data = a;
-        node->u.sugar.orig = cg_splice(link, last, node);
+        cg_stmt *node = sg_node_new(c->m, SG_S_ALLOC, s->first);
+        sg_alloc_of(node)->a = a;
+        sg_alloc_of(node)->orig = cg_splice(link, last, node);
         if (a->form == ARRIVE && !a->width) {   /* a call of its operands: "repeat"
                                                    may roll it (its state unread) */
-            node->u.sugar.name = a->init;
-            node->u.sugar.args = sg_copy_opnd(c->m, a->src);
+            sg_alloc_of(node)->init = a->init;
+            sg_alloc_of(node)->src = sg_copy_opnd(c->m, a->src);
             if (a->src->next)
-                node->u.sugar.args->next = sg_copy_opnd(c->m, a->src->next);
+                sg_alloc_of(node)->src->next = sg_copy_opnd(c->m, a->src->next);
         }
         made++;
     }
@@ -407,8 +407,8 @@ static uint32_t merge(merger *c, cg_stmt **head)
 /* [x = ]ptx.mbarrier.arrive(bar[, tx][, pred=g]) */
 static void print_arrive(const cg_module *m, const cg_kernel *k, const cg_stmt *s, ptx_buf *out)
 {
-    const alloc *a = s->u.sugar.data;
-    const cg_opnd *src = s->u.sugar.args ? s->u.sugar.args : a->src;   /* a rolled copy's */
+    const alloc *a = sg_alloc_of(s)->a;
+    const cg_opnd *src = sg_alloc_of(s)->src ? sg_alloc_of(s)->src : a->src;   /* a rolled copy's */
     if (a->width)
         ptx_buf_printf(out, "%s = ", k->syms[a->regs[0]].py);
     ptx_buf_printf(out, "%s(", a->init);
@@ -428,7 +428,7 @@ static void print_arrive(const cg_module *m, const cg_kernel *k, const cg_stmt *
 void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                     int depth, ptx_buf *out)
 {
-    const alloc *a = s->u.sugar.data;
+    const alloc *a = sg_alloc_of(s)->a;
     const cg_sym *y = &k->syms[a->regs[0]];
     cg_opnd src;
     sg_indent(out, depth);
@@ -467,8 +467,8 @@ void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         return;
     }
     if (a->form == OPER) {       /* a OP b, or a helper's call */
-        if (a->src->kind == CG_O_OPER)
-            cg_print_oper(m, k, a->src, out);
+        if (a->src->kind == SG_O_OPER)
+            sg_print_oper(m, k, a->src, out);
         else
             cg_print_opnd(m, k, a->src, out);
         ptx_buf_putc(out, '\n');
@@ -504,7 +504,7 @@ void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
    mma.c read it). */
 static void keep_replaced(cg_stmt *node, cg_stmt *first, cg_stmt *last)
 {
-    cg_stmt **end = &node->u.sugar.orig;
+    cg_stmt **end = &sg_alloc_of(node)->orig;
     while (*end)
         end = &(*end)->next;
     last->next = NULL;
@@ -516,7 +516,7 @@ static void keep_replaced(cg_stmt *node, cg_stmt *first, cg_stmt *last)
 /* The operator result x of node s (an OPER merge), or CG_NOSYM. */
 static cg_symid oper_result(const cg_stmt *s)
 {
-    const alloc *a = s && s->kind == CG_S_ALLOC ? s->u.sugar.data : NULL;
+    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
     return a && a->form == OPER ? a->regs[0] : CG_NOSYM;
 }
 
@@ -531,7 +531,7 @@ static cg_opnd *sole_use(const merger *c, cg_stmt *t, cg_symid x)
         !(t->u.inst.guard && t->u.inst.guard->kind == CG_O_SYM && t->u.inst.guard->sym == x)) {
         unsigned at = 0;
         for (cg_opnd *o = t->u.inst.ops; o && n < MAXUSE; o = o->next, at++) {
-            quiet[n] = (o->kind == CG_O_DYN || o->kind == CG_O_SLOT) &&
+            quiet[n] = (o->kind == SG_O_DYN || o->kind == SG_O_SLOT) &&
                        sg_wrapper_takes_address(c->k, &t->u.inst, at) &&
                        sg_runs(c->m, "calls");   /* else _dyn_smem_addr() emits */
             v[n++] = o;
@@ -539,8 +539,8 @@ static cg_opnd *sole_use(const merger *c, cg_stmt *t, cg_symid x)
                 v[n++] = e;                  /* a coordinate: coords=(0, r, (c >> 6)) */
         }
     } else if (oper_result(t) != CG_NOSYM &&
-               ((alloc *)t->u.sugar.data)->src->kind == CG_O_OPER) {
-        const cg_opnd *e = ((alloc *)t->u.sugar.data)->src;
+               sg_alloc_of(t)->a->src->kind == SG_O_OPER) {
+        const cg_opnd *e = sg_alloc_of(t)->a->src;
         v[n++] = e->a;
         if (e->b)           /* not unary */
             v[n++] = e->b;
@@ -570,8 +570,8 @@ static const struct { uint32_t mask; const char *mode; } swizzles[] = {
 
 static const cg_opnd *oper_src(const cg_stmt *s, const char *op)
 {
-    const alloc *a = s && s->kind == CG_S_ALLOC ? s->u.sugar.data : NULL;
-    return a && a->form == OPER && a->src->kind == CG_O_OPER && a->src->text.n == 1 &&
+    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
+    return a && a->form == OPER && a->src->kind == SG_O_OPER && a->src->text.n == 1 &&
            a->src->text.v[0].n == strlen(op) && !memcmp(a->src->text.v[0].p, op, strlen(op))
            ? a->src : NULL;
 }
@@ -583,7 +583,7 @@ static const char *swizzle_at(const merger *c, const cg_stmt *s)
     const cg_opnd *and = oper_src(s, "&");
     const cg_stmt *shr = and ? s->next : NULL;
     const cg_opnd *xr = shr ? oper_src(shr->next, "^") : NULL;
-    cg_symid b = and ? ((alloc *)s->u.sugar.data)->regs[0] : CG_NOSYM;
+    cg_symid b = and ? sg_alloc_of(s)->a->regs[0] : CG_NOSYM;
     if (!and || !xr || !inst_is(shr, "shr", "u32", NULL, NULL) || sg_nops(shr->u.inst.ops) != 3 ||
         !sg_reg_is(shr->u.inst.ops, b) || !sg_reg_is(shr->u.inst.ops->next, b) ||
         !sg_int_is(shr->u.inst.ops->next->next, 3) || !sg_same_reg(and->a, xr->a) ||
@@ -606,14 +606,14 @@ static uint32_t swizzle(merger *c, cg_stmt **head)
         if (!mode)
             continue;
         cg_stmt *y = (*link)->next->next;
-        alloc *a = y->u.sugar.data;
+        alloc *a = sg_alloc_of(y)->a;
         ptx_buf b = { 0 };
         cg_opnd off = *a->src->a;
         off.next = NULL;
         ptx_buf_puts(&b, "smem.apply_swizzle(");
         cg_symid x = prev ? oper_result(*prev) : CG_NOSYM;
         if (x != CG_NOSYM && sg_reg_is(&off, x) && c->refs[x] == 3) {
-            cg_print_oper(c->m, c->k, ((alloc *)(*prev)->u.sugar.data)->src, &b);
+            sg_print_oper(c->m, c->k, sg_alloc_of(*prev)->a->src, &b);
             link = prev;
         } else {
             cg_print_opnd(c->m, c->k, &off, &b);
@@ -621,7 +621,7 @@ static uint32_t swizzle(merger *c, cg_stmt **head)
         ptx_buf_printf(&b, ", \"%s\")", mode);
         a->src = sg_py_opnd(c->m, cg_strndup(c->m, b.p, b.n));
         ptx_buf_free(&b);
-        c->m->uses_smem = 1;
+        sg_st(c->m)->uses_smem = 1;
         cg_stmt *first = *link, *last = first;
         while (last->next != y)
             last = last->next;
@@ -645,10 +645,10 @@ static uint32_t nest(merger *c, cg_stmt **head)
             continue;
         }
         cg_opnd *next = use->next;
-        *use = *((alloc *)s->u.sugar.data)->src;
+        *use = *sg_alloc_of(s)->a->src;
         use->next = next;
         *link = t;                    /* the result is pyptx's own now */
-        if (t->kind == CG_S_ALLOC)    /* (an instruction holds the operator
+        if (t->kind == SG_S_ALLOC)    /* (an instruction holds the operator
                                          among its operands, where walks look) */
             keep_replaced(t, s, s);
         made++;
@@ -666,8 +666,8 @@ uint32_t sg_merge_decls(cg_module *m, cg_kernel *k, const uint32_t *refs)
 
 int sg_alloc_oper(const cg_stmt *s, cg_symid *x, const cg_opnd **e)
 {
-    const alloc *a = s && s->kind == CG_S_ALLOC ? s->u.sugar.data : NULL;
-    if (!a || a->form != OPER || a->src->kind != CG_O_OPER)
+    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
+    if (!a || a->form != OPER || a->src->kind != SG_O_OPER)
         return 0;
     *x = a->regs[0];
     *e = a->src;
@@ -676,7 +676,7 @@ int sg_alloc_oper(const cg_stmt *s, cg_symid *x, const cg_opnd **e)
 
 int sg_alloc_from(const cg_stmt *s, cg_symid *x, const cg_opnd **src)
 {
-    const alloc *a = s && s->kind == CG_S_ALLOC ? s->u.sugar.data : NULL;
+    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
     if (!a || a->form != FROM)
         return 0;
     *x = a->regs[0];
@@ -686,7 +686,7 @@ int sg_alloc_from(const cg_stmt *s, cg_symid *x, const cg_opnd **src)
 
 int sg_alloc_load(const cg_stmt *s, cg_symid *x, const cg_opnd **addr)
 {
-    const alloc *a = s && s->kind == CG_S_ALLOC ? s->u.sugar.data : NULL;
+    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
     if (!a || a->form != LOAD)
         return 0;
     *x = a->regs[0];
@@ -696,7 +696,7 @@ int sg_alloc_load(const cg_stmt *s, cg_symid *x, const cg_opnd **addr)
 
 int sg_alloc_init_int(const cg_stmt *s, cg_symid *x, const cg_opnd **v)
 {
-    const alloc *a = s && s->kind == CG_S_ALLOC ? s->u.sugar.data : NULL;
+    const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
     if (!a || a->form != INIT || a->init || a->src->kind != CG_O_INT)
         return 0;
     *x = a->regs[0];
@@ -706,5 +706,5 @@ int sg_alloc_init_int(const cg_stmt *s, cg_symid *x, const cg_opnd **v)
 
 void sg_alloc_set_init(cg_stmt *s, const char *python)
 {
-    ((alloc *)s->u.sugar.data)->init = python;
+    sg_alloc_of(s)->a->init = python;
 }

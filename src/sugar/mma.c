@@ -38,12 +38,12 @@ typedef struct mmas {
    node): the int's text, or NULL. */
 static const cg_opnd *set_u32(const mmas *c, const cg_stmt *s, cg_symid *r)
 {
-    const cg_stmt *d = s && s->kind == CG_S_ALLOC ? s->u.sugar.orig : s;
+    const cg_stmt *d = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->orig : s;
     const cg_stmt *mv = d ? d->next : NULL;
     if (!sg_fresh_decl(c->k, d, "u32") || !sg_inst_is(mv, "mov") || mv->u.inst.guard ||
         mv->u.inst.nmods != 1 || strcmp(mv->u.inst.mods[0], "u32") ||
         !sg_reg_is(mv->u.inst.ops, d->u.reg) || mv->u.inst.ops->next->kind != CG_O_INT ||
-        (s->kind == CG_S_ALLOC && mv->next))
+        (s->kind == SG_S_ALLOC && mv->next))
         return NULL;
     *r = d->u.reg;
     return mv->u.inst.ops->next;
@@ -52,7 +52,7 @@ static const cg_opnd *set_u32(const mmas *c, const cg_stmt *s, cg_symid *r)
 /* The statement after the mov of set_u32 (its REG + mov or merged node). */
 static cg_stmt *after_set(cg_stmt *s)
 {
-    return s->kind == CG_S_ALLOC ? s->next : s->next->next;
+    return s->kind == SG_S_ALLOC ? s->next : s->next->next;
 }
 
 /* The scale argument at s into c->text: `p = ...; setp.ne.b32 p, x, 0`,
@@ -122,7 +122,7 @@ static cg_stmt *match(mmas *c, cg_stmt *s)
         return NULL;
     const cg_opnd *o = in->u.inst.ops;
     unsigned n = sg_nops(o), words = !strcmp(cg, "2") ? 8 : 4;
-    if (!zero != !c->mask_tuple || n != (zero ? 6u : 5u) || (o->kind != CG_O_ADDR && o->kind != CG_O_DYN && o->kind != CG_O_SLOT))
+    if (!zero != !c->mask_tuple || n != (zero ? 6u : 5u) || (o->kind != CG_O_ADDR && o->kind != SG_O_DYN && o->kind != SG_O_SLOT))
         return NULL;
     const cg_opnd *mask = zero ? o->next->next->next->next : NULL;
     if (zero) {

@@ -124,7 +124,7 @@ static void alias_opnd(void *ctx, cg_opnd *o)
         cg_is_identifier(buf, strlen(buf))) {
         const char *py = alias_for(as->m, as->k, as, buf);
         if (py) {
-            o->kind = CG_O_PY;
+            o->kind = SG_O_PY;
             o->text = sg_lit(as->m, py, strlen(py));
         }
     }
@@ -234,8 +234,8 @@ static uint32_t name_aliases(cg_module *m, cg_kernel *k, const alias_set *as)
     }
     ptx_buf_free(&names);
     ptx_buf_free(&vals);
-    cg_stmt *py = cg_stmt_new(m, CG_S_PY, PTX_NOTOK);
-    py->u.sugar.name = cg_strndup(m, b.p, b.n);
+    cg_stmt *py = sg_node_new(m, SG_S_PY, PTX_NOTOK);
+    sg_py_of(py)->text = cg_strndup(m, b.p, b.n);
     ptx_buf_free(&b);
     py->next = k->body;
     k->body = py;

@@ -59,19 +59,19 @@ static uint32_t sketch(const cg_stmt *s)
 {
     uint64_t h = 0x9e3779b97f4a7c15ull ^ s->kind;
     switch (s->kind) {
-    case CG_S_LABEL: case CG_S_LOOP: case CG_S_COMMENT: case CG_S_VAR:
+    case CG_S_LABEL: case SG_S_LOOP: case CG_S_COMMENT: case CG_S_VAR:
         return 0;
     case CG_S_INST:
         h = (h ^ (uintptr_t)(s->u.inst.path ? s->u.inst.path : s->u.inst.op)) * 0x100000001b3ull;
         h = (h ^ sg_nops(s->u.inst.ops)) * 0x100000001b3ull;
         break;
-    case CG_S_PY:
-        if (s->u.sugar.body)     /* a function definition, a `with` */
+    case SG_S_PY:
+        if (s->u.ext.body)     /* a function definition, a `with` */
             return 0;
         /* fall through */
     default:
-        if (s->kind >= CG_S_LOOP && s->u.sugar.name)
-            for (const char *p = s->u.sugar.name; *p && p - s->u.sugar.name < 8; p++)
+        if (s->kind >= CG_S_EXT && sg_name(s))
+            for (const char *p = sg_name(s); *p && p - sg_name(s) < 8; p++)
                 h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
         break;
     }
@@ -80,7 +80,7 @@ static uint32_t sketch(const cg_stmt *s)
 
 /* The statements of list `head` and (depth first) the lists below them,
    each list followed by an item that ends every window.  A helper's body
-   (CG_S_PY) is another function's scope: not entered. */
+   (SG_S_PY) is another function's scope: not entered. */
 static void collect(outliner *o, cg_stmt **head, int32_t loop)
 {
     for (cg_stmt **link = head; *link; link = &(*link)->next) {
@@ -91,11 +91,11 @@ static void collect(outliner *o, cg_stmt **head, int32_t loop)
     push_item(o, (item){ .text = -1, .loop = -1 });
     for (cg_stmt *s = *head; s; s = s->next) {
         cg_stmt **body = cg_body(s);
-        if (!body || !*body || s->kind == CG_S_PY)
+        if (!body || !*body || s->kind == SG_S_PY)
             continue;
         int32_t in = loop;
-        if (s->kind == CG_S_FOR && s->u.sugar.name) {
-            loopvar l = { s->u.sugar.name, loop };
+        if (s->kind == SG_S_FOR && sg_for_of(s)->var) {
+            loopvar l = { sg_for_of(s)->var, loop };
             ol_append(&o->lb, &l, sizeof l);
             in = (int32_t)(o->lb.n / sizeof l) - 1;
         }
@@ -698,9 +698,8 @@ static void take(outliner *o, group *g, ptx_buf *calls)
     const char *name = sg_py_fresh(o->m, o->k, "_block");
     if (!name)
         return;
-    cg_stmt *def = cg_stmt_new(o->m, CG_S_PY, PTX_NOTOK);
-    def->u.sugar.name = helper_text(o, g, name);
-    def->u.sugar.label = CG_NOSYM;
+    cg_stmt *def = sg_node_new(o->m, SG_S_PY, PTX_NOTOK);
+    sg_py_of(def)->text = helper_text(o, g, name);
     *o->dtail = def;
     o->dtail = &def->next;
     for (uint32_t q = 0; q < g->c; q++)

@@ -151,7 +151,7 @@ static int names_label(const cg_kernel *k, const cg_opnd *o)
 static int unmovable(const cg_kernel *k, const cg_stmt *s)
 {
     for (; s; s = s->next) {
-        if (s->kind == CG_S_LABEL || s->kind == CG_S_LOOP || s->kind == CG_S_COMMENT)
+        if (s->kind == CG_S_LABEL || s->kind == SG_S_LOOP || s->kind == CG_S_COMMENT)
             return 1;
         if (s->kind == CG_S_INST &&
             (names_label(k, s->u.inst.ops) || names_label(k, s->u.inst.guard)))
@@ -159,7 +159,7 @@ static int unmovable(const cg_kernel *k, const cg_stmt *s)
         if (s->kind == CG_S_RAW &&
             names_label(k, &(cg_opnd){ .kind = CG_O_STR, .text = s->u.raw.text }))
             return 1;
-        if (s->kind >= CG_S_LOOP && names_label(k, s->u.sugar.args))
+        if (s->kind >= CG_S_EXT && names_label(k, sg_args(s)))
             return 1;
         cg_stmt **body = cg_body((cg_stmt *)s);
         if (body && unmovable(k, *body))

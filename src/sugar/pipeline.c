@@ -43,15 +43,15 @@ static const cg_opnd *ops(const cg_stmt *s, const char *op, const char *mod, uns
 static cg_stmt *advance(const cg_kernel *k, const uint32_t *refs, cg_stmt *s,
                         const cg_opnd **cur, const cg_opnd **n, const cg_opnd **ph, cg_symid *st)
 {
-    if (s->kind != CG_S_CMP)
+    if (s->kind != SG_S_CMP)
         return NULL;
-    const cg_stmt *setp = s->u.sugar.orig;
+    const cg_stmt *setp = sg_cmp_of(s)->setp;
     const cg_opnd *c;
     if (!sg_inst_is(setp, "setp") || setp->u.inst.nmods != 2 || strcmp(setp->u.inst.mods[0], "eq") ||
         strcmp(setp->u.inst.mods[1], "u32"))
         return NULL;
     c = setp->u.inst.ops->next;
-    cg_symid w = s->u.sugar.label;
+    cg_symid w = sg_cmp_of(s)->pred;
     cg_stmt *rf = s->next, *sf = rf ? rf->next : NULL, *x = sf ? sf->next : NULL;
     cg_stmt *rs = x ? x->next : NULL, *ss = rs ? rs->next : NULL, *add = ss ? ss->next : NULL;
     const cg_opnd *a = ops(sf, "selp", "u32", 4), *b = ops(x, "xor", "b32", 3);

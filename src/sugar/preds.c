@@ -45,10 +45,10 @@ static cg_opnd **taker(cg_stmt *t, cg_symid p, uint32_t *names)
     if (t && t->kind == CG_S_INST)
         return is_pred(t->u.inst.guard, p) && strcmp(t->u.inst.op, "bra") &&
                !emits(t->u.inst.ops) ? &t->u.inst.guard : NULL;
-    if (!t || t->kind != CG_S_WITH || strcmp(t->u.sugar.name, "ptx.if_") || !t->u.sugar.args)
+    if (!t || t->kind != SG_S_WITH || strcmp(sg_with_of(t)->call, "ptx.if_") || !sg_with_of(t)->cond)
         return NULL;
     *names = 4;
-    cg_opnd **arg = &t->u.sugar.args;
+    cg_opnd **arg = &sg_with_of(t)->cond;
     if ((*arg)->kind == CG_O_NOT)
         arg = &(*arg)->a;
     return is_pred(*arg, p) ? arg : NULL;
@@ -62,8 +62,8 @@ static uint32_t nest_list(cg_module *m, cg_kernel *k, cg_stmt **head, const uint
         if (body)
             made += nest_list(m, k, body, refs);
         uint32_t names;
-        cg_opnd **at = s->kind == CG_S_CMP ? taker(s->next, s->u.sugar.label, &names) : NULL;
-        if (!at || refs[s->u.sugar.label] != names) {
+        cg_opnd **at = s->kind == SG_S_CMP ? taker(s->next, sg_cmp_of(s)->pred, &names) : NULL;
+        if (!at || refs[sg_cmp_of(s)->pred] != names) {
             link = &s->next;
             continue;
         }
@@ -83,7 +83,7 @@ static int any(const cg_stmt *s)
     for (; s; s = s->next) {
         cg_stmt **body = cg_body((cg_stmt *)s);
         uint32_t names;
-        if ((s->kind == CG_S_CMP && taker(s->next, s->u.sugar.label, &names)) ||
+        if ((s->kind == SG_S_CMP && taker(s->next, sg_cmp_of(s)->pred, &names)) ||
             (body && any(*body)))
             return 1;
     }

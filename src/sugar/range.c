@@ -47,7 +47,7 @@ static int inst_mods(const cg_stmt *s, const char *op, const char *m0, const cha
    merged node holding them); the mov, or NULL. */
 static const cg_stmt *head(ranges *c, const cg_stmt *s, cg_symid *ri)
 {
-    const cg_stmt *decl = s->kind == CG_S_ALLOC ? s->u.sugar.orig : s;
+    const cg_stmt *decl = s->kind == SG_S_ALLOC ? sg_alloc_of(s)->orig : s;
     const cg_stmt *mov = decl ? decl->next : NULL;
     if (!decl || decl->kind != CG_S_REG || !inst_mods(mov, "mov", "s32", NULL) ||
         mov->u.inst.guard || sg_nops(mov->u.inst.ops) != 2 || !sg_reg_is(mov->u.inst.ops, decl->u.reg))
@@ -57,7 +57,7 @@ static const cg_stmt *head(ranges *c, const cg_stmt *s, cg_symid *ri)
     if (y->kind != CG_SYM_REG || strcmp(y->type, "s32") || strncmp(y->ptx, "%ri", 3) ||
         !cg_is_decimal(y->ptx + 3, strlen(y->ptx + 3)))
         return NULL;
-    if (strtoul(y->ptx + 3, NULL, 10) != c->next || (s->kind == CG_S_ALLOC && mov->next)) {
+    if (strtoul(y->ptx + 3, NULL, 10) != c->next || (s->kind == SG_S_ALLOC && mov->next)) {
         c->done = 1;
         return NULL;
     }
@@ -80,14 +80,14 @@ static int fold(ranges *c, cg_stmt **link)
     cg_stmt *s = *link, *top, *cmp, *exit, *body, *add = NULL, *last = NULL, *back, *end;
     cg_symid ri;
     const cg_stmt *mov = head(c, s, &ri);
-    top = mov ? (s->kind == CG_S_ALLOC ? s->next : s->next->next) : NULL;
+    top = mov ? (s->kind == SG_S_ALLOC ? s->next : s->next->next) : NULL;
     cmp = top ? top->next : NULL;
     exit = cmp ? cmp->next : NULL;
-    if (!private_label(c, top) || !cmp || cmp->kind != CG_S_CMP || !exit)
+    if (!private_label(c, top) || !cmp || cmp->kind != SG_S_CMP || !exit)
         return 0;
-    const cg_stmt *setp = cmp->u.sugar.orig;
+    const cg_stmt *setp = sg_cmp_of(cmp)->setp;
     const cg_opnd *d = setp->u.inst.ops, *stop = d->next->next;
-    cg_symid p = cmp->u.sugar.label;
+    cg_symid p = sg_cmp_of(cmp)->pred;
     if (!inst_mods(setp, "setp", "ge", "s32") || !sg_reg_is(d->next, ri) || stop->kind != CG_O_INT ||
         !inst_mods(exit, "bra", NULL, NULL) || !sg_reg_is(exit->u.inst.guard, p) ||
         c->refs[p] != 3 || exit->u.inst.ops->kind != CG_O_SYM)
@@ -107,15 +107,15 @@ static int fold(ranges *c, cg_stmt **link)
     body = exit->next == add ? NULL : exit->next;
     if (body)
         last->next = NULL;                         /* the body ends */
-    cg_stmt *node = cg_stmt_new(c->m, CG_S_FOR, s->first);
-    node->u.sugar.name = c->k->syms[ri].py;
-    node->u.sugar.body = body;
-    node->u.sugar.args = sg_copy_opnd(c->m, mov->u.inst.ops->next);
-    node->u.sugar.args->next = sg_copy_opnd(c->m, stop);
+    cg_stmt *node = sg_node_new(c->m, SG_S_FOR, s->first);
+    sg_for_of(node)->var = c->k->syms[ri].py;
+    node->u.ext.body = body;
+    sg_for_of(node)->range = sg_copy_opnd(c->m, mov->u.inst.ops->next);
+    sg_for_of(node)->range->next = sg_copy_opnd(c->m, stop);
     if (step->text.n != 1 || step->text.v[0].n != 1 || step->text.v[0].p[0] != '1')
-        node->u.sugar.args->next->next = sg_copy_opnd(c->m, step);
+        sg_for_of(node)->range->next->next = sg_copy_opnd(c->m, step);
     exit->next = add;                              /* orig: the loop's own statements */
-    node->u.sugar.orig = cg_splice(link, end, node);
+    sg_for_of(node)->orig = cg_splice(link, end, node);
     c->next++;
     return 1;
 }

@@ -106,7 +106,7 @@ static uint32_t sketch(const cg_stmt *s)
         return 0;
     uint64_t h = 0x9e3779b97f4a7c15ull;
     if (sg_key_sugar(s))       /* a rolled loop, a call: its kind and name */
-        return ((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)s->u.sugar.name[0]) | 1;
+        return ((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)sg_name(s)[0]) | 1;
     const cg_stmt *t = s->kind == CG_S_SCOPE ? s->u.body : s;
     for (; t; t = s->kind == CG_S_SCOPE ? t->next : NULL)
         h = (h ^ ((uintptr_t)t->u.inst.path + sg_nops(t->u.inst.ops))) * 0x100000001b3ull;
@@ -293,7 +293,7 @@ static cg_opnd *subst_one(tmpl *t, cg_opnd *o)
         t->q++;
         if (!a->ok || !b->ok || a->v == b->v)
             return sg_copy_opnd(t->r->m, o);
-        cg_opnd *c = cg_opnd_new(t->r->m, CG_O_AFFINE);
+        cg_opnd *c = cg_opnd_new(t->r->m, SG_O_AFFINE);
         if (o->kind == CG_O_SYM)
             c->sym = o->sym;
         c->text = sg_lit(t->r->m, t->var, strlen(t->var));
@@ -323,9 +323,9 @@ static cg_stmt *template_stmt(tmpl *t, cg_stmt *s0)
 {
     cg_stmt *c = sg_copy_stmt(t->r->m, s0);
     if (sg_key_sugar(s0)) {   /* args, then body: key.c's order */
-        c->u.sugar.args = subst_list(t, s0->u.sugar.args);
-        cg_stmt **tail = &c->u.sugar.body;
-        for (cg_stmt *a = s0->u.sugar.body; a; a = a->next, tail = &(*tail)->next)
+        *sg_argsp(c) = subst_list(t, sg_args(s0));
+        cg_stmt **tail = &c->u.ext.body;
+        for (cg_stmt *a = s0->u.ext.body; a; a = a->next, tail = &(*tail)->next)
             *tail = template_stmt(t, a);
         return c;
     }
@@ -345,18 +345,18 @@ void sg_print_for(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int 
                   ptx_buf *out)
 {
     sg_indent(out, depth);
-    if (s->u.sugar.args) {                /* range.c: ptx.range_(start, stop[, step]) */
-        ptx_buf_printf(out, "for %s in ptx.range_(", s->u.sugar.name);
-        for (const cg_opnd *a = s->u.sugar.args; a; a = a->next) {
+    if (sg_for_of(s)->range) {                /* range.c: ptx.range_(start, stop[, step]) */
+        ptx_buf_printf(out, "for %s in ptx.range_(", sg_for_of(s)->var);
+        for (const cg_opnd *a = sg_for_of(s)->range; a; a = a->next) {
             cg_opnd one = *a;
             one.next = NULL;
             cg_print_opnd(m, k, &one, out);
             ptx_buf_puts(out, a->next ? ", " : "):\n");
         }
     } else {
-        ptx_buf_printf(out, "for %s in range(%u):\n", s->u.sugar.name, s->u.sugar.count);
+        ptx_buf_printf(out, "for %s in range(%u):\n", sg_for_of(s)->var, sg_for_of(s)->count);
     }
-    cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out);
+    cg_print_stmts(m, k, s->u.ext.body, depth + 1, out);
 }
 
 const char *const sg_loop_vars[SG_NLOOP_VARS] = { "i", "j", "n", "_i", "_j", "_k" };
@@ -367,9 +367,9 @@ static unsigned vars_in(const cg_stmt *s, unsigned g)
 {
     unsigned used = 0;
     for (; s && g--; s = s->next) {
-        if (s->kind == CG_S_FOR && s->u.sugar.name)
+        if (s->kind == SG_S_FOR && sg_for_of(s)->var)
             for (unsigned i = 0; i < SG_NLOOP_VARS; i++)
-                used |= (unsigned)!strcmp(s->u.sugar.name, sg_loop_vars[i]) << i;
+                used |= (unsigned)!strcmp(sg_for_of(s)->var, sg_loop_vars[i]) << i;
         cg_stmt **body = cg_body((cg_stmt *)s);
         if (body)
             used |= vars_in(*body, ~0u);
@@ -402,10 +402,10 @@ static cg_stmt *make_loop(roller *r, const item *it, cg_stmt **a, unsigned s, ru
     const char *var = block_var(r, a[s], run.g);
     if (!var)
         return NULL;
-    cg_stmt *node = cg_stmt_new(r->m, CG_S_FOR, a[s]->first);
-    node->u.sugar.name = var;
-    node->u.sugar.count = run.c;
-    cg_stmt **bt = &node->u.sugar.body;
+    cg_stmt *node = sg_node_new(r->m, SG_S_FOR, a[s]->first);
+    sg_for_of(node)->var = var;
+    sg_for_of(node)->count = run.c;
+    cg_stmt **bt = &node->u.ext.body;
     for (unsigned j = 0; j < run.g; j++, bt = &(*bt)->next) {
         tmpl t = { .r = r, .var = var, .x = &it[s + j], .y = &it[s + run.g + j] };
         *bt = template_stmt(&t, a[s + j]);
@@ -418,10 +418,10 @@ static uint32_t roll_list(roller *r, cg_stmt **head);
 /* The list of loop s's body, with s's variable among the outer ones. */
 static uint32_t roll_body(roller *r, cg_stmt *s, cg_stmt **body)
 {
-    int push = s->kind == CG_S_FOR && s->u.sugar.name &&
+    int push = s->kind == SG_S_FOR && sg_for_of(s)->var &&
                r->nouter < sizeof r->outer / sizeof *r->outer;
     if (push)
-        r->outer[r->nouter++] = s->u.sugar.name;
+        r->outer[r->nouter++] = sg_for_of(s)->var;
     uint32_t n = roll_list(r, body);
     r->nouter -= (unsigned)push;
     return n;
@@ -470,18 +470,18 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
             s++;
             continue;
         }
-        node->u.sugar.orig = cg_splice(link, a[s + run.g * run.c - 1], node);
+        sg_for_of(node)->orig = cg_splice(link, a[s + run.g * run.c - 1], node);
         link = &node->next;
         s += run.g * run.c;
         rolled++;
-        node->u.sugar.data = made;   /* chained: rolled again below */
+        sg_for_of(node)->rolled = made;   /* chained: rolled again below */
         made = node;
     }
     /* a new loop's body may repeat again inside (the scratch is free now) */
     for (cg_stmt *l = made, *next; l; l = next) {
-        next = l->u.sugar.data;
-        l->u.sugar.data = NULL;
-        rolled += roll_body(r, l, &l->u.sugar.body);
+        next = sg_for_of(l)->rolled;
+        sg_for_of(l)->rolled = NULL;
+        rolled += roll_body(r, l, &l->u.ext.body);
     }
     return rolled;
 }

@@ -106,7 +106,7 @@ static int rewrite_vec(cg_module *m, const cg_kernel *k, cg_opnd *v)
         ptx_buf_puts(&out, "]");
     int ok = nruns > 0 && out.n < plain.n;
     if (ok) {
-        v->kind = CG_O_PY;
+        v->kind = SG_O_PY;
         v->text = sg_lit(m, out.p, out.n);
         v->elems = NULL;
     }

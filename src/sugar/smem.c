@@ -74,10 +74,9 @@ static cg_stmt *alloc_stmt(cg_module *m, cg_kernel *k, const cg_stmt *s,
                    y->ptx);
     if (n <= 0 || (size_t)n >= sizeof text)
         return NULL;
-    cg_stmt *py = cg_stmt_new(m, CG_S_PY, s->first);
-    py->u.sugar.name = cg_strndup(m, text, (size_t)n);
-    py->u.sugar.orig = sg_copy_stmt(m, s);
-    py->u.sugar.label = CG_NOSYM;
+    cg_stmt *py = sg_node_new(m, SG_S_PY, s->first);
+    sg_py_of(py)->text = cg_strndup(m, text, (size_t)n);
+    sg_py_of(py)->orig = sg_copy_stmt(m, s);
     return py;
 }
 
@@ -103,7 +102,7 @@ static uint32_t alloc_list(cg_module *m, cg_kernel *k, cg_stmt **link, uint64_t 
         *off = at + bytes;
         if (!strcmp(call, "alloc"))
             m->types_used |= 1u << cg_type_index("b8", 2);
-        m->uses_smem = 1;
+        sg_st(m)->uses_smem = 1;
         py->next = s->next;
         *link = py;
         made++;
@@ -131,14 +130,14 @@ uint32_t sg_smem_decls(cg_module *m, cg_kernel *k)
  *    t` (add.u32), each in a fresh register.
  *
  * Such a run, its registers named nowhere else, becomes one operand
- * (CG_O_DYN, CG_O_SLOT); several runs before one instruction stand in the
+ * (SG_O_DYN, SG_O_SLOT); several runs before one instruction stand in the
  * order of its operands. */
 
 #define MAXDYN 4
 
 typedef struct dyn_run {
     cg_symid r;              /* the address register */
-    uint8_t kind;            /* CG_O_DYN or CG_O_SLOT */
+    uint8_t kind;            /* SG_O_DYN or SG_O_SLOT */
     const cg_opnd *off;      /* the offset (an int), or NULL */
     const cg_opnd *stage;    /* SLOT: the stage register */
     const cg_opnd *name;     /* SLOT: the array's name */
@@ -169,7 +168,7 @@ static cg_stmt *dyn_at(const cg_kernel *k, const uint32_t *refs, cg_stmt *s, dyn
     if (!sg_fresh_decl(k, s, "u32") || !op1(mov, "mov", "b32", 2, s->u.reg) ||
         !word_of(k, mov->u.inst.ops->next, w, sizeof w) || strcmp(w, "dyn_smem"))
         return NULL;
-    *d = (dyn_run){ .r = s->u.reg, .kind = CG_O_DYN };
+    *d = (dyn_run){ .r = s->u.reg, .kind = SG_O_DYN };
     const cg_opnd *a = add ? add->u.inst.ops : NULL;
     if (op1(add, "add", "s32", 3, d->r) && sg_reg_is(a->next, d->r) && a->next->next->kind == CG_O_INT) {
         d->off = a->next->next;
@@ -192,7 +191,7 @@ static cg_stmt *slot_at(const cg_kernel *k, const uint32_t *refs, cg_stmt *s, dy
         st->next->kind != CG_O_INT || !sg_text_lit(&st->next->text, three, sizeof three) ||
         strcmp(three, "3"))
         return NULL;
-    *d = (dyn_run){ .kind = CG_O_SLOT, .stage = st };
+    *d = (dyn_run){ .kind = SG_O_SLOT, .stage = st };
     cg_symid tr = s->u.reg;
     const char *addt = !strcmp(y->type, "s32") ? "s32" : "u32";     /* t += offset */
     if (op1(t, "add", addt, 3, tr) && sg_reg_is(t->u.inst.ops->next, tr) &&
@@ -225,10 +224,10 @@ static void take_run(cg_module *m, const cg_kernel *k, cg_opnd *o, const dyn_run
     char w[128];
     o->kind = d->kind;
     o->a = o->b = NULL;
-    if (d->kind == CG_O_DYN) {
+    if (d->kind == SG_O_DYN) {
         o->text = (cg_text){ 0 };
         o->a = int_opnd(m, d->off);
-        m->uses_dyn = m->uses_smem = 1;
+        sg_st(m)->uses_dyn = sg_st(m)->uses_smem = 1;
         m->types_used |= 1u << cg_type_index("b8", 2) | 1u << cg_type_index("u32", 3);
         return;
     }
@@ -236,7 +235,7 @@ static void take_run(cg_module *m, const cg_kernel *k, cg_opnd *o, const dyn_run
     o->text = sg_lit(m, w, strlen(w));
     o->b = int_opnd(m, d->off);
     o->a = sg_copy_opnd(m, d->stage);
-    m->uses_slot = 1;
+    sg_st(m)->uses_slot = 1;
 }
 
 /* The runs from *link and the instruction taking them: its operands

@@ -143,10 +143,10 @@ static void walk(specials *c, cg_stmt *s)
                 note_opnds(c, s->u.inst.guard, 0, 0, 1);
         } else if (s->kind == CG_S_RAW) {
             note_text(c, &s->u.raw.text);
-        } else if (s->kind >= CG_S_LOOP) {   /* nodes of earlier passes */
-            if (s->u.sugar.orig)
-                walk(c, s->u.sugar.orig);
-            note_opnds(c, s->u.sugar.args, 0, 0, 0);
+        } else if (s->kind >= CG_S_EXT) {   /* nodes of earlier passes */
+            if (sg_orig(s))
+                walk(c, sg_orig(s));
+            note_opnds(c, sg_args(s), 0, 0, 0);
         }
         if (body)
             walk(c, *body);
@@ -217,9 +217,9 @@ static cg_symid make_alias(specials *c, cg_stmt **link, const char *base)
                             type, 0, 0);
     c->k->syms[s].py = py;
     c->k->syms[s].alias = 1;
-    cg_stmt *alias = cg_stmt_new(c->m, CG_S_ALIAS, (*link)->first);
-    alias->u.sugar.label = s;
-    alias->u.sugar.args = sg_copy_opnd(c->m, d);
+    cg_stmt *alias = sg_node_new(c->m, SG_S_ALIAS, (*link)->first);
+    sg_alias_of(alias)->name = s;
+    sg_alias_of(alias)->elem = sg_copy_opnd(c->m, d);
     alias->next = *link;
     *link = alias;
     return s;
@@ -291,7 +291,7 @@ void sg_print_alias(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                     int depth, ptx_buf *out)
 {
     sg_indent(out, depth);
-    ptx_buf_printf(out, "%s = ", k->syms[s->u.sugar.label].py);
-    cg_print_opnd(m, k, s->u.sugar.args, out);
+    ptx_buf_printf(out, "%s = ", k->syms[sg_alias_of(s)->name].py);
+    cg_print_opnd(m, k, sg_alias_of(s)->elem, out);
     ptx_buf_putc(out, '\n');
 }

@@ -16,6 +16,26 @@
 
 #include <string.h>
 #include "codegen/ir.h"
+#include "sugar/nodes.h"
+
+/* One pass: a row of the table in driver.c.  `kernel` rewrites one
+   kernel's IR and returns how many rewrites it made; the driver calls it
+   for every kernel pyptx can express, in table order, and adds the counts
+   to the statistics. */
+typedef struct cg_pass {
+    const char *name;   /* command-line name: --sugar=name */
+    const char *help;   /* one line for --help and the manual */
+    uint32_t (*kernel)(cg_module *m, cg_kernel *k);
+} cg_pass;
+
+extern const cg_pass cg_passes[];
+extern const unsigned cg_npasses;
+
+/* The passes selected by o->sugar (driver.c): cg_passes_begin once (it
+   attaches the state, nodes.h), then cg_passes_run on each kernel pyptx
+   can express; on a kernel, rows run in table order. */
+void cg_passes_begin(cg_module *m, const cg_options *o);
+void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k);
 
 /* The passes, in the order they run: X(name, help).  Order matters:
    "wait" folds spin loops before "loops" would raise their back edges,
@@ -79,13 +99,13 @@ int sg_runs(const cg_module *m, const char *name);
    else UINT32_MAX.  decls.c places declarations by it. */
 uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n,
                       cg_symid *pool_sym);
-/* compare.c: the comparison `a OP b` of a CG_S_CMP node, as an operator
+/* compare.c: the comparison `a OP b` of a SG_S_CMP node, as an operator
    operand (preds.c nests it into the guard that reads it). */
 cg_opnd *sg_cmp_oper(cg_module *m, const cg_kernel *k, const cg_stmt *s);
 /* Part of "decls" (merge.c): declarations merged with their first writer;
    refs: per symbol, how many statements name it. */
 uint32_t sg_merge_decls(cg_module *m, cg_kernel *k, const uint32_t *refs);
-/* s is a merged `x = a OP b` (*e: the CG_O_OPER) / `x = reg.from_(src, T)`. */
+/* s is a merged `x = a OP b` (*e: the SG_O_OPER) / `x = reg.from_(src, T)`. */
 int sg_alloc_oper(const cg_stmt *s, cg_symid *x, const cg_opnd **e);
 int sg_alloc_from(const cg_stmt *s, cg_symid *x, const cg_opnd **src);
 /* ... a merged `x = smem.load(T, addr)`. */
@@ -176,7 +196,7 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s);
 
 cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s);   /* shallow, next=NULL */
 cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o);   /* deep, next=NULL */
-cg_opnd *sg_py_opnd(cg_module *m, const char *text);     /* CG_O_PY */
+cg_opnd *sg_py_opnd(cg_module *m, const char *text);     /* SG_O_PY */
 cg_opnd *sg_int_opnd(cg_module *m, long long v);         /* CG_O_INT */
 int sg_opnd_equal(const cg_opnd *a, const cg_opnd *b);   /* same Python/PTX */
 cg_text sg_lit(cg_module *m, const char *p, size_t n);   /* copied */
@@ -196,7 +216,7 @@ static inline int sg_inst_is(const cg_stmt *s, const char *op)
 /* s is a `with CALL(...):` block (ifs.c: ptx.if_, ptx.else_). */
 static inline int sg_with_is(const cg_stmt *s, const char *call)
 {
-    return s && s->kind == CG_S_WITH && !strcmp(s->u.sugar.name, call);
+    return s && s->kind == SG_S_WITH && !strcmp(sg_with_of(s)->call, call);
 }
 unsigned sg_nops(const cg_opnd *o);
 /* The i-th operand of an instruction, or NULL. */
@@ -232,14 +252,14 @@ void sg_retarget_one(cg_stmt *s, sg_retarget_fn map, void *ctx);
 /* The statements of list `head`, in order, in s (*n set). */
 cg_stmt **sg_list_array(sg_scratch *s, cg_stmt *head, unsigned *n);
 /* An operand where pyptx itself makes the address (_make_address: the
-   mbarrier helpers, TMA): a CG_O_DYN as the allocation, _dyn_smem(off);
+   mbarrier helpers, TMA): a SG_O_DYN as the allocation, _dyn_smem(off);
    anything else as cg_print_opnd prints it. */
 void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out);
 /* Part of "decls" (tile.c): 2-D element access x[row, col] of what
    sg_smem_decls declared. */
 uint32_t sg_smem_tiles(cg_module *m, cg_kernel *k);
 /* Part of "decls" (smem.c): dyn_smem addresses materialized for one
-   instruction -> CG_O_DYN operands. */
+   instruction -> SG_O_DYN operands. */
 uint32_t sg_dyn_operands(cg_module *m, cg_kernel *k);
 /* Part of "decls" (desc.c): wgmma descriptors -> make_descriptor. */
 uint32_t sg_wgmma_descriptors(cg_module *m, cg_kernel *k);
@@ -263,8 +283,8 @@ const char *sg_param_number(const char *name);
    operator, a dynamic address, a descriptor, a helper's call)? */
 static inline int sg_opnd_emits(const cg_opnd *o)
 {
-    return o->kind == CG_O_DYN || o->kind == CG_O_SLOT || o->kind == CG_O_DESC ||
-           o->kind == CG_O_OPER || o->kind == CG_O_PY;
+    return o->kind == SG_O_DYN || o->kind == SG_O_SLOT || o->kind == SG_O_DESC ||
+           o->kind == SG_O_OPER || o->kind == SG_O_PY;
 }
 /* util.c: the value of an int operand (decimal: ir.h) into *v; 0 if o is
    not one or does not fit. */
@@ -301,7 +321,7 @@ int sg_declares(const cg_stmt *s);
 int sg_any_fresh_reg(const cg_kernel *k);
 /* o is the decimal int v. */
 int sg_int_is(const cg_opnd *o, long long v);
-/* A CG_S_PY node of `text` (copied) in place of the run from *link to
+/* A SG_S_PY node of `text` (copied) in place of the run from *link to
    last, which it keeps in orig. */
 cg_stmt *sg_py_splice(cg_module *m, cg_stmt **link, cg_stmt *last, const char *text,
                       size_t n);

@@ -159,8 +159,8 @@ static void collect(tiles *c, cg_stmt **link)
 static cg_stmt *decl_of(const tiles *c, cg_symid var)
 {
     for (cg_stmt *s = c->k->body; s; s = s->next)
-        if (s->kind == CG_S_PY && s->u.sugar.orig && s->u.sugar.orig->kind == CG_S_VAR &&
-            s->u.sugar.orig->u.var.sym == var && strstr(s->u.sugar.name, "smem.alloc(b8, "))
+        if (s->kind == SG_S_PY && sg_py_of(s)->orig && sg_py_of(s)->orig->kind == CG_S_VAR &&
+            sg_py_of(s)->orig->u.var.sym == var && strstr(sg_py_of(s)->text, "smem.alloc(b8, "))
             return s;
     return NULL;
 }
@@ -177,19 +177,19 @@ static int redeclare(tiles *c, cg_symid var)
             f = f ? f : &c->v[i];
         }
     cg_stmt *d = decl_of(c, var);
-    const cg_var *v = d ? &d->u.sugar.orig->u.var : NULL;
+    const cg_var *v = d ? &sg_py_of(d)->orig->u.var : NULL;
     unsigned long bytes = v ? strtoul(v->size, NULL, 10) : 0;
     unsigned long row = (unsigned long)f->cols << elem_shift(f->type);
     if (!d || !bytes || bytes % row)
         return 0;
-    const char *al = strstr(d->u.sugar.name, ", align=");
+    const char *al = strstr(sg_py_of(d)->text, ", align=");
     char text[512];
     int n = snprintf(text, sizeof text, "%s = smem.alloc(%s, (%lu, %u)%.*s, name=\"%s\")",
                      c->k->syms[var].py, f->type, bytes / row, f->cols,
                      al ? (int)(strstr(al, ", name=") - al) : 0, al ? al : "", c->k->syms[var].ptx);
     if (n <= 0 || (size_t)n >= sizeof text)
         return 0;
-    d->u.sugar.name = cg_strndup(c->m, text, (size_t)n);
+    sg_py_of(d)->text = cg_strndup(c->m, text, (size_t)n);
     c->m->types_used |= 1u << cg_type_index(f->type, strlen(f->type));
     return 1;
 }

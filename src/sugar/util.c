@@ -1,7 +1,7 @@
 /*
  * sugar/util.c - helpers shared by the sugar passes: copying and
  * comparing IR, lists as arrays, inline printing, and the printer of
- * CG_S_PY nodes (Python lines a pass adds: helper definitions, aliases).
+ * SG_S_PY nodes (Python lines a pass adds: helper definitions, aliases).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,7 +17,27 @@ cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s)
     cg_stmt *c = cg_stmt_new(m, (cg_stmt_kind)s->kind, s->first);
     *c = *s;
     c->next = NULL;
+    if (s->kind >= CG_S_EXT) {   /* a node of its own: the copy's fields are its */
+        c->u.ext.node = cg_alloc(m, s->u.ext.ext->size);
+        memcpy(c->u.ext.node, s->u.ext.node, s->u.ext.ext->size);
+    }
     return c;
+}
+
+cg_stmt *sg_node_new(cg_module *m, unsigned kind, ptx_tok first)
+{
+    cg_stmt *s = cg_ext_new(m, kind, &sg_kinds[kind - CG_S_EXT].ext, first);
+    cg_symid *sym = sg_field(s, sg_kinds[kind - CG_S_EXT].sym);
+    if (sym)
+        *sym = CG_NOSYM;
+    return s;
+}
+
+void sg_node_become(cg_module *m, cg_stmt *s, unsigned kind)
+{
+    cg_stmt *n = sg_node_new(m, kind, s->first);
+    n->next = s->next;
+    *s = *n;
 }
 
 cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o)
@@ -49,7 +69,7 @@ cg_opnd *sg_int_opnd(cg_module *m, long long v)
 
 cg_opnd *sg_py_opnd(cg_module *m, const char *text)
 {
-    cg_opnd *o = cg_opnd_new(m, CG_O_PY);
+    cg_opnd *o = cg_opnd_new(m, SG_O_PY);
     o->text = sg_lit(m, text, strlen(text));
     return o;
 }
@@ -149,9 +169,9 @@ void sg_retarget_one(cg_stmt *s, sg_retarget_fn map, void *ctx)
     if (s->kind == CG_S_INST) {
         retarget_opnds(s->u.inst.ops, map, ctx);
         retarget_opnds(s->u.inst.guard, map, ctx);
-    } else if (s->kind >= CG_S_LOOP && s->kind != CG_S_ALIAS) {
-        retarget_opnds(s->u.sugar.args, map, ctx);
-        sg_retarget(s->u.sugar.orig, map, ctx);
+    } else if (s->kind >= CG_S_EXT && s->kind != SG_S_ALIAS) {
+        retarget_opnds(sg_args(s), map, ctx);
+        sg_retarget(sg_orig(s), map, ctx);
     }
 }
 
@@ -210,12 +230,12 @@ void sg_indent(ptx_buf *out, int depth)
     out->n += n;
 }
 
-/* CG_S_PY: u.sugar.name holds one or more lines of Python (joined by
-   '\n'), printed at `depth`; u.sugar.body, if any, at depth + 1. */
+/* SG_S_PY: its name holds one or more lines of Python (joined by
+   '\n'), printed at `depth`; its body, if any, at depth + 1. */
 void sg_print_py(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                      int depth, ptx_buf *out)
 {
-    const char *t = s->u.sugar.name ? s->u.sugar.name : "";
+    const char *t = sg_py_of(s)->text ? sg_py_of(s)->text : "";
     while (*t) {
         const char *e = strchr(t, '\n');
         size_t n = e ? (size_t)(e - t) : strlen(t);
@@ -224,8 +244,8 @@ void sg_print_py(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         ptx_buf_putc(out, '\n');
         t += n + (e != NULL);
     }
-    if (s->u.sugar.body)
-        cg_print_stmts(m, k, s->u.sugar.body, depth + 1, out);
+    if (s->u.ext.body)
+        cg_print_stmts(m, k, s->u.ext.body, depth + 1, out);
 }
 
 cg_text sg_lit(cg_module *m, const char *p, size_t n)
@@ -266,12 +286,12 @@ static void count_stmts(const cg_stmt *s, uint32_t *refs, uint32_t step)
             count_opnds(&t, refs, step);
         } else if (s->kind == CG_S_LABEL) {
             refs[s->u.label] += step;
-        } else if (s->kind >= CG_S_LOOP) {
-            if (s->u.sugar.orig)
-                count_stmts(s->u.sugar.orig, refs, step);
-            if (s->u.sugar.label != CG_NOSYM)
-                refs[s->u.sugar.label] += step;
-            count_opnds(s->u.sugar.args, refs, step);
+        } else if (s->kind >= CG_S_EXT) {
+            if (sg_orig(s))
+                count_stmts(sg_orig(s), refs, step);
+            if (sg_sym(s) != CG_NOSYM)
+                refs[sg_sym(s)] += step;
+            count_opnds(sg_args(s), refs, step);
         }
         if (body)
             count_stmts(*body, refs, step);
@@ -292,13 +312,13 @@ void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
 {
     cg_opnd one = *o;
     one.next = NULL;
-    if (o->kind == CG_O_DYN) {
+    if (o->kind == SG_O_DYN) {
         ptx_buf_puts(out, "_dyn_smem(");
         cg_print_opnd(m, k, o->a, out);
         ptx_buf_putc(out, ')');
         return;
     }
-    if (o->kind == CG_O_SLOT) {
+    if (o->kind == SG_O_SLOT) {
         ptx_buf_puts(out, "ptx.mbarrier.array(");
         cg_print_opnd(m, k, &(cg_opnd){ .kind = CG_O_STR, .text = o->text }, out);
         ptx_buf_puts(out, ", ");
@@ -321,12 +341,12 @@ static int opnds_emit(const cg_opnd *o)
 
 int sg_declares(const cg_stmt *s)
 {
-    if (s->kind == CG_S_REG || s->kind == CG_S_ALLOC)
+    if (s->kind == CG_S_REG || s->kind == SG_S_ALLOC)
         return 1;
     if (s->kind == CG_S_INST)
         return opnds_emit(s->u.inst.ops);
-    if (s->kind >= CG_S_LOOP)
-        for (const cg_stmt *t = s->u.sugar.orig; t; t = t->next)
+    if (s->kind >= CG_S_EXT)
+        for (const cg_stmt *t = sg_orig(s); t; t = t->next)
             if (sg_declares(t))
                 return 1;
     cg_stmt *const *body = cg_body((cg_stmt *)s);
@@ -362,10 +382,9 @@ int sg_int_is(const cg_opnd *o, long long v)
 
 cg_stmt *sg_py_splice(cg_module *m, cg_stmt **link, cg_stmt *last, const char *text, size_t n)
 {
-    cg_stmt *node = cg_stmt_new(m, CG_S_PY, (*link)->first);
-    node->u.sugar.name = cg_strndup(m, text, n);
-    node->u.sugar.label = CG_NOSYM;
-    node->u.sugar.orig = cg_splice(link, last, node);
+    cg_stmt *node = sg_node_new(m, SG_S_PY, (*link)->first);
+    sg_py_of(node)->text = cg_strndup(m, text, n);
+    sg_py_of(node)->orig = cg_splice(link, last, node);
     return node;
 }
 

@@ -305,8 +305,8 @@ static cg_stmt *helper_def(cg_module *m, const helper *h, const block *bl)
     for (unsigned q = 0; q < h->nparams; q++)
         ptx_buf_printf(&b, "%s%s", q ? ", " : "", h->pname[q]);
     ptx_buf_puts(&b, "):");
-    cg_stmt *def = cg_stmt_new(m, CG_S_PY, PTX_NOTOK);
-    def->u.sugar.name = cg_strndup(m, b.p, b.n);
+    cg_stmt *def = sg_node_new(m, SG_S_PY, PTX_NOTOK);
+    sg_py_of(def)->text = cg_strndup(m, b.p, b.n);
     ptx_buf_free(&b);
     cg_stmt *sc = sg_copy_stmt(m, bl->scope), **tail = &sc->u.body;
     unsigned pos = 0;
@@ -317,7 +317,7 @@ static cg_stmt *helper_def(cg_module *m, const helper *h, const block *bl)
         *tail = c;
         tail = &c->next;
     }
-    def->u.sugar.body = sc;
+    def->u.ext.body = sc;
     return def;
 }
 
@@ -327,12 +327,10 @@ static void make_call(cg_module *m, const block *bl, const helper *h)
 {
     cg_stmt *call = bl->scope;
     cg_stmt *orig = sg_copy_stmt(m, call);
-    memset(&call->u, 0, sizeof call->u);
-    call->kind = CG_S_WAIT;
-    call->u.sugar.orig = orig;
-    call->u.sugar.label = CG_NOSYM;
-    call->u.sugar.name = h->name;
-    cg_opnd **at = &call->u.sugar.args;
+    sg_node_become(m, call, SG_S_WAIT);
+    sg_wait_of(call)->orig = orig;
+    sg_wait_of(call)->helper = h->name;
+    cg_opnd **at = &sg_wait_of(call)->args;
     for (unsigned q = 0; q < h->nparams; q++)
         for (unsigned p = 0; p < bl->nw; p++)
             if (h->param[p] == (int)q) {
@@ -350,7 +348,7 @@ static void make_call(cg_module *m, const block *bl, const helper *h)
 /* Is operator o `a OP b` with OP the one-character op? */
 static int oper_is(const cg_opnd *o, char op)
 {
-    return o->kind == CG_O_OPER && o->text.n == 1 && o->text.v[0].n == 1 &&
+    return o->kind == SG_O_OPER && o->text.n == 1 && o->text.v[0].n == 1 &&
            o->text.v[0].p[0] == op;
 }
 
@@ -359,7 +357,7 @@ static int reg_slot(const cg_opnd *o)
     if (o->kind != CG_O_ADDR || o->b || !oper_is(o->a, '+') || o->a->a->kind != CG_O_SYM)
         return 0;
     const cg_opnd *t = o->a->b;
-    return t->kind == CG_O_OPER && t->text.v[0].n == 2 && !memcmp(t->text.v[0].p, "<<", 2) &&
+    return t->kind == SG_O_OPER && t->text.v[0].n == 2 && !memcmp(t->text.v[0].p, "<<", 2) &&
            t->a->kind == CG_O_SYM && sg_int_is(t->b, 3);
 }
 
@@ -383,9 +381,9 @@ void sg_print_wait(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                    int depth, ptx_buf *out)
 {
     sg_indent(out, depth);
-    ptx_buf_printf(out, "%s(", s->u.sugar.name);
-    for (cg_opnd *a = s->u.sugar.args; a; a = a->next) {
-        if (a == s->u.sugar.args && !strcmp(s->u.sugar.name, "ptx.mbarrier.wait"))
+    ptx_buf_printf(out, "%s(", sg_wait_of(s)->helper);
+    for (cg_opnd *a = sg_wait_of(s)->args; a; a = a->next) {
+        if (a == sg_wait_of(s)->args && !strcmp(sg_wait_of(s)->helper, "ptx.mbarrier.wait"))
             wait_addr(m, k, a, out);
         else
             cg_print_opnd(m, k, a, out);
@@ -427,7 +425,7 @@ static cg_stmt *own_wait(const cg_module *m, const cg_kernel *k, const uint32_t 
     const cg_opnd *a = d->next;
     if (wi->guard || !mods_are(wi, try_wait, 4) || sg_nops(d) != 3 || d->kind != CG_O_SYM ||
         d->sym != p || d->index >= 0 ||
-        (a->kind != CG_O_ADDR && a->kind != CG_O_DYN && a->kind != CG_O_SLOT) ||
+        (a->kind != CG_O_ADDR && a->kind != SG_O_DYN && a->kind != SG_O_SLOT) ||
         (a->kind == CG_O_ADDR && !reg_slot(a) &&
          (sg_opnd_emits(a->a) || (a->b && sg_opnd_emits(a->b)))))
         return NULL;
@@ -451,12 +449,11 @@ static uint32_t fold_own(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_st
         }
         if (!(w = own_wait(m, k, refs, s)))
             continue;
-        cg_stmt *call = cg_stmt_new(m, CG_S_WAIT, s->first);
-        call->u.sugar.orig = sg_copy_stmt(m, w);   /* the operands, for later passes */
-        call->u.sugar.label = CG_NOSYM;
-        call->u.sugar.name = "ptx.mbarrier.wait";
-        call->u.sugar.args = sg_copy_opnd(m, w->u.inst.ops->next);
-        call->u.sugar.args->next = sg_copy_opnd(m, w->u.inst.ops->next->next);
+        cg_stmt *call = sg_node_new(m, SG_S_WAIT, s->first);
+        sg_wait_of(call)->orig = sg_copy_stmt(m, w);   /* the operands, for later passes */
+        sg_wait_of(call)->helper = "ptx.mbarrier.wait";
+        sg_wait_of(call)->args = sg_copy_opnd(m, w->u.inst.ops->next);
+        sg_wait_of(call)->args->next = sg_copy_opnd(m, w->u.inst.ops->next->next);
         call->next = w->next->next;
         *link = call;
         made++;

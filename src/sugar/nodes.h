@@ -1,0 +1,252 @@
+/*
+ * sugar/nodes.h - the nodes the sugar passes add to codegen's IR, and the
+ * state they keep per module and per kernel.
+ *
+ * Codegen knows none of them: a sugar statement is a codegen extension
+ * statement (ir.h: CG_S_EXT) whose kind sugar numbers from CG_S_EXT up, so
+ * that a pass may switch on s->kind, and whose row in sg_kinds[] (layer.c)
+ * prints it; a sugar operand is an extension operand (CG_O_EXT up), which
+ * codegen prints through sg_layer.print_opnd.  The statement kinds are an
+ * X-macro, so that the kinds, their payloads and their rows cannot drift
+ * apart.
+ */
+#ifndef PTX_SUGAR_NODES_H
+#define PTX_SUGAR_NODES_H
+
+#include <stddef.h>
+#include "codegen/ir.h"
+
+/* The payload of each statement kind (u.ext.node).  Each holds the
+   statements it replaced where it keeps them (`orig`: never printed;
+   passes look through the node at them, and at the operands it prints). */
+typedef struct sg_loop {     /* with ptx.loop("L", pred=guard): body */
+    cg_symid label;
+    cg_opnd *pred;           /* the back edge's guard, or NULL (bra.uni) */
+} sg_loop;
+
+typedef struct sg_wait {     /* helper(args...): an mbarrier try_wait spin
+                                block folded into one call (wait.c) */
+    const char *helper;      /* "ptx.mbarrier.wait" or a local helper */
+    cg_opnd *args;
+    cg_stmt *orig;
+} sg_wait;
+
+typedef struct sg_for {      /* for var in range(count): body (repeat.c), or
+                                for var in ptx.range_(range...) (range.c) */
+    const char *var;
+    uint32_t count;
+    cg_opnd *range;          /* start, stop[, step]; NULL: range(count) */
+    cg_stmt *orig;
+    cg_stmt *rolled;         /* repeat.c: the loop made before it in the same
+                                list, which is rolled again (NULL after) */
+} sg_for;
+
+typedef struct sg_expr {     /* an integer expression chain, r[k] = a OP b */
+    const struct enode *tree; /* expr.c */
+    cg_stmt *orig;
+} sg_expr;
+
+typedef struct sg_py {       /* Python lines a pass writes (text, body) */
+    const char *text;
+    cg_opnd *args;           /* an operand the text stands for (desc.c: the
+                                descriptor), or NULL */
+    cg_symid sym;            /* the register the text assigns, or CG_NOSYM */
+    cg_stmt *orig;
+} sg_py;
+
+typedef struct sg_with {     /* with call(cond): body - ptx.if_, ptx.else_ */
+    const char *call;
+    cg_opnd *cond;           /* or NULL */
+    cg_stmt *orig;           /* ptx.if_'s branches, or NULL */
+} sg_with;
+
+typedef struct sg_cmp {      /* p = a < b */
+    cg_symid pred;
+    cg_stmt *setp;
+} sg_cmp;
+
+typedef struct sg_alias {    /* tid = r[2]: records nothing */
+    cg_symid name;
+    cg_opnd *elem;
+} sg_alias;
+
+typedef struct sg_alloc {    /* a declaration merged with what first writes
+                                the register: reg.scalar(T, init=V),
+                                reg.from_(src, T), ptx.global_ptrs(...) */
+    struct alloc *a;         /* merge.c */
+    const char *init;        /* a rolled copy's: a->init, then src */
+    cg_opnd *src;
+    cg_stmt *orig;
+} sg_alloc;
+
+/* Statement kinds: X(KIND, payload, printer, nests a body, and the fields
+   that walks which know no kind read: the statements replaced, the
+   operands printed, a symbol named, a name and a count for keys). */
+#define SG_NO 0
+#define SG_AT(t, f) (uint8_t)(offsetof(t, f) + 1)
+#define SG_STMT_KINDS(X)                                                     \
+    X(LOOP, sg_loop, sg_print_loop, 1, SG_NO, SG_AT(sg_loop, pred),         \
+      SG_AT(sg_loop, label), SG_NO, SG_NO)                                   \
+    X(WAIT, sg_wait, sg_print_wait, 0, SG_AT(sg_wait, orig),                \
+      SG_AT(sg_wait, args), SG_NO, SG_AT(sg_wait, helper), SG_NO)           \
+    X(FOR, sg_for, sg_print_for, 1, SG_AT(sg_for, orig), SG_AT(sg_for, range), \
+      SG_NO, SG_AT(sg_for, var), SG_AT(sg_for, count))                      \
+    X(EXPR, sg_expr, sg_print_expr, 0, SG_AT(sg_expr, orig), SG_NO, SG_NO,  \
+      SG_NO, SG_NO)                                                          \
+    X(PY, sg_py, sg_print_py, 1, SG_AT(sg_py, orig), SG_AT(sg_py, args),    \
+      SG_AT(sg_py, sym), SG_AT(sg_py, text), SG_NO)                         \
+    X(WITH, sg_with, sg_print_with, 1, SG_AT(sg_with, orig),                \
+      SG_AT(sg_with, cond), SG_NO, SG_AT(sg_with, call), SG_NO)                           \
+    X(CMP, sg_cmp, sg_print_cmp, 0, SG_AT(sg_cmp, setp), SG_NO,             \
+      SG_AT(sg_cmp, pred), SG_NO, SG_NO)                                     \
+    X(ALIAS, sg_alias, sg_print_alias, 0, SG_NO, SG_AT(sg_alias, elem),     \
+      SG_AT(sg_alias, name), SG_NO, SG_NO)                                   \
+    X(ALLOC, sg_alloc, sg_print_alloc, 0, SG_AT(sg_alloc, orig),            \
+      SG_AT(sg_alloc, src), SG_NO, SG_AT(sg_alloc, init), SG_NO)
+
+#define SG_KIND(k, ...) SG_S_##k,
+enum { SG_S_FIRST_ = CG_S_EXT - 1, SG_STMT_KINDS(SG_KIND) SG_S_END };
+#undef SG_KIND
+#define SG_PRINTER(k, type, print, ...)                                      \
+    void print(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+SG_STMT_KINDS(SG_PRINTER)
+#undef SG_PRINTER
+/* The payload of s, which is of that kind. */
+#define SG_OF(k, type, ...)                                                  \
+    static inline type *type##_of(const cg_stmt *s) { return (type *)s->u.ext.node; }
+SG_STMT_KINDS(SG_OF)
+#undef SG_OF
+
+/* A kind's row: codegen's (first, so that u.ext.ext points to the row),
+   and where the fields above lie in the payload (1 + offset, 0: none). */
+typedef struct sg_kind {
+    cg_ext ext;
+    uint8_t orig, args, sym, name, count;
+} sg_kind;
+extern const sg_kind sg_kinds[SG_S_END - CG_S_EXT];
+
+static inline void *sg_field(const cg_stmt *s, uint8_t at)
+{
+    return at ? (char *)s->u.ext.node + at - 1 : NULL;
+}
+static inline const sg_kind *sg_kind_of(const cg_stmt *s)
+{
+    return (const sg_kind *)s->u.ext.ext;
+}
+/* The statements sugar node s replaced, its operands, the symbol it names
+   (a loop's label, a comparison's predicate, an alias), its name and
+   count: NULL, CG_NOSYM or 0 where its kind has none. */
+static inline cg_stmt *sg_orig(const cg_stmt *s)
+{
+    cg_stmt **p = sg_field(s, sg_kind_of(s)->orig);
+    return p ? *p : NULL;
+}
+static inline cg_opnd **sg_argsp(const cg_stmt *s)
+{
+    return sg_field(s, sg_kind_of(s)->args);
+}
+static inline cg_opnd *sg_args(const cg_stmt *s)
+{
+    cg_opnd **p = sg_argsp(s);
+    return p ? *p : NULL;
+}
+static inline cg_symid sg_sym(const cg_stmt *s)
+{
+    cg_symid *p = sg_field(s, sg_kind_of(s)->sym);
+    return p ? *p : CG_NOSYM;
+}
+static inline const char *sg_name(const cg_stmt *s)
+{
+    const char **p = sg_field(s, sg_kind_of(s)->name);
+    return p ? *p : NULL;
+}
+static inline uint32_t sg_count(const cg_stmt *s)
+{
+    uint32_t *p = sg_field(s, sg_kind_of(s)->count);
+    return p ? *p : 0;
+}
+
+/* Operand kinds, numbered from CG_O_EXT (layer.c prints them). */
+enum {
+    SG_O_PY = CG_O_EXT, /* Python expression text made by a pass, as is */
+    SG_O_DYN,     /* a = the offset (CG_O_INT): [r] with r = dyn_smem +
+                     offset, as pyptx materializes an allocation in dynamic
+                     shared memory (smem.c); _dyn_smem_addr(off), or where
+                     pyptx takes the allocation itself, _dyn_smem(off) */
+    SG_O_SLOT,    /* text = an mbarrier array's name, b = CG_O_INT byte
+                     offset, a = the stage register: [r] with r = name +
+                     offset + 8 * stage as pyptx's barrier slot .at(stage)
+                     computes it (smem.c); _slot_addr(...), or where pyptx
+                     takes the slot itself, ptx.mbarrier.array(...).at(..) */
+    SG_O_DESC,    /* ptx.wgmma.make_descriptor(a, ...): a = the base
+                     (SG_O_DYN, a name, a register), elems = five CG_O_INT:
+                     leading and stride byte offsets, swizzle, base_offset,
+                     addr_byte_offset (desc.c) */
+    SG_O_OPER,    /* (a OP b): text = a pyptx operator (+, <<, &, ...) whose
+                     result pyptx allocates (merge.c) */
+    SG_O_AFFINE   /* base + stride*var, var a Python loop's variable (text:
+                     its name), a and b the CG_O_INT base and stride (the
+                     stride not 0); sym != CG_NOSYM: that register array's
+                     element sym[base + stride*var] (repeat.c) */
+};
+
+/* a OP b of an SG_O_OPER, without the parentheses it takes as an operand
+   (layer.c) */
+void sg_print_oper(const cg_module *, const cg_kernel *, const cg_opnd *, ptx_buf *);
+/* An instruction a typed wrapper prints (cg_inst.hook: 1 + the wrapper's
+   row, hook_data: its form, calls.c). */
+void sg_print_call(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
+
+/* A new sugar statement of kind `kind` (SG_S_*). */
+cg_stmt *sg_node_new(cg_module *m, unsigned kind, ptx_tok first);
+/* Statement s becomes a new node of kind `kind` in place (so that the
+   links to it stay valid), its old fields gone. */
+void sg_node_become(cg_module *m, cg_stmt *s, unsigned kind);
+
+/* ---- state ------------------------------------------------------------ */
+
+/* Per module (m->layer_state). */
+typedef struct sg_state {
+    uint32_t passes;         /* the passes that run (bit i: pass i), so that
+                                a pass may leave work to a later one only
+                                where that one runs */
+    uint8_t uses_smem;       /* smem.* calls made: import smem */
+    uint8_t uses_dyn;        /* SG_O_DYN made: define _dyn_smem* */
+    uint8_t uses_slot;       /* SG_O_SLOT made: define _slot_addr */
+    /* free.c, made on first use: the names of the module and every
+       spelling a pass has given (a new PTX name must be none of them), and
+       the words of the module text outside kernels (debug sections), which
+       name kernel symbols that must keep their spelling */
+    struct cg_map *ptxwords, *rawwords;
+    struct cg_map *ptxnext;  /* base spelling -> the first suffix not known
+                                to be taken */
+    struct cg_map *pynext;   /* the same for Python names, by the
+                                module-wide ones (pyfns) alone */
+    /* "calls" (calls.c): what a typed wrapper prints from an opcode word's
+       modifiers, worked out by the pass once per word, so that printing a
+       million calls does not match them again */
+    struct sg_form *forms;
+    uint32_t nforms, capforms;
+    struct sg_word_fits *word_fits;   /* and what each opcode word fits */
+} sg_state;
+
+/* Per kernel (k->layer). */
+typedef struct sg_kstate {
+    uint8_t fresh_labels;    /* driver.c: a row that raises constructs whose
+                                trace makes fresh labels rewrote here */
+    uint8_t p0_named;        /* compare.c: 0 not looked yet, 1 the predicate
+                                pool's %p0 is named, 2 it is not (no pass
+                                between its two asks changes that) */
+} sg_kstate;
+
+static inline sg_state *sg_st(const cg_module *m)
+{
+    return (sg_state *)m->layer_state;
+}
+
+static inline sg_kstate *sg_kst(const cg_kernel *k)
+{
+    return (sg_kstate *)k->layer;
+}
+
+#endif
