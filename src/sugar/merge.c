@@ -36,7 +36,7 @@ typedef struct merger {
 } merger;
 
 
-enum { INIT, FROM, PTRS, WARP, ARRIVE, OPER, LOAD };
+enum { INIT, FROM, PTRS, WARP, ARRIVE, OPER, LOAD, AUG };
 
 typedef struct alloc {
     uint8_t form;
@@ -307,6 +307,69 @@ static alloc *merge_operator(merger *c, const cg_stmt *decl)
     return one_reg(c, OPER, decl->u.reg, e);
 }
 
+/* ---- 64-bit pointer math with a 32-bit register ----------------------- */
+
+/* reg.py _emit_int_add/_sub on a 64-bit left and a 32-bit Reg right:
+   _widen_to_64 takes w = fresh u64 and emits `cvt.u64.u32 w, off`, then
+   `add.s64` (`sub.s64`); the operator allocates its result x (left's
+   dtype) before w, the in-place form writes left itself.  From cvt's
+   declaration at w: the `+`/`-` of the instruction after the cvt, which
+   *in is set to; NULL if the run is not that. */
+static const char *widened(const merger *c, const cg_stmt *w, const cg_stmt **in)
+{
+    const cg_stmt *cv = w ? w->next : NULL, *op = cv ? cv->next : NULL;
+    const cg_opnd *o = op && op->kind == CG_S_INST ? op->u.inst.ops : NULL;
+    const cg_sym *off;
+    if (!fresh(c, w, "u64") || !inst_is(cv, "cvt", "u64", "u32", NULL) ||
+        sg_nops(cv->u.inst.ops) != 2 || !sg_reg_is(cv->u.inst.ops, w->u.reg) ||
+        cv->u.inst.ops->next->kind != CG_O_SYM || !o || sg_nops(o) != 3 ||
+        !sg_reg_is(o->next->next, w->u.reg) || o->next->kind != CG_O_SYM)
+        return NULL;
+    off = &c->k->syms[cv->u.inst.ops->next->sym];
+    const cg_sym *left = &c->k->syms[o->next->sym];
+    if (!cg_sym_is_reg(off) || !off->type || !cg_sym_is_reg(left) || !left->type ||
+        !strchr("bus", off->type[0]) || strcmp(off->type + 1, "32") ||
+        !strchr("bus", left->type[0]) || strcmp(left->type + 1, "64"))
+        return NULL;
+    *in = op;
+    return inst_is(op, "add", "s64", NULL, NULL) ? "+" : inst_is(op, "sub", "s64", NULL, NULL) ? "-"
+                                                                                            : NULL;
+}
+
+/* x = fresh T; w = fresh u64; cvt.u64.u32 w, off; add.s64 x, left, w:
+   `x = left + off` (or `-`).  *last: the add. */
+static alloc *merge_wide(merger *c, const cg_stmt *decl, cg_stmt **last)
+{
+    const cg_stmt *in;
+    const cg_sym *y = &c->k->syms[decl->u.reg];
+    const char *op = y->implicit && y->kind == CG_SYM_REG ? widened(c, decl->next, &in) : NULL;
+    if (!op || !sg_reg_is(in->u.inst.ops, decl->u.reg) ||
+        strcmp(c->k->syms[in->u.inst.ops->next->sym].type, y->type))
+        return NULL;
+    cg_opnd *e = cg_opnd_new(c->m, SG_O_OPER);
+    e->a = sg_copy_opnd(c->m, in->u.inst.ops->next);
+    e->b = sg_copy_opnd(c->m, decl->next->next->u.inst.ops->next);
+    e->text = sg_lit(c->m, op, 1);
+    *last = (cg_stmt *)in;
+    return one_reg(c, OPER, decl->u.reg, e);
+}
+
+/* w = fresh u64; cvt.u64.u32 w, off; add.s64 left, left, w: `left += off`
+   (or `-=`), w the register declared.  *last: the add. */
+static alloc *merge_wide_in_place(merger *c, const cg_stmt *w, cg_stmt **last)
+{
+    const cg_stmt *in;
+    const char *op = widened(c, w, &in);
+    if (!op || !sg_same_reg(in->u.inst.ops, in->u.inst.ops->next))
+        return NULL;
+    cg_opnd *e = cg_opnd_new(c->m, SG_O_OPER);
+    e->a = sg_copy_opnd(c->m, in->u.inst.ops);
+    e->b = sg_copy_opnd(c->m, w->next->u.inst.ops->next);
+    e->text = sg_lit(c->m, op, 1);
+    *last = (cg_stmt *)in;
+    return one_reg(c, AUG, w->u.reg, e);
+}
+
 /* x = fresh T; ld.shared.T x, [a]: `x = smem.load(T, a)` (smem.py load:
    scalar(T), then the ld). */
 static alloc *merge_load(merger *c, const cg_stmt *decl)
@@ -382,6 +445,7 @@ static uint32_t merge(merger *c, cg_stmt **head)
         if (s->kind != CG_S_REG || !s->next || reads_first(s->next, s->u.reg))
             continue;
         if ((a = merge_ptrs(c, s, &last)) == NULL && (a = merge_warp(c, s, &last)) == NULL &&
+            (a = merge_wide(c, s, &last)) == NULL && (a = merge_wide_in_place(c, s, &last)) == NULL &&
             ((a = merge_mov(c, s, s->next)) || (a = merge_arrive(c, s)) ||
              (a = merge_operator(c, s)) || (a = merge_load(c, s))))
             last = s->next;
@@ -457,6 +521,18 @@ void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     }
     if (a->form == ARRIVE) {
         print_arrive(m, k, s, out);
+        return;
+    }
+    if (a->form == AUG) {        /* left OP= off */
+        const cg_opnd *e = a->src;
+        cg_opnd l = *e->a, r = *e->b;
+        l.next = r.next = NULL;
+        cg_print_opnd(m, k, &l, out);
+        ptx_buf_putc(out, ' ');
+        cg_text_ptx(k, &e->text, out);
+        ptx_buf_puts(out, "= ");
+        cg_print_opnd(m, k, &r, out);
+        ptx_buf_putc(out, '\n');
         return;
     }
     ptx_buf_printf(out, "%s = ", y->py);
