@@ -14,7 +14,15 @@
  * The loop only re-emits the same calls in the same order: Python ints
  * print as decimal, r[k] prints %rk, so the traced text is the source
  * text.  A run is rolled when it saves at least 2 lines.  Labels, raw
- * statements and blocks end a run.  Statements are keyed once (key.c,
+ * statements and blocks end a run.
+ *
+ * A copy may also allocate registers of its own, as a Python loop body
+ * that calls reg.scalar(T) does on every pass: a scalar that pyptx names
+ * itself (decls.c: implicit) may differ from copy to copy where each copy
+ * declares its own and names it nowhere outside itself; the copies'
+ * registers then pair one to one, in the order they are declared.  The
+ * body declares the first copy's, and pyptx's counter gives each pass the
+ * next copy's name, since nothing else allocates between the copies.  Statements are keyed once (key.c,
  * register indices and integers as holes) and a run grows copy by copy
  * while it matches, so the pass is linear for a fixed block size.
  */
@@ -41,6 +49,9 @@ typedef struct item {
                            0: never rolled */
     uint32_t nleaves;
     leaf *leaves;
+    cg_symid decl;      /* a declaration's register (fresh: see above), or
+                           CG_NOSYM */
+    uint8_t scalars;    /* some leaf is such a scalar */
 } item;
 
 typedef struct roller {
@@ -52,24 +63,36 @@ typedef struct roller {
     sg_scratch list, items, leaves, sketches;   /* the current list's */
     const char *outer[8];   /* the variables of the loops around the list */
     unsigned nouter;
+    const uint32_t *refs;   /* per symbol: its uses in the kernel */
 } roller;
 
-/* Registers of an array vary by index, integers by value; the rest of a
-   statement must be the same in every copy. */
+/* A scalar register pyptx names itself: one that a copy may allocate. */
+static int fresh_scalar(const cg_kernel *k, cg_symid sym)
+{
+    const cg_sym *y = &k->syms[sym];
+    return y->kind == CG_SYM_REG && y->implicit && y->type;
+}
+
+/* Registers of an array vary by index, integers by value, scalars pyptx
+   names itself by copy (copy_allocs); the rest of a statement must be the
+   same in every copy. */
 static sg_leaf stride_leaf(const sg_key *key, const cg_opnd *o)
 {
-    (void)key;
     if (o->kind == CG_O_INT)
         return SG_LEAF_WILD;
-    return o->index >= 0 ? SG_LEAF_WILD_SYM : SG_LEAF_EXACT;
+    if (o->index >= 0)
+        return SG_LEAF_WILD_SYM;
+    return fresh_scalar(key->k, o->sym) ? SG_LEAF_WILD : SG_LEAF_EXACT;
 }
 
 /* A scope of instructions only (nvcc's `{ cvt.rn.bf16.f32 ... }`) rolls
    like one compound statement. */
-static int rollable(const cg_stmt *s)
+static int rollable(const cg_kernel *k, const cg_stmt *s)
 {
     if (s->kind == CG_S_INST || sg_key_sugar(s))
         return 1;
+    if (s->kind == CG_S_REG)
+        return fresh_scalar(k, s->u.reg);
     if (s->kind != CG_S_SCOPE || !s->u.body)
         return 0;
     for (const cg_stmt *t = s->u.body; t; t = t->next)
@@ -100,14 +123,17 @@ static void leaf_value(leaf *l)
    count of each instruction, hashed to 32 bits, which vector code
    compares (0: never rolled).  Equal shapes have equal sketches; the
    converse need not hold. */
-static uint32_t sketch(const cg_stmt *s)
+static uint32_t sketch(const cg_kernel *k, const cg_stmt *s)
 {
-    if (!rollable(s))
+    if (!rollable(k, s))
         return 0;
     uint64_t h = 0x9e3779b97f4a7c15ull;
+    if (s->kind == CG_S_REG)   /* a declaration: its type */
+        for (const char *t = k->syms[s->u.reg].type; *t; t++)
+            h = (h ^ (uint8_t)*t) * 0x100000001b3ull;
     if (sg_key_sugar(s))       /* a rolled loop, a call: its kind and name */
         return ((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)sg_name(s)[0]) | 1;
-    const cg_stmt *t = s->kind == CG_S_SCOPE ? s->u.body : s;
+    const cg_stmt *t = s->kind == CG_S_SCOPE ? s->u.body : s->kind == CG_S_REG ? NULL : s;
     for (; t; t = s->kind == CG_S_SCOPE ? t->next : NULL)
         h = (h ^ ((uintptr_t)t->u.inst.path + sg_nops(t->u.inst.ops))) * 0x100000001b3ull;
     return (uint32_t)(h ^ h >> 32) | 1;
@@ -158,11 +184,17 @@ static void mark_candidates(const uint32_t *sk, unsigned n, uint8_t *cand, uint8
    pointers are set once the list is done: the buffer may move). */
 static void make_item(roller *r, cg_stmt *s, item *it)
 {
-    if (!rollable(s))
+    it->decl = CG_NOSYM;
+    if (!rollable(r->k, s))
         return;
     r->key.b.n = 0;
     r->key.nholes = 0;
-    sg_key_stmt(&r->key, s);
+    if (s->kind == CG_S_REG) {   /* the type only: the register pairs by copy */
+        ptx_buf_printf(&r->key.b, "[reg %s]", r->k->syms[s->u.reg].type);
+        it->decl = s->u.reg;
+    } else {
+        sg_key_stmt(&r->key, s);
+    }
     if (r->key.nholes > MAXLEAF)
         return;
     cg_mslot *slot = cg_map_put(r->m, &r->shapes, r->key.b.p, r->key.b.n);
@@ -174,9 +206,11 @@ static void make_item(roller *r, cg_stmt *s, item *it)
     it->nleaves = r->key.nholes;
     ptx_buf_reserve(&r->leaves, it->nleaves * sizeof(leaf));
     leaf *l = (leaf *)(r->leaves.p + r->leaves.n);
+    it->scalars = 0;
     for (unsigned q = 0; q < it->nleaves; q++) {
         l[q].o = r->key.holes[q];
         leaf_value(&l[q]);
+        it->scalars |= l[q].o->kind == CG_O_SYM && l[q].o->index < 0;
     }
     it->leaves = (leaf *)(uintptr_t)r->leaves.n;   /* an offset for now */
     r->leaves.n += it->nleaves * sizeof(leaf);
@@ -205,21 +239,65 @@ static int leaves_follow(const item *x, const item *y, const item *z, unsigned r
     return 1;
 }
 
-/* Copy c of the block it[s..s+g) (starting at it[s + c*g]) matches. */
-static int copy_matches(const item *it, unsigned s, unsigned g, unsigned c)
+/* The uses of register x among the leaves of the g items from `at`. */
+static uint32_t uses_in(const item *at, unsigned g, cg_symid x)
 {
+    uint32_t n = 0;
+    for (unsigned j = 0; j < g; j++)
+        for (unsigned q = 0; q < at[j].nleaves; q++)
+            n += at[j].leaves[q].o->kind == CG_O_SYM && at[j].leaves[q].o->sym == x;
+    return n;
+}
+
+/* The registers the copy at `at` declares, paired with the first copy's
+   (x: the first copy, z: copy c; declarations stand where they do in
+   both, the shapes being equal): each one's uses all within its copy,
+   and every scalar leaf of copy c either the first copy's own register
+   where that one is not the copy's, or its pair. */
+static int copy_allocs(const roller *r, const item *x, const item *z, unsigned g)
+{
+    for (unsigned j = 0; j < g; j++) {
+        if (x[j].decl == CG_NOSYM)
+            continue;
+        if (x[j].decl == z[j].decl || r->refs[x[j].decl] != uses_in(x, g, x[j].decl) ||
+            r->refs[z[j].decl] != uses_in(z, g, z[j].decl))
+            return 0;
+    }
+    for (unsigned j = 0; j < g; j++)
+        for (unsigned q = 0; q < x[j].nleaves; q++) {
+            const cg_opnd *a = x[j].leaves[q].o, *b = z[j].leaves[q].o;
+            if (a->kind != CG_O_SYM || a->index >= 0)
+                continue;
+            cg_symid want = a->sym;
+            for (unsigned d = 0; d < g; d++)
+                if (x[d].decl == a->sym)
+                    want = z[d].decl;
+            for (unsigned d = 0; d < g && want == a->sym; d++)
+                if (z[d].decl == b->sym)
+                    return 0;    /* the copy's own, where the first names another */
+            if (b->sym != want)
+                return 0;
+        }
+    return 1;
+}
+
+/* Copy c of the block it[s..s+g) (starting at it[s + c*g]) matches. */
+static int copy_matches(const roller *r, const item *it, unsigned s, unsigned g, unsigned c)
+{
+    int allocs = 0;
     for (unsigned j = 0; j < g; j++) {
         const item *x = &it[s + j], *y = &it[s + g + j], *z = &it[s + c * g + j];
         if (z->shape != x->shape || !leaves_follow(x, y, z, c))
             return 0;
+        allocs |= x->decl != CG_NOSYM || x->scalars;
     }
-    return 1;
+    return !allocs || copy_allocs(r, &it[s], &it[s + c * g], g);
 }
 
 /* The longest roll at s (g statements, c copies) that saves the most
    lines; g == 0 if none.  Copies are added while they match, so the work
    is proportional to what the run covers. */
-static run best_run(const item *it, unsigned n, unsigned s)
+static run best_run(const roller *r, const item *it, unsigned n, unsigned s)
 {
     run best = { 0, 0 };
     long bestsave = 1;
@@ -227,7 +305,7 @@ static run best_run(const item *it, unsigned n, unsigned s)
         if (!it[s + g - 1].shape)
             break;
         unsigned c = 1;
-        while (s + (c + 1) * g <= n && copy_matches(it, s, g, c))
+        while (s + (c + 1) * g <= n && copy_matches(r, it, s, g, c))
             c++;
         long save = (long)c * g - (long)(g + 1);
         if (c >= 2 && save > bestsave) {
@@ -329,6 +407,8 @@ static cg_stmt *template_stmt(tmpl *t, cg_stmt *s0)
             *tail = template_stmt(t, a);
         return c;
     }
+    if (s0->kind == CG_S_REG)   /* the first copy's register, declared anew */
+        return c;
     if (s0->kind == CG_S_SCOPE) {
         cg_stmt **tail = &c->u.body;
         for (cg_stmt *a = s0->u.body; a; a = a->next, tail = &(*tail)->next)
@@ -443,7 +523,7 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
     uint8_t *cand = (uint8_t *)(sk + n), *pair = cand + n;
     unsigned shaped = 0;
     for (unsigned i = 0; i < n; i++)
-        shaped += (sk[i] = sketch(a[i])) != 0;
+        shaped += (sk[i] = sketch(r->k, a[i])) != 0;
     if (shaped < 4)   /* a roll takes c * g >= g + 3 of them (mark_candidates):
                          nvcc's small scopes have fewer */
         return rolled;
@@ -458,7 +538,7 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
         it[i].leaves = (leaf *)(r->leaves.p + (uintptr_t)it[i].leaves);
     cg_stmt **link = head, *made = NULL;
     for (unsigned s = 0; s < n;) {
-        run run = it[s].shape ? best_run(it, n, s) : (struct run){ 0, 0 };
+        run run = it[s].shape ? best_run(r, it, n, s) : (struct run){ 0, 0 };
         if (!run.g) {
             link = &a[s]->next;
             s++;
@@ -500,7 +580,12 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
                  .key = { .k = k, .leaf = stride_leaf, .m = m } };
     if (!r.var)
         return 0;
+    sg_scratch refs = { 0 };
+    uint32_t *uses = sg_scratch_get(&refs, (k->nsyms + 1) * sizeof *uses);
+    sg_count_refs(k->body, uses);
+    r.refs = uses;
     uint32_t n = roll_list(&r, &k->body);
+    ptx_buf_free(&refs);
     ptx_buf_free(&r.key.b);
     ptx_buf_free(&r.list);
     ptx_buf_free(&r.items);
