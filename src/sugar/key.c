@@ -68,11 +68,12 @@ static void put_opnds(sg_key *key, const cg_opnd *o)
         if (o->kind == CG_O_SYM || o->kind == CG_O_INT) {
             put_leaf(key, o);
         } else if (o->kind == SG_O_AFFINE) {
-            /* a rolled loop's index: the whole expression, no leaves (a
-               roll around it would change the terms, not their values) */
+            /* a rolled loop's index: its variable and stride exactly, its
+               base a leaf (a loop around it makes that affine in its own
+               variable: base + 4*j + 256*i) */
             put_num(&key->b, 's', o->sym);
             sg_text_key(&o->text, &key->b);
-            sg_text_key(&o->a->text, &key->b);
+            put_opnds(key, o->a);
             ptx_buf_putc(&key->b, '*');
             sg_text_key(&o->b->text, &key->b);
         } else {

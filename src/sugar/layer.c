@@ -25,13 +25,17 @@ static int int_is(const cg_opnd *o, const char *digits)
     return o->text.n == 1 && o->text.v[0].n == n && !memcmp(o->text.v[0].p, digits, n);
 }
 
-/* base + stride*var (SG_O_AFFINE), terms that are 0 or 1 left out. */
+/* base + stride*var (SG_O_AFFINE), terms that are 0 or 1 left out; the
+   base an int, or the index of a loop inside (8 + 4*j + 256*i). */
 static void affine(const cg_kernel *k, const cg_opnd *o, ptx_buf *out)
 {
-    const cg_text *b = &o->a->text, *s = &o->b->text;
-    int zero = int_is(o->a, "0"), neg = s->v[0].n && s->v[0].p[0] == '-';
-    if (!zero)
-        cg_text_ptx(k, b, out);
+    const cg_text *s = &o->b->text;
+    int zero = o->a->kind == CG_O_INT && int_is(o->a, "0");
+    int neg = s->v[0].n && s->v[0].p[0] == '-';
+    if (o->a->kind == SG_O_AFFINE)
+        affine(k, o->a, out);
+    else if (!zero)
+        cg_text_ptx(k, &o->a->text, out);
     if (!zero)
         ptx_buf_puts(out, neg ? " - " : " + ");
     else if (neg)
@@ -68,7 +72,8 @@ static void oper_side(const cg_module *m, const cg_kernel *k, const cg_opnd *o, 
     one.next = NULL;
     int own = 7;   /* an atom, or -var */
     if (o->kind == SG_O_AFFINE && o->sym == CG_NOSYM)
-        own = !int_is(o->a, "0") ? 5 : !int_is(o->b, "1") && !int_is(o->b, "-1") ? 6 : 7;
+        own = o->a->kind == SG_O_AFFINE || !int_is(o->a, "0") ? 5
+              : !int_is(o->b, "1") && !int_is(o->b, "-1") ? 6 : 7;
     int paren = own < prec || (right && own == prec);
     if (paren)
         ptx_buf_putc(out, '(');

@@ -185,8 +185,9 @@ enum {
     SG_O_OPER,    /* (a OP b): text = a pyptx operator (+, <<, &, ...) whose
                      result pyptx allocates (merge.c) */
     SG_O_AFFINE   /* base + stride*var, var a Python loop's variable (text:
-                     its name), a and b the CG_O_INT base and stride (the
-                     stride not 0); sym != CG_NOSYM: that register array's
+                     its name), a the base (CG_O_INT, or the SG_O_AFFINE
+                     index of a loop inside: 4*j + 256*i), b the CG_O_INT
+                     stride (not 0); sym != CG_NOSYM: that register array's
                      element sym[base + stride*var] (repeat.c) */
 };
 
