@@ -138,6 +138,14 @@ void ptx_emit_canonical(const ptx_module *m, ptx_buf *out);
    as the two above. */
 void ptx_emit_jobs(const ptx_module *m, int canonical, unsigned jobs, ptx_buf *out);
 
+/* The input without its debug data and otherwise byte for byte: .loc,
+   .file, @@DWARF lines, .section .debug_* and the labels of a function
+   that no code refers to (what pyptx-diff --ignore-debug ignores), each
+   with the blanks beside it, and the whole line, with a // comment that
+   ends it, where nothing else stands on it.  pyptx-codegen --no-debug
+   translates this text. */
+void ptx_emit_nodebug(const ptx_module *m, ptx_buf *out);
+
 /* Print the exact (canonical = 0) or canonical (canonical = 1) text to f.
    Returns 0, or -1 if writing failed. */
 int ptx_write(const ptx_module *m, int canonical, FILE *f);

@@ -26,6 +26,8 @@ static const char usage[] =
     "  --sugar[=a,b]      run all (or the named) sugar passes\n"
     "  --no-sugar=a,b     do not run the named passes\n"
     "  --rename-kernels   sugar may also rename kernels\n"
+    "  --no-debug         drop .loc, .file, @@DWARF, .section .debug_* and the labels\n"
+    "                     only they use (what pyptx-diff --ignore-debug ignores)\n"
     "  --jobs N           use N threads (default 1) to parse the file and build\n"
     "                     its kernels, and, without sugar, to print them\n"
     "  --verify           trace the output with pyptx 0.1.1 and check that every\n"
@@ -42,7 +44,8 @@ static const char usage[] =
     "pyptx 0.1.1 to run.\n";
 
 enum { OPT_NAME = 256, OPT_SUGAR, OPT_NO_SUGAR, OPT_RENAME, OPT_STATS,
-       OPT_LIST, OPT_HELP, OPT_VERSION, OPT_JOBS, OPT_VERIFY, OPT_PYTHON };
+       OPT_LIST, OPT_HELP, OPT_VERSION, OPT_JOBS, OPT_VERIFY, OPT_PYTHON,
+       OPT_NO_DEBUG };
 
 /* What the command line asks for. */
 typedef struct cli {
@@ -50,6 +53,7 @@ typedef struct cli {
     const char *out;         /* -o, or NULL */
     const char *python;      /* --python, or NULL */
     int want_stats, verify;
+    int no_debug;            /* --no-debug */
 } cli;
 
 /* Set (on=1) or clear the bits of a comma list of pass names. */
@@ -166,6 +170,7 @@ static int parse_options(int argc, char **argv, cli *c)
         { "rename-kernels", no_argument, 0, OPT_RENAME },
         { "stats", no_argument, 0, OPT_STATS },
         { "verify", no_argument, 0, OPT_VERIFY },
+        { "no-debug", no_argument, 0, OPT_NO_DEBUG },
         { "python", required_argument, 0, OPT_PYTHON },
         { "jobs", required_argument, 0, OPT_JOBS },
         { "list-passes", no_argument, 0, OPT_LIST },
@@ -193,6 +198,7 @@ static int parse_options(int argc, char **argv, cli *c)
         case OPT_RENAME: o->rename_kernels = 1; break;
         case OPT_STATS: c->want_stats = 1; break;
         case OPT_VERIFY: c->verify = 1; break;
+        case OPT_NO_DEBUG: c->no_debug = 1; break;
         case OPT_PYTHON: c->python = optarg; break;
         case OPT_JOBS:
             if (ptx_jobs_arg(optarg, &o->jobs) != 0) {
@@ -214,17 +220,56 @@ static int parse_options(int argc, char **argv, cli *c)
     return -1;
 }
 
-/* The Python for the file in *py: 0, else the exit status, the error
-   printed.  *m is the module parsed (NULL when taken in pieces). */
-static int generate(cli *c, const char *path, ptx_module **m, ptx_buf *py)
+/* --no-debug: the file's text without its debug data (ptx_emit_nodebug)
+   into *text, which is then translated as any file's text: 0, or 1 with
+   the diagnostic printed.  The filter needs the whole module's tree (a
+   label goes where nothing in its function names it), which is freed
+   before the translation starts. */
+static int strip_debug(const char *path, unsigned jobs, ptx_buf *text)
 {
-    if (!c->want_stats && !c->verify && in_pieces(path, &c->o, py))
-        return 0;
     ptx_diag d;
-    if (!(*m = ptx_parse_file_jobs(path, c->o.jobs, &d))) {
+    ptx_module *m = ptx_parse_file_jobs(path, jobs, &d);
+    if (!m) {
         ptx_diag_print(stderr, &d);
         return 1;
     }
+    ptx_emit_nodebug(m, text);
+    ptx_module_free(m);
+    return 0;
+}
+
+/* The module to translate: the file, or with --no-debug its filtered
+   text (which parses, as the filter keeps whole statements). */
+static ptx_module *parse_input(const char *path, const ptx_buf *text,
+                               const cli *c, ptx_diag *d)
+{
+    if (!c->no_debug)
+        return ptx_parse_file_jobs(path, c->o.jobs, d);
+    return ptx_parse_buffer_jobs(path, text->p ? text->p : "", text->n, c->o.jobs, d);
+}
+
+/* The Python for the file in *py: 0, else the exit status, the error
+   printed.  *m is the module parsed (NULL when taken in pieces).  With
+   --no-debug, the filtered text is what is translated, in pieces where
+   the file would be, and what --verify checks against. */
+static int generate(cli *c, const char *path, ptx_module **m, ptx_buf *py)
+{
+    ptx_buf text = { 0 };
+    int rc = c->no_debug ? strip_debug(path, c->o.jobs, &text) : 0;
+    if (rc == 0 && !c->want_stats && !c->verify
+        && (c->no_debug ? ptx_codegen_pieces(path, text.p, text.n, 0, &c->o, py)
+                        : in_pieces(path, &c->o, py))) {
+        ptx_buf_free(&text);
+        return 0;
+    }
+    ptx_diag d;
+    if (rc == 0 && !(*m = parse_input(path, &text, c, &d))) {
+        ptx_diag_print(stderr, &d);
+        rc = 1;
+    }
+    ptx_buf_free(&text);
+    if (rc != 0)
+        return rc;
     if (ptx_codegen(*m, &c->o, py, &d) != 0) {
         fprintf(stderr, "pyptx-codegen: %s: error: %s\n", path, d.msg);
         return 1;

@@ -25,13 +25,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/internal.h"
+#include "front/debug.h"
 
 /* Kinds of declared names; N_FLABEL / N_FVAR: a function's label / variable
    (parameter) as module-level debug sections refer to it. */
 enum { N_LABEL, N_REG, N_RANGE, N_VAR, N_GLOBAL, N_MLABEL, N_FLABEL, N_FVAR };
 
 typedef struct nent {
-    uint8_t cat, used;
+    uint8_t cat;
     int32_t num;        /* placeholder number, -1 until first appearance */
     uint32_t count;     /* N_RANGE: the N of name<N> */
     ptx_str ph;         /* N_REG/N_RANGE: type; N_F*: placeholder */
@@ -186,26 +187,12 @@ static void push(unit *u, const ptx_stmt *s, int what, ptx_tok t0, ptx_tok t1,
     l->what = (uint8_t)what, l->flags = (uint8_t)flags;
 }
 
-static int is_debug(const norm *z, const ptx_stmt *s)
-{
-    switch (s->kind) {
-    case PTX_S_LOC: case PTX_S_FILE: case PTX_S_DWARF:
-        return 1;
-    case PTX_S_SECTION: {
-        ptx_str n = spell(z, s->u.section.name);
-        return n.n >= 7 && memcmp(n.p, ".debug_", 7) == 0;
-    }
-    default:
-        return 0;
-    }
-}
-
 static void walk(norm *z, unit *u, const ptx_stmt *s, ptx_tok end, int depth);
 
 static void walk_one(norm *z, unit *u, const ptx_stmt *s, ptx_tok stop,
                      int depth)
 {
-    if ((z->flags & PTX_DIFF_IGNORE_DEBUG) && is_debug(z, s))
+    if ((z->flags & PTX_DIFF_IGNORE_DEBUG) && ptx_debug_stmt(z->m, s))
         return;
     int flags = 0;
     switch (s->kind) {
@@ -476,31 +463,19 @@ static void make_key(norm *z, dline *l)
     l->id = pd_intern(z->in, z->key.p ? z->key.p : "", z->key.n);
 }
 
-/* --ignore-debug: a label stays only if some kept line other than a label
-   refers to it. */
+/* --ignore-debug: the labels that only debug data uses go (front/debug.h
+   says which, for ptx_emit_nodebug too).  Both lists are in source order. */
 static void drop_debug_labels(norm *z, unit *u)
 {
-    for (uint32_t i = 0; i < u->n; i++) {
-        const dline *l = &u->v[i];
-        if (l->what != DL_STMT || (l->flags & DF_LABEL))
-            continue;
-        for (ptx_tok t = l->t0; t < l->t1; t++) {
-            if (z->m->toks[t].kind != PTX_T_WORD)
-                continue;
-            ptx_str s = spell(z, t);
-            smap_ent *e = pd_map_get(&z->local, s.p, s.n, pd_hash(s.p, s.n));
-            if (e && z->ents[e->val].cat == N_LABEL)
-                z->ents[e->val].used = 1;
-        }
-    }
+    z->tmp.n = 0;
+    size_t n = ptx_debug_labels(z->m, u->def->u.func.body, &z->tmp), next = 0;
+    const ptx_stmt **drop = (const ptx_stmt **)z->tmp.p;
     uint32_t k = 0;
     for (uint32_t i = 0; i < u->n; i++) {
         const dline *l = &u->v[i];
-        if (l->flags & DF_LABEL) {
-            ptx_str s = spell(z, l->s->u.label.name);
-            smap_ent *e = pd_map_get(&z->local, s.p, s.n, pd_hash(s.p, s.n));
-            if (e && z->ents[e->val].cat == N_LABEL && !z->ents[e->val].used)
-                continue;
+        if (next < n && (l->flags & DF_LABEL) && l->s == drop[next]) {
+            next++;
+            continue;
         }
         u->v[k++] = *l;
     }

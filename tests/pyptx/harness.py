@@ -2,7 +2,8 @@
 """Round-trip harness for pyptx-codegen (PTX -> pyptx 0.1.1 Python).
 
     harness.py [--python PY] [--mode plain|sugar] [--jobs N] [--timeout S]
-               [--keep DIR] [--quiet] CODEGEN PATH...
+               [--keep DIR] [--quiet] [--no-debug FILTER --diff DIFF]
+               CODEGEN PATH...
 
 For every .ptx file under PATH... (files or directories, searched
 recursively) the harness
@@ -25,6 +26,16 @@ token streams) of labels, parameters, registers and other function-local
 names; entry names, opcodes, directives, numbers and global names must stay
 equal.  Byte-identical modules (stdout == input bytes) are counted and
 reported as a figure, not a gate.
+
+With --no-debug FILTER --diff DIFF the harness runs `CODEGEN --no-debug`,
+and the checks above compare against FILTER's output (tools/ptx_nodebug:
+the input without its debug data, the text the codegen translates), and
+
+  4. `DIFF --ignore-debug INPUT PRINTED` (with --ignore-names in sugar
+     mode) must exit 0: the printed module is the input up to what
+     pyptx-diff ignores as debug data;
+  5. the printed module must hold no .loc, .file, @@DWARF or .debug_*
+     token.
 
 A file passes when all checks pass.  The last line printed is exactly
 `N passed, N failed`; the exit status is 0 only if nothing failed.  There is
@@ -133,6 +144,28 @@ def jit_compare(opts, path, module, work):
     return "different", _tail(out, 1500)
 
 
+def is_debug_token(t):
+    return t in (".loc", ".file") or t.startswith("@@DWARF") or t.startswith(".debug_")
+
+
+def check_no_debug(opts, path, printed, toks, work):
+    """Checks 4 and 5 of --no-debug: reasons they fail."""
+    reasons = []
+    mod = os.path.join(work, "printed.ptx")
+    with open(mod, "wb") as f:
+        f.write(printed)
+    cmd = [opts["diff"], "--ignore-debug"] + (["--ignore-names"] if opts["mode"] == "sugar" else [])
+    r = subprocess.run(cmd + [path, mod], capture_output=True, timeout=opts["timeout"])
+    if r.returncode != 0:
+        reasons.append("(4) %s exited %d: %s" % (" ".join(cmd[1:]), r.returncode,
+                       _tail((r.stdout + r.stderr).decode("utf-8", "replace"), 1500)))
+    left = [t for t in toks if is_debug_token(t[0])]
+    if left:
+        reasons.append("(5) %d debug tokens left, the first %r on printed line %d"
+                       % (len(left), left[0][0], left[0][1]))
+    return reasons
+
+
 def check_file(job):
     """Run all checks on one PTX file; return (path, ok, reasons, byte_identical)."""
     path, opts = job
@@ -148,10 +181,18 @@ def _check_file(path, opts, reasons, notes, jit_result):
     try:
         with open(path, "rb") as f:
             raw = f.read()
+        if opts.get("no_debug"):    # the text --no-debug translates
+            f = subprocess.run([opts.get("no_debug"), path], capture_output=True,
+                               timeout=opts["timeout"])
+            if f.returncode != 0:
+                return path, False, ["%s exited with status %d: %s" % (
+                    opts.get("no_debug"), f.returncode, _tail(f.stderr.decode("utf-8", "replace"), 600))], False, notes
+            raw = f.stdout
         src = raw.decode("utf-8", errors="replace")
         in_toks = ptxtok.tokenize(src)
 
-        cmd = [opts["codegen"]] + (["--sugar"] if opts["mode"] == "sugar" else []) + [path]
+        cmd = [opts["codegen"]] + (["--sugar"] if opts["mode"] == "sugar" else []) + \
+            (["--no-debug"] if opts.get("no_debug") else []) + [path]
         try:
             p = subprocess.run(cmd, capture_output=True, timeout=opts["timeout"])
         except subprocess.TimeoutExpired:
@@ -258,6 +299,8 @@ def _check_file(path, opts, reasons, notes, jit_result):
             if d is not None:
                 reasons.append("(3) printed module differs from the input: %s"
                                % _fmt_diff(in_toks, mt, d, "printed"))
+            if opts.get("no_debug"):
+                reasons += check_no_debug(opts, path, s.stdout, mt, work)
         return path, not reasons, reasons, identical, notes
     except Exception as e:  # harness bug: report, do not hide
         return path, False, ["harness error: %r" % (e,)], False, notes
@@ -298,7 +341,13 @@ def main(argv=None):
                     help="also JIT the input and the printed module with the CUDA driver "
                          "(path of build/jit_check) and compare the cubins' code sections; "
                          "exit 77 when no driver is present")
+    ap.add_argument("--no-debug", metavar="FILTER",
+                    help="run the codegen with --no-debug, checking against FILTER's output "
+                         "(path of build/ptx_nodebug) and with pyptx-diff --ignore-debug")
+    ap.add_argument("--diff", metavar="DIFF", help="path of pyptx-diff (for --no-debug)")
     args = ap.parse_args(argv)
+    if bool(args.no_debug) != bool(args.diff):
+        ap.error("--no-debug and --diff go together")
 
     files = collect(args.paths)
     if not files:
@@ -309,7 +358,9 @@ def main(argv=None):
     tmp = tempfile.mkdtemp(prefix="pyptx-harness-")
     opts = {"codegen": os.path.abspath(args.codegen), "python": args.python,
             "mode": args.mode, "timeout": args.timeout, "keep": args.keep, "tmp": tmp,
-            "jit": os.path.abspath(args.jit) if args.jit else None}
+            "jit": os.path.abspath(args.jit) if args.jit else None,
+            "no_debug": os.path.abspath(args.no_debug) if args.no_debug else None,
+            "diff": os.path.abspath(args.diff) if args.diff else None}
     jit_counts = {}
     jobs = [(f, opts) for f in files]
     passed = failed = identical = 0

@@ -1,0 +1,156 @@
+/*
+ * nodebug.c - the module's text without its debug data (ptx_emit_nodebug;
+ * pyptx-codegen --no-debug translates that text).
+ *
+ * What goes is front/debug.h's rule, the one pyptx-diff --ignore-debug
+ * ignores: .loc, .file, @@DWARF lines, .section .debug_* and the labels
+ * of a function that only debug data uses.  The rest is copied byte for
+ * byte; only the blanks around a dropped statement go with it, and a line
+ * it leaves empty goes whole, with the comment that ends it (Triton's
+ * ".loc 1 21 25  // k.py:21:25"), so that no blank line is left where
+ * the line tables were.
+ */
+#include <string.h>
+#include "ptx/ptx.h"
+#include "front/debug.h"
+
+typedef struct span {
+    uint32_t a, b;      /* source bytes [a, b) */
+} span;
+
+typedef struct dropper {
+    const ptx_module *m;
+    ptx_buf spans;      /* span[], in source order */
+    ptx_buf labels;     /* the current function's debug labels */
+    size_t next_label;  /* the next of them in source order */
+} dropper;
+
+/* Drops the statement from its first token to the token before `stop`. */
+static void drop(dropper *d, const ptx_stmt *s, ptx_tok stop)
+{
+    const ptx_token *last = &d->m->toks[stop - 1];
+    span sp = { d->m->toks[s->first].start, last->start + last->len };
+    ptx_buf_put(&d->spans, (const char *)&sp, sizeof sp);
+}
+
+static int debug_label(dropper *d, const ptx_stmt *s)
+{
+    const ptx_stmt **v = (const ptx_stmt **)d->labels.p;
+    if (d->next_label < d->labels.n / sizeof *v && v[d->next_label] == s) {
+        d->next_label++;
+        return 1;
+    }
+    return 0;
+}
+
+/* A function body's statements, in source order (as ptx_debug_labels
+   lists its labels); `end` is the token after the list. */
+static void walk(dropper *d, const ptx_stmt *s, ptx_tok end)
+{
+    for (; s; s = s->next) {
+        ptx_tok stop = s->next ? s->next->first : end;
+        if (ptx_debug_stmt(d->m, s) || (s->kind == PTX_S_LABEL && debug_label(d, s)))
+            drop(d, s, stop);
+        else if (s->kind == PTX_S_BLOCK)
+            walk(d, s->u.block.stmts, s->u.block.rbrace);
+        else if (s->kind == PTX_S_SECTION)
+            walk(d, s->u.section.body.stmts, s->u.section.body.rbrace);
+    }
+}
+
+static void find_spans(dropper *d)
+{
+    const ptx_module *m = d->m;
+    for (const ptx_stmt *s = m->items; s; s = s->next) {
+        ptx_tok stop = s->next ? s->next->first : m->ntoks - 1;
+        if (ptx_debug_stmt(m, s)) {
+            drop(d, s, stop);
+        } else if (s->kind == PTX_S_FUNC && s->u.func.body) {
+            d->labels.n = 0;
+            d->next_label = 0;
+            ptx_debug_labels(m, s->u.func.body, &d->labels);
+            walk(d, s->u.func.body->stmts, s->u.func.body->rbrace);
+        }
+    }
+}
+
+static int blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* Where the line holding byte `at` starts if only blanks come before `at`
+   on it, else -1. */
+static int64_t blank_before(const char *src, uint32_t at)
+{
+    while (at > 0 && blank(src[at - 1]))
+        at--;
+    return at == 0 || src[at - 1] == '\n' ? (int64_t)at : -1;
+}
+
+/* Where the next line starts (or the text ends) if only blanks, and with
+   `comment` a // comment, come after `at` on its line, else -1.  `at`
+   ends a token, so a // there opens a comment. */
+static int64_t blank_after(const char *src, size_t size, uint32_t at, int comment)
+{
+    size_t i = at;
+    while (i < size && blank(src[i]))
+        i++;
+    if (comment && i + 1 < size && src[i] == '/' && src[i + 1] == '/')
+        while (i < size && src[i] != '\n')
+            i++;
+    if (i + 1 < size && src[i] == '\r' && src[i + 1] == '\n')
+        i++;
+    return i == size ? (int64_t)size : src[i] == '\n' ? (int64_t)i + 1 : -1;
+}
+
+/* The bytes that go with a run of dropped statements [a, b) on one line:
+   the whole line where nothing else stands on it; else the blanks between
+   the run and the end of the line, or whatever follows it. */
+static span widen(const ptx_module *m, span r)
+{
+    const char *src = m->src;
+    int64_t from = blank_before(src, r.a), to = blank_after(src, m->size, r.b, 1);
+    if (from >= 0 && to >= 0)
+        return (span){ (uint32_t)from, (uint32_t)to };
+    uint32_t a = r.a, b = r.b;
+    while (b < m->size && blank(src[b]))
+        b++;
+    if (from >= 0)                  /* code after it: keep the indentation */
+        return (span){ a, b };
+    while (a > 0 && blank(src[a - 1]))
+        a--;
+    if (blank_after(src, m->size, r.b, 0) >= 0)     /* code before, nothing after */
+        return (span){ a, b };
+    if (to >= 0)                    /* code before, a comment after */
+        return (span){ a, r.b };
+    return (span){ r.a, b };        /* code on both sides */
+}
+
+void ptx_emit_nodebug(const ptx_module *m, ptx_buf *out)
+{
+    dropper d = { m, { 0 }, { 0 }, 0 };
+    find_spans(&d);
+    const span *v = (const span *)d.spans.p;
+    size_t n = d.spans.n / sizeof *v, done = 0;
+    for (size_t i = 0; i < n;) {
+        span r = v[i++];
+        /* statements with only blanks between them go as one */
+        while (i < n) {
+            uint32_t k = r.b;
+            while (k < v[i].a && blank(m->src[k]))
+                k++;
+            if (k != v[i].a)
+                break;
+            r.b = v[i++].b;
+        }
+        r = widen(m, r);
+        if (r.a < done)
+            r.a = (uint32_t)done;
+        ptx_buf_put(out, m->src + done, r.a - done);
+        done = r.b > done ? r.b : done;
+    }
+    ptx_buf_put(out, m->src + done, m->size - done);
+    ptx_buf_free(&d.spans);
+    ptx_buf_free(&d.labels);
+}
