@@ -151,14 +151,53 @@ static int sugar_mask(PyObject *sugar, uint32_t *mask)
     return 0;
 }
 
+/* debug=False: the source without its debug data (ptx_emit_nodebug) into
+   *filt, and *p, *n made to point at it; -1 with PTXSyntaxError raised
+   where the source does not parse. */
+static int drop_debug(PyObject *mod, const char **p, Py_ssize_t *n, unsigned jobs,
+                      ptx_buf *filt)
+{
+    ptx_module *m = parse_bytes(mod, *p, *n, "<string>", jobs);
+    if (!m)
+        return -1;
+    Py_BEGIN_ALLOW_THREADS
+    ptx_emit_nodebug(m, filt);
+    ptx_module_free(m);
+    Py_END_ALLOW_THREADS
+    *p = filt->p ? filt->p : "";
+    *n = (Py_ssize_t)filt->n;
+    return 0;
+}
+
+/* The Python for module m (freed here), whole: *out, else NULL with
+   PTXError raised. */
+static PyObject *generate_whole(PyObject *mod, ptx_module *m, const ptx_codegen_options *o)
+{
+    ptx_buf out = { 0 };
+    ptx_diag d;
+    int rc;
+    PyObject *res = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    rc = ptx_codegen(m, o, &out, &d);
+    ptx_module_free(m);
+    Py_END_ALLOW_THREADS
+    if (rc == 0)
+        res = pyptx_str(out.p, out.n);
+    else
+        PyErr_Format(state(mod)->error, "%s:%u:%u: error: %s", d.file, d.line, d.col, d.msg);
+    ptx_buf_free(&out);
+    return res;
+}
+
 static PyObject *py_ptx_to_python(PyObject *mod, PyObject *args, PyObject *kw)
 {
-    static char *names[] = { "source", "sugar", "kernel_name", "jobs", "verify", NULL };
+    static char *names[] = { "source", "sugar", "kernel_name", "jobs", "verify", "debug",
+                             NULL };
     PyObject *src, *sugar = Py_False;
     const char *kernel_name = NULL;
-    int jobs = 1, verify = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Ozip:ptx_to_python", names, &src, &sugar,
-                                     &kernel_name, &jobs, &verify) ||
+    int jobs = 1, verify = 0, debug = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$Ozipp:ptx_to_python", names, &src, &sugar,
+                                     &kernel_name, &jobs, &verify, &debug) ||
         jobs_arg(jobs) < 0)
         return NULL;
     ptx_codegen_options o = { .srcname = "<string>", .jobs = (unsigned)jobs };
@@ -169,8 +208,12 @@ static PyObject *py_ptx_to_python(PyObject *mod, PyObject *args, PyObject *kw)
     PyObject *keep, *res = NULL;
     if (source_bytes(src, &p, &n, &keep) < 0)
         return NULL;
-    ptx_buf out = { 0 };
+    ptx_buf out = { 0 }, filt = { 0 };    /* filt: the text without debug data */
     int ok = 0;
+    if (!debug && drop_debug(mod, &p, &n, o.jobs, &filt) < 0) {
+        Py_DECREF(keep);
+        return NULL;
+    }
     /* plain Python of a large text a piece at a time, as pyptx-codegen
        translates a large file; else (and where a piece fails) whole */
     if (!verify) {
@@ -181,6 +224,7 @@ static PyObject *py_ptx_to_python(PyObject *mod, PyObject *args, PyObject *kw)
     ptx_module *m = ok ? NULL : parse_bytes(mod, p, n, "<string>", o.jobs);
     PyObject *text = m && verify ? pyptx_str(p, (size_t)n) : NULL;
     Py_DECREF(keep);
+    ptx_buf_free(&filt);
     if (ok) {
         res = pyptx_str(out.p, out.n);
         ptx_buf_free(&out);
@@ -192,24 +236,13 @@ static PyObject *py_ptx_to_python(PyObject *mod, PyObject *args, PyObject *kw)
        one .entry only, since two entries of one name are not a module */
     if (o.sugar && kernel_name && entry_definitions(m) == 1)
         o.name = kernel_name;
-    if (verify) {   /* the module goes with the candidates it makes */
-        res = text ? pyptx_verified(m, &o, text, state(mod)->error) : NULL;
-        if (!text)
-            ptx_module_free(m);
-        Py_XDECREF(text);
-        return res;
-    }
-    ptx_diag d;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = ptx_codegen(m, &o, &out, &d);
-    ptx_module_free(m);
-    Py_END_ALLOW_THREADS
-    if (rc == 0)
-        res = pyptx_str(out.p, out.n);
-    else
-        PyErr_Format(state(mod)->error, "%s:%u:%u: error: %s", d.file, d.line, d.col, d.msg);
-    ptx_buf_free(&out);
+    if (!verify)
+        return generate_whole(mod, m, &o);
+    /* the module goes with the candidates it makes */
+    res = text ? pyptx_verified(m, &o, text, state(mod)->error) : NULL;
+    if (!text)
+        ptx_module_free(m);
+    Py_XDECREF(text);
     return res;
 }
 
@@ -294,13 +327,17 @@ PyDoc_STRVAR(parse_doc,
 "N threads: the same tree.  Raises PTXSyntaxError with filename, lineno,\n"
 "offset and text.");
 PyDoc_STRVAR(ptx_to_python_doc,
-"ptx_to_python(source, *, sugar=False, kernel_name=None, jobs=1, verify=False) -> str\n\n"
+"ptx_to_python(source, *, sugar=False, kernel_name=None, jobs=1, verify=False,\n"
+"              debug=True) -> str\n\n"
 "PTX to Python for the pyptx 0.1.1 DSL, a drop-in for\n"
 "pyptx.codegen.ptx_to_python.  sugar=True runs every sugar pass (a string\n"
 "'a,b' runs the named ones).  With sugar on and one .entry in the module,\n"
 "kernel_name renames it, as pyptx's does; None keeps the PTX name.  jobs=N\n"
 "parses and builds the kernels on N threads (and prints them so without\n"
-"sugar): the same text.\n"
+"sugar): the same text.  debug=False drops the debug data first (.loc,\n"
+".file, @@DWARF, .section .debug_* and the labels only they use), as\n"
+"pyptx-codegen --no-debug: the result traces back to the source up to\n"
+"diff(..., ignore_debug=True).\n"
 "verify=True traces the result with this interpreter's pyptx (0.1.1) and\n"
 "checks that every kernel and the module give back the PTX; a kernel that\n"
 "does not loses sugar passes, its own only, until it does, with a\n"

@@ -35,7 +35,8 @@ the input without its debug data, the text the codegen translates), and
      mode) must exit 0: the printed module is the input up to what
      pyptx-diff ignores as debug data;
   5. the printed module must hold no .loc, .file, @@DWARF or .debug_*
-     token.
+     token, no label that no other token names, and every branch's
+     target label (checks of their own, not the filter's rule).
 
 A file passes when all checks pass.  The last line printed is exactly
 `N passed, N failed`; the exit status is 0 only if nothing failed.  There is
@@ -163,6 +164,21 @@ def check_no_debug(opts, path, printed, toks, work):
     if left:
         reasons.append("(5) %d debug tokens left, the first %r on printed line %d"
                        % (len(left), left[0][0], left[0][1]))
+    # labels, seen from the tokens alone (not front/debug.c's rule): none
+    # that nothing names is left, and every branch target is still there
+    text = [t[0] for t in toks]
+    defined = {text[i] for i in range(1, len(text) - 1)
+               if text[i + 1] == ":" and text[i - 1] in (";", "{", "}", ":")}
+    count = {}
+    for t in text:
+        count[t] = count.get(t, 0) + 1
+    unnamed = sorted(n for n in defined if count[n] == 1)
+    if unnamed:
+        reasons.append("(5) labels that nothing names are left: %s" % ", ".join(unnamed[:5]))
+    lost = sorted({text[i + 1] for i in range(len(text) - 1)
+                   if text[i].split(".")[0] == "bra" and text[i + 1] not in defined})
+    if lost:
+        reasons.append("(5) branch targets without their label: %s" % ", ".join(lost[:5]))
     return reasons
 
 

@@ -66,3 +66,27 @@ if(TARGET pyptx-codegen AND TARGET jit_check)
       SKIP_RETURN_CODE 77 TIMEOUT 1800)
   endforeach()
 endif()
+
+# ---------------------------------------------------------------------------
+# --no-debug: every nvcc and Triton corpus file (-lineinfo and -G output
+# among them) and the hand-written ones, plain and sugar, traces back to
+# its text without debug data (tools/ptx_nodebug), and to the input up to
+# pyptx-diff --ignore-debug, with no .loc, .file, @@DWARF, .debug_* token
+# and no label that nothing names left (harness.py --no-debug).  Then the
+# command line: errors, pieces, --jobs, standard input, --verify.
+if(TARGET pyptx-codegen AND TARGET ptx_nodebug)
+  foreach(mode plain sugar)
+    add_test(NAME pyptx_codegen_nodebug_${mode}
+      COMMAND ${PTX_VENV_PYTHON} ${PYPTX_HARNESS} --python ${PTX_VENV_PYTHON}
+              --mode ${mode} --jobs 2 -q
+              --no-debug $<TARGET_FILE:ptx_nodebug> --diff $<TARGET_FILE:pyptx-diff>
+              $<TARGET_FILE:pyptx-codegen> ${CMAKE_CURRENT_SOURCE_DIR}/corpus/nvcc
+              ${CMAKE_CURRENT_SOURCE_DIR}/corpus/triton ${CMAKE_CURRENT_SOURCE_DIR}/corpus/hand
+              ${PTX_SHARED_CORPUS}/pyptx/external/triton)
+    set_tests_properties(pyptx_codegen_nodebug_${mode} PROPERTIES TIMEOUT 1800)
+  endforeach()
+  add_test(NAME pyptx_codegen_nodebug_cli
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/pyptx/nodebug_test.sh
+            $<TARGET_FILE:pyptx-codegen> ${PTX_VENV_PYTHON} $<TARGET_FILE:ptx_nodebug>
+            ${CMAKE_CURRENT_SOURCE_DIR}/corpus/nvcc/async_copy_sm_100a_G.ptx)
+endif()

@@ -5,13 +5,15 @@ with sugar (whether or not pyptx's own output does)."""
 import inspect
 import os
 import re
+import subprocess
 
 import pyptx.codegen
+import pytest
 
 import intrace
 import ptxtok
 import pyptx_c
-from conftest import read
+from conftest import BIN, OWN, SHARED_FILES, read
 
 ONE_ENTRY = re.compile(r"\.entry\s+([\w$]+)")
 
@@ -69,3 +71,42 @@ def test_every_corpus_file_traces_back(corpus):
     assert single > 50
     print("\n%d files, plain and sugar, trace back; %d renamed by kernel_name" % (
         len(corpus), single))
+
+
+def _debug_files():
+    """The -lineinfo and -G nvcc files for sm_90a, and the Triton ones."""
+    return [f for f in OWN + SHARED_FILES
+            if f.endswith(("_sm_90a_G.ptx", "_sm_90a_lineinfo.ptx")) or "/triton/" in f]
+
+
+def test_debug_false_drops_the_debug_data():
+    """debug=False, as pyptx-codegen --no-debug: the result traces back to
+    the text without debug data (tools/ptx_nodebug) and to the source up to
+    diff(ignore_debug=True), with no debug token left; the same on two
+    threads; debug=True (the default) keeps everything."""
+    files = _debug_files()
+    bad = []
+    for f in files:
+        text = read(f)
+        filtered = subprocess.run([os.path.join(BIN, "ptx_nodebug"), f], check=True,
+                                  capture_output=True).stdout.decode("utf-8", "surrogateescape")
+        assert len(filtered) < len(text), f
+        for sugar in (False, True):
+            py = pyptx_c.ptx_to_python(text, sugar=sugar, debug=False)
+            assert py == pyptx_c.ptx_to_python(text, sugar=sugar, debug=False, jobs=2)
+            why = _trace(py, filtered, sugar)
+            ns = {"__name__": "nodebug"}
+            exec(py, ns)
+            printed = ns["module_ptx"]()
+            d = pyptx_c.diff(text, printed, ignore_debug=True, ignore_names=sugar)
+            left = [t for t, _ in ptxtok.tokenize(printed)
+                    if t in (".loc", ".file") or t.startswith(("@@DWARF", ".debug_"))]
+            for what in (why, d, left):
+                if what:
+                    bad.append("%s (sugar=%s): %s" % (f, sugar, str(what)[:500]))
+    assert not bad, "\n".join(bad[:10])
+    assert len(files) >= 30
+    t = read(files[0])
+    assert pyptx_c.ptx_to_python(t) == pyptx_c.ptx_to_python(t, debug=True)
+    with pytest.raises(pyptx_c.PTXSyntaxError):
+        pyptx_c.ptx_to_python(".version 8.0\n.loc 1 2 3\n.entry k( {", debug=False)
