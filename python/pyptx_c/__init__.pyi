@@ -47,11 +47,14 @@ class Module:
 def parse(text: str | bytes, name: str = "<string>", *, jobs: int = 1) -> Module: ...
 def ptx_to_python(source: str | bytes, *, sugar: bool | str = False,
                   kernel_name: str | None = None, jobs: int = 1,
-                  verify: bool = False) -> str:
+                  verify: bool = False, debug: bool = True) -> str:
     """verify=True: traced by this interpreter's pyptx 0.1.1, every kernel
     gives back its PTX; a kernel that does not loses sugar passes (its own
     only) with a UserWarning saying which and why.  Raises ImportError
-    without pyptx 0.1.1, PTXError when not even plain mode traces back."""
+    without pyptx 0.1.1, PTXError when not even plain mode traces back.
+    debug=False (pyptx-codegen --no-debug): .loc, .file, @@DWARF,
+    .section .debug_* and the labels only they use are dropped first; the
+    result traces back to the source up to diff(..., ignore_debug=True)."""
 def diff(a: str | bytes | Module, b: str | bytes | Module, *, ignore_debug: bool = False,
          ignore_labels: bool = False, ignore_names: bool = False, ignore_regs: bool = False,
          context: int = 3, format: Literal["unified", "stat", "json"] = "unified",
