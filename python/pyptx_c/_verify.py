@@ -11,11 +11,14 @@ imported once); and the tests' harness (tests/pyptx/harness.py,
 ptxtok.py) loads it by path for its token rules, so that the rules the
 tests apply and the rules users get are one copy.
 
-The rules: tokens ignore whitespace and comments (tokenize).  A kernel
-traces back when KERNELS[name].ptx() holds an .entry of its name whose
+The rules: tokens ignore whitespace and comments (tokenize).  A generated
+file's kernels are the pyptx Kernels it defines, by PTX entry name, and
+its module is module_ptx() where defined, else what it prints as a script
+(Generated: the one reader of generated files, which the tests use too).
+A kernel traces back when its ptx() holds an .entry of its name whose
 tokens equal the input entry's up to one consistent renaming of local
 names (labels, parameters, registers: compare, local_names); the module
-traces back when module_ptx() does, token for token, under the same rule.
+traces back when its text does, token for token, under the same rule.
 """
 import functools
 import re
@@ -347,46 +350,129 @@ def _exc(e):
     return "%s: %s" % (type(e).__name__, msg[0][:200] if msg else "")
 
 
+# ---- the generated file -------------------------------------------------------
+# The one rule by which every checker reads a generated file: its kernels
+# are the pyptx Kernel objects it defines, by the PTX entry name each
+# traces (the traced function's __name__), in the order defined; its
+# module is module_ptx() where the file defines it, else what the file
+# prints when run as a script.  Plain files define KERNELS and module_ptx()
+# too; readable ones (--sugar) only what their module needs.
+
+
+def _is_main_guard(node):
+    """`if __name__ == "__main__":` at the top level."""
+    import ast
+    t = node.test if isinstance(node, ast.If) else None
+    return (isinstance(t, ast.Compare) and isinstance(t.left, ast.Name)
+            and t.left.id == "__name__" and len(t.comparators) == 1
+            and isinstance(t.comparators[0], ast.Constant)
+            and t.comparators[0].value == "__main__")
+
+
+def kernels_of(ns):
+    """{PTX entry name: Kernel} of the pyptx Kernels in the namespace
+    `ns`, in the order they were bound (each once)."""
+    from pyptx.kernel import Kernel
+    out, seen = {}, set()
+    for v in list(ns.values()):
+        if isinstance(v, Kernel) and id(v) not in seen:
+            seen.add(id(v))
+            out[getattr(v._fn, "__name__", "?")] = v
+    return out
+
+
+def _memo(k):
+    """k.ptx() traced once: the __main__ block and the checks share it."""
+    trace_ = k.ptx
+    done = []
+
+    def ptx(**kw):
+        if kw:
+            return trace_(**kw)
+        if not done:
+            done.append(trace_())
+        return done[0]
+    k.ptx = ptx
+
+
+class Generated:
+    """A generated file run in a fresh module (what precedes its __main__
+    block, as importing it runs): `ns`, `kernels` (kernels_of, each traced
+    at most once), `unsupported` (its UNSUPPORTED, or {}); module() gives
+    the module text."""
+
+    def __init__(self, py, filename="<generated>", name="pyptx_generated"):
+        import ast
+        import types
+        tree = ast.parse(py, filename)
+        at = next((i for i, n in enumerate(tree.body) if _is_main_guard(n)), len(tree.body))
+        self.module_obj = types.ModuleType(name)
+        self.module_obj.__file__ = filename
+        self.ns = self.module_obj.__dict__
+        self._main = ast.Module(body=tree.body[at:], type_ignores=[])
+        self._file = filename
+        exec(compile(ast.Module(body=tree.body[:at], type_ignores=[]), filename, "exec"),
+             self.ns)
+        self.kernels = kernels_of(self.ns)
+        for k in self.kernels.values():
+            _memo(k)
+        self.unsupported = dict(self.ns.get("UNSUPPORTED", {}))
+
+    def module(self):
+        """module_ptx() where defined, else what the rest of the file, from
+        its __main__ block on, prints to stdout as a script (bytes read as
+        UTF-8 with surrogate escapes, as the file writes them)."""
+        import io
+        mp = self.ns.get("module_ptx")
+        if callable(mp):
+            return mp()
+        out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8",
+                               errors="surrogateescape", newline="\n")
+        old, self.ns["__name__"] = sys.stdout, "__main__"
+        sys.stdout = out
+        try:
+            exec(compile(self._main, self._file, "exec"), self.ns)
+            out.flush()
+            return out.buffer.getvalue().decode("utf-8", "surrogateescape")
+        finally:
+            sys.stdout = old
+            self.ns["__name__"] = self.module_obj.__name__
+
+
 def trace(py, want=None, module=True):
-    """Run the generated file `py` in a fresh module namespace and trace its
-    kernels: {"error": why} when the file itself does not run, else
-    {"kernels": {name: ptx text or an exception}, "unsupported": {...},
-    "module": text or an exception}, tracing only the kernels named in
-    `want` when it is not None, and the module only if `module`.  pyptx's
-    warnings (an instruction it has no spec for) are not the caller's:
-    they are ignored, as the tests' harness does, even where the caller
-    makes warnings errors."""
-    import types
+    """Run the generated file `py` (Generated) and trace its kernels:
+    {"error": why} when the file itself does not run, else {"kernels":
+    {name: ptx text or an exception}, "unsupported": {...}, "module": text
+    or an exception}, tracing only the kernels named in `want` when it is
+    not None, and the module only if `module`.  pyptx's warnings (an
+    instruction it has no spec for) are not the caller's: they are
+    ignored, as the tests' harness does, even where the caller makes
+    warnings errors."""
     import warnings
-    mod = types.ModuleType("pyptx_verified")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            exec(compile(py, "<generated>", "exec"), mod.__dict__)
-            kernels = mod.KERNELS
+            g = Generated(py, name="pyptx_verified")
         except Exception as e:
             return {"error": "the generated file raised " + _exc(e)}
-        res = {"kernels": {}, "unsupported": dict(getattr(mod, "UNSUPPORTED", {}))}
-        for name, k in kernels.items():
+        res = {"kernels": {}, "unsupported": g.unsupported}
+        for name, k in g.kernels.items():
             if want is None or name in want:
                 res["kernels"][name] = _trace_one(k)
         if module:
             try:
-                res["module"] = mod.module_ptx()
+                res["module"] = g.module()
             except Exception as e:
                 res["module"] = e
     return res
 
 
 def _trace_one(k):
-    """k.ptx(), or the exception it raised; k keeps the text, which
-    module_ptx() would trace again."""
+    """k.ptx(), or the exception it raised."""
     try:
-        text = k.ptx()
+        return k.ptx()
     except Exception as e:
         return e
-    k.ptx = lambda: text
-    return text
 
 
 # ---- checking ------------------------------------------------------------------
@@ -394,7 +480,7 @@ def _trace_one(k):
 class Source:
     """The input PTX: its tokens, entries and local names, made once.
     `renamed`: the kernels may have other PTX names (--name,
-    --rename-kernels), so KERNELS is paired with the entries in order."""
+    --rename-kernels), so the kernels are paired with the entries in order."""
 
     def __init__(self, text, renamed=False):
         self.text = text
@@ -423,7 +509,7 @@ def diff_line(a, a_lines, b, b_lines, where):
 
 
 def _pairs(src, res):
-    """(entry index, KERNELS name) for each input entry pyptx can express."""
+    """(entry index, kernel name) for each input entry pyptx can express."""
     unsup = res["unsupported"]
     todo = [i for i, e in enumerate(src.entries) if e["name"] not in unsup]
     if not src.renamed:
@@ -435,7 +521,7 @@ def check_entry(src, i, name, got):
     """None if the kernel `name`, traced to `got` (text or exception),
     gives back input entry i, else why not."""
     if got is None:
-        return "no KERNELS[%r]" % name
+        return "no kernel %r" % name
     if isinstance(got, BaseException):
         return "tracing raised " + _exc(got)
     e = src.entries[i]
@@ -479,7 +565,7 @@ def check(src, py, want=None):
 def check_module(src, res, pairs):
     m = res["module"]
     if isinstance(m, BaseException):
-        return None, "module_ptx() raised " + _exc(m)
+        return None, "the module raised " + _exc(m)
     mt = tokenize(m)
     back = {name: src.entries[i]["name"] for i, name in pairs if name != src.entries[i]["name"]}
     if back:
@@ -489,7 +575,7 @@ def check_module(src, res, pairs):
         return None
     at = [i for i, e in enumerate(src.entries) if e["start"] <= d[0] < e["end"]]
     why = diff_line(src.toks, src.lines, mt, m.split("\n"), d)
-    return (at[0] if at else None), "module_ptx() " + why
+    return (at[0] if at else None), "the module " + why
 
 
 # ---- the search ----------------------------------------------------------------

@@ -54,7 +54,7 @@ static void insert_at(ptx_buf *b, size_t at, const ptx_buf *what)
 void cg_print_head_at(const cg_module *m, size_t start, ptx_buf *out)
 {
     ptx_buf head = { 0 };
-    cg_print_head(m, &head);
+    cg_print_head(m, out->p + start, out->n - start, &head);
     insert_at(out, start, &head);
     ptx_buf_free(&head);
 }
@@ -96,7 +96,7 @@ void cg_print_plain(const cg_module *m, uint32_t from, uint32_t to, unsigned job
 
 void cg_print_all(const cg_module *m, unsigned jobs, ptx_buf *out)
 {
-    cg_print_head(m, out);
+    cg_print_head(m, NULL, 0, out);
     cg_print_plain(m, 0, m->nkernels, jobs, out);
     cg_print_tail(m, out);
 }

@@ -427,7 +427,10 @@ void cg_module_free(cg_module *m);
    used), each kernel pyptx can express, and the tail (KERNELS,
    UNSUPPORTED, _MODULE, module_ptx): cg_codegen (codegen.c) and
    cg_codegen_pieces (pieces.c) put them together. */
-void cg_print_head(const cg_module *m, ptx_buf *out);
+/* The head: `code` is the kernels as printed (readable output imports and
+   defines what it names), or NULL where the head comes first (plain
+   output's, the same in every file). */
+void cg_print_head(const cg_module *m, const char *code, size_t n, ptx_buf *out);
 void cg_print_kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out);
 /* A kernel printed a piece at a time (build_open.c): the lines before its
    body's, the body's statements with cg_print_list (where none printed
@@ -435,6 +438,16 @@ void cg_print_kernel(const cg_module *m, const cg_kernel *k, ptx_buf *out);
 void cg_print_kernel_head(const cg_module *m, const cg_kernel *k, ptx_buf *out);
 void cg_print_kernel_foot(const cg_module *m, const cg_kernel *k, ptx_buf *out);
 void cg_print_tail(const cg_module *m, ptx_buf *out);
+
+/* Which of the names the head may import or define (kernel, reg, ptx,
+   smem, Reg, RegArray, PipeRef, _raw, _named, _dyn_smem, _dyn_smem_addr,
+   _slot_addr, the pyptx types) the readable file's code names, found in
+   its text (print_module.c): a bit each. */
+typedef struct cg_uses {
+    uint64_t bits;
+} cg_uses;
+/* Does the code name `name`?  1 where u is NULL (the plain head). */
+int cg_uses_name(const cg_uses *u, const char *name);
 
 /* The layer above: what codegen asks of it where it meets the layer's
    kinds, and what the layer adds to the generated file.  A constant
@@ -448,9 +461,10 @@ typedef struct cg_layer {
     void (*print_opnd)(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
                        int bare, ptx_buf *out);
     /* names appended to `from pyptx import kernel, reg, ptx` (", smem"),
-       and definitions after _raw's, for what the kernels used */
-    void (*head_imports)(const cg_module *m, ptx_buf *out);
-    void (*head_defs)(const cg_module *m, ptx_buf *out);
+       and definitions after _raw's, for what the kernels use: those u
+       names (cg_uses_name; u NULL: the plain head, which names all) */
+    void (*head_imports)(const cg_module *m, const struct cg_uses *u, ptx_buf *out);
+    void (*head_defs)(const cg_module *m, const struct cg_uses *u, ptx_buf *out);
     /* kernels are printed as a person writes them: every one decorated
        (@_named for those whose PTX name is no Python name), the @kernel
        arguments on one line where they fit */

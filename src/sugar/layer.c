@@ -163,22 +163,26 @@ static void print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
 
 /* ---- the file's head -------------------------------------------------- */
 
-static void head_imports(const cg_module *m, ptx_buf *out)
+/* What the passes made, where the printed code still names it (a kernel
+   that --verify printed without its passes no longer does). */
+static void head_imports(const cg_module *m, const cg_uses *u, ptx_buf *out)
 {
-    if (sg_st(m)->uses_smem)
+    if (sg_st(m)->uses_smem && cg_uses_name(u, "smem"))
         ptx_buf_puts(out, ", smem");
 }
 
 /* The helpers the operands above call. */
-static void head_defs(const cg_module *m, ptx_buf *out)
+static void head_defs(const cg_module *m, const cg_uses *u, ptx_buf *out)
 {
     const sg_state *st = sg_st(m);
-    if (st->uses_dyn)
+    if (st->uses_dyn && cg_uses_name(u, "_dyn_smem"))
         ptx_buf_puts(out,
             "\n\ndef _dyn_smem(offset):\n"
             "    \"\"\"pyptx's handle for an allocation at `offset` in dynamic shared memory:\n"
             "    a helper that takes it emits `mov.b32 r, dyn_smem; add.s32 r, r, offset`.\"\"\"\n"
-            "    return smem.SharedAlloc(\"dyn_smem\", b8, (1,), None, byte_offset=offset)\n"
+            "    return smem.SharedAlloc(\"dyn_smem\", b8, (1,), None, byte_offset=offset)\n");
+    if (st->uses_dyn && cg_uses_name(u, "_dyn_smem_addr"))
+        ptx_buf_puts(out,
             "\n\ndef _dyn_smem_addr(offset):\n"
             "    \"\"\"[dyn_smem + offset] in a fresh register, as pyptx materializes it.\"\"\"\n"
             "    r = reg.scalar(u32)\n"
@@ -186,7 +190,7 @@ static void head_defs(const cg_module *m, ptx_buf *out)
             "    if offset:\n"
             "        ptx.inst.add.s32(r, r, offset)\n"
             "    return ptx.addr(r)\n");
-    if (st->uses_slot)
+    if (st->uses_slot && cg_uses_name(u, "_slot_addr"))
         ptx_buf_puts(out,
             "\n\ndef _slot_addr(name, offset, stage):\n"
             "    \"\"\"[name + offset + 8 * stage] in registers, as pyptx's barrier slot\n"

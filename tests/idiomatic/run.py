@@ -43,17 +43,19 @@ import tokenize
 HERE = os.path.dirname(os.path.abspath(__file__))
 TARGET = 1.3
 
-# Runs under --python: trace a kernel file (argv[1]) or a generated file's
-# KERNELS (argv[2] = "gen"), print the PTX.
+# Runs under --python: trace a kernel file (argv[1]), or run a generated
+# file as a script, which prints its module (argv[2] = "gen"), and print
+# the PTX.
 TRACE = r'''
-import importlib.util, sys
-spec = importlib.util.spec_from_file_location("k", sys.argv[1])
-m = importlib.util.module_from_spec(spec)
+import importlib.util, runpy, sys
 sys.path.insert(0, sys.argv[3])
-spec.loader.exec_module(m)
 if sys.argv[2] == "gen":
-    sys.stdout.write(m.module_ptx())
+    sys.argv = sys.argv[1:2]
+    runpy.run_path(sys.argv[0], run_name="__main__")
 else:
+    spec = importlib.util.spec_from_file_location("k", sys.argv[1])
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
     sys.stdout.write(m.KERNEL.ptx(**m.ARGS))
 '''
 

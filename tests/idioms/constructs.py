@@ -22,12 +22,12 @@ passes when
   - the decompiled kernel spells the construct (each `expect` string).
 
 The last line is `N passed, N failed` (one per case)."""
-import importlib.util
 import os
 import subprocess
 import sys
 import tempfile
 
+import oracle
 import pyptx._trace as TR
 from pyptx import kernel, ptx, reg, smem
 from pyptx.types import b32, b64, bf16, f32, u32
@@ -227,12 +227,10 @@ def check(codegen, k, name, expect, work):
         return "codegen failed: " + out.stderr.decode(errors="replace").strip()
     with open(gen, "wb") as f:
         f.write(out.stdout)
-    spec = importlib.util.spec_from_file_location(name + "_decompiled", gen)
-    mod = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(mod)
-        _, got = trace(mod.KERNELS[name])
-        text = mod.module_ptx()
+        g = oracle.load_generated(gen, name)
+        _, got = trace(g.kernels[name])
+        text = g.module()
     except Exception as e:  # the decompiled kernel does not trace
         return "does not trace: %s" % str(e).splitlines()[0]
     for i, (w, g) in enumerate(zip(want, got)):

@@ -11,14 +11,16 @@ recursively) the harness
   0. runs `CODEGEN FILE` (mode plain) or `CODEGEN --sugar FILE` (mode sugar)
      and stores its stdout as a Python file;
   1. imports that file under PY (a python with pyptx 0.1.1) in a subprocess
-     with a timeout: it must compile, execute, and define KERNELS (a dict
-     PTX entry name -> pyptx Kernel) and module_ptx() (see
+     with a timeout: it must compile and execute; its kernels are the
+     pyptx Kernels it defines, by PTX entry name (_verify.Generated; see
      src/codegen/DESIGN.md, "Contract of the generated file");
-  2. for every .entry definition of the input, KERNELS[name].ptx() must
-     contain an .entry of the same name whose token sequence (from `.entry`
-     to the closing `}`) equals the input entry's;
+  2. for every .entry definition of the input, the kernel of that name's
+     .ptx() must contain an .entry of the same name whose token sequence
+     (from `.entry` to the closing `}`) equals the input entry's, or the
+     file's UNSUPPORTED must say truly why pyptx cannot express it;
   3. `PY GENERATED.py` must exit 0 and print a module whose token sequence
-     equals the whole input file's.
+     equals the whole input file's (and module_ptx(), where the file
+     defines it, must return that very text).
 
 Tokens ignore whitespace and comments (see ptxtok.py).  In sugar mode checks
 2 and 3 accept a consistent renaming (a bijection built while walking both
@@ -54,8 +56,10 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ptxtok  # noqa: E402
 
-# Runs under --python.  argv: GENERATED.py.  Prints one JSON object.
-RUNNER = r'''
+# Runs under --python.  argv: GENERATED.py, _verify.py.  Prints one JSON
+# object.  The file is read by _verify.Generated, the rule every checker
+# shares: kernels are the pyptx Kernels it defines, by PTX entry name.
+RUNNER = r"""
 import sys, json, traceback, importlib.util
 res = {}
 try:
@@ -64,52 +68,39 @@ try:
 except Exception:
     res["error"] = "cannot import pyptx:\n" + traceback.format_exc(limit=3)
     print(json.dumps(res)); sys.exit(0)
+spec = importlib.util.spec_from_file_location("pyptx_c_verify_rules", sys.argv[2])
+rules = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(rules)
 path = sys.argv[1]
 try:
     src = open(path, encoding="utf-8").read()
-    code = compile(src, path, "exec")
+    compile(src, path, "exec")
 except SyntaxError:
     res["error"] = "does not compile:\n" + traceback.format_exc(limit=0)
     print(json.dumps(res)); sys.exit(0)
-spec = importlib.util.spec_from_file_location("pyptx_generated", path)
-mod = importlib.util.module_from_spec(spec)
-sys.modules["pyptx_generated"] = mod
 try:
-    exec(code, mod.__dict__)
+    g = rules.Generated(src, path)
 except BaseException:
     res["error"] = "import raised:\n" + traceback.format_exc(limit=-4)
     print(json.dumps(res)); sys.exit(0)
-K = getattr(mod, "KERNELS", None)
-if not isinstance(K, dict):
-    res["error"] = "generated module defines no KERNELS dict"
-    print(json.dumps(res)); sys.exit(0)
-from pyptx.kernel import Kernel
 kern = {}
-for name, k in K.items():
-    if not isinstance(k, Kernel):
-        kern[str(name)] = {"error": "KERNELS[%r] is not a pyptx Kernel but %s" % (name, type(k).__name__)}
-        continue
+for name, k in g.kernels.items():
     try:
         kern[str(name)] = {"ptx": k.ptx()}
     except BaseException:
         kern[str(name)] = {"error": "tracing raised:\n" + traceback.format_exc(limit=-4)}
 res["kernels"] = kern
-U = getattr(mod, "UNSUPPORTED", {})
-if isinstance(U, dict):
-    res["unsupported"] = {str(k): str(v) for k, v in U.items()}
-mp = getattr(mod, "module_ptx", None)
-if not callable(mp):
-    res["module_error"] = "generated module defines no module_ptx()"
-else:
+res["unsupported"] = {str(k): str(v) for k, v in g.unsupported.items()}
+if callable(g.ns.get("module_ptx")):
     try:
-        t = mp()
+        t = g.module()
         if not isinstance(t, str):
             raise TypeError("module_ptx() returned %s, not str" % type(t).__name__)
         res["module"] = t
     except BaseException:
         res["module_error"] = "module_ptx() raised:\n" + traceback.format_exc(limit=-4)
 print(json.dumps(res))
-'''
+"""
 
 # The comparison rules, shared with pyptx-codegen --verify (ptxtok.rules:
 # python/pyptx_c/_verify.py).
@@ -231,7 +222,7 @@ def _check_file(path, opts, reasons, notes, jit_result):
         env["PYTHONWARNINGS"] = "ignore"
         # (1) import + trace in a subprocess
         try:
-            r = subprocess.run([opts["python"], "-c", RUNNER, gen], capture_output=True,
+            r = subprocess.run([opts["python"], "-c", RUNNER, gen, ptxtok.PATH], capture_output=True,
                                timeout=opts["timeout"], cwd=work, env=env)
         except subprocess.TimeoutExpired:
             return path, False, ["(1) importing/tracing the generated file timed out after %ss"
@@ -268,7 +259,7 @@ def _check_file(path, opts, reasons, notes, jit_result):
                                    % (name, unsup[name], bad))
                 continue
             if k is None:
-                reasons.append("(2) entry %s (line %d): no KERNELS[%r]" % (name, in_toks[e["start"]][1], name))
+                reasons.append("(2) entry %s (line %d): no kernel %r" % (name, in_toks[e["start"]][1], name))
                 continue
             if "error" in k:
                 reasons.append("(2) entry %s: %s" % (name, k["error"].rstrip()))
@@ -276,17 +267,17 @@ def _check_file(path, opts, reasons, notes, jit_result):
             kt = ptxtok.tokenize(k["ptx"])
             ke = [x for x in ptxtok.find_entries(kt) if x["name"] == name]
             if len(ke) != 1:
-                reasons.append("(2) entry %s: KERNELS[%r].ptx() has %d entries named %r"
+                reasons.append("(2) entry %s: kernel %r's ptx() has %d entries named %r"
                                % (name, name, len(ke), name))
                 continue
             b = kt[ke[0]["start"]:ke[0]["end"]]
             d = compare(a, b, rename, in_local, local_names(kt) if rename else (), fixed)
             if d is not None:
-                reasons.append("(2) entry %s differs from KERNELS[%r].ptx(): %s"
+                reasons.append("(2) entry %s differs from kernel %r's ptx(): %s"
                                % (name, name, _fmt_diff(a, b, d, "traced")))
         for name in list(kernels) + list(unsup):
             if name not in fixed:
-                reasons.append("(2) KERNELS[%r] matches no .entry of the input" % name)
+                reasons.append("(2) kernel %r matches no .entry of the input" % name)
         if "module_error" in res:
             reasons.append("(3) " + res["module_error"].rstrip())
 
@@ -304,6 +295,8 @@ def _check_file(path, opts, reasons, notes, jit_result):
         else:
             identical = s.stdout == raw
             text = s.stdout.decode("utf-8", "replace")
+            if "module" in res and res["module"].encode("utf-8", "surrogateescape") != s.stdout:
+                reasons.append("(3) module_ptx() is not what the file prints as a script")
             if opts.get("jit"):
                 notes_jit = jit_compare(opts, path, s.stdout, work)
                 if notes_jit[0] == "different":

@@ -1,6 +1,8 @@
 """Tracing generated Python in this process (pyptx imported once), for the
 fuzzer's oracles (tools/fuzz/oracles.py) and the pyptx_c tests
-(tests/python/).  The comparisons are harness.py's: plain output must give
+(tests/python/).  The file is read by the rule every checker shares
+(_verify.Generated: its pyptx Kernels by PTX entry name, its module).
+The comparisons are harness.py's: plain output must give
 the input's tokens; sugar output may rename local names under one
 bijection that every occurrence follows.
 
@@ -26,17 +28,12 @@ def trace_back(py, text, toks=None, rename=False, timeout=20, cache=None):
     dict kept across calls on one text, saves its local-name scan."""
     toks = ptxtok.tokenize(text) if toks is None else toks
     cache = {} if cache is None else cache
-    ns = {"__name__": "traced_generated"}
     old = signal.signal(signal.SIGALRM, on_alarm)
     signal.alarm(timeout)
     try:
-        exec(compile(py, "<generated>", "exec"), ns)
-        kern = {}
-        for n, k in ns["KERNELS"].items():
-            kern[n] = k.ptx()
-            # module_ptx() traces each kernel again: give it this trace
-            k.ptx = lambda text=kern[n]: text
-        module = ns["module_ptx"]()
+        g = ptxtok.rules.Generated(py, name="traced_generated")
+        kern = {n: k.ptx() for n, k in g.kernels.items()}   # each traced once
+        module = g.module()
     except Alarm:
         return "tracing timed out"
     except BaseException as e:  # the generated code must run: any error is a finding
@@ -58,9 +55,9 @@ def trace_back(py, text, toks=None, rename=False, timeout=20, cache=None):
         if d is not None:
             return "module: " + harness._fmt_diff(toks, mt, d, "printed")
         seen[module] = rename
-    # every entry: KERNELS[name] traces to the text the module holds for it
+    # every entry: its kernel traces to the text the module holds for it
     # (whose tokens, by the comparison above, are the input's)
-    unsup = ns.get("UNSUPPORTED", {})
+    unsup = g.unsupported
     for e in entries:
         name = e["name"]
         if name in unsup:
@@ -71,5 +68,5 @@ def trace_back(py, text, toks=None, rename=False, timeout=20, cache=None):
         k = kern.get(name)
         at = k.find(".entry " + name) if k is not None else -1
         if at < 0 or k[at:k.rindex("}") + 1] not in module:
-            return "entry %s: KERNELS[%r].ptx() is not the module's text for it" % (name, name)
+            return "entry %s: kernel %r's ptx() is not the module's text for it" % (name, name)
     return None

@@ -28,4 +28,5 @@ def _load():
 
 
 rules = _load()
+PATH = os.path.abspath(_PATH)   # for a runner under another python (harness.py)
 tokenize, texts, find_entries = rules.tokenize, rules.texts, rules.find_entries

@@ -28,12 +28,13 @@ EXPECT = {
     "hex":       (False, False, "input line 24: '0x1F' vs traced line 15: '31'"),
     "syntax":    (False, False, "(1) does not compile"),
     "renamed":   (False, True,  "'tiny_param_0' vs traced line 6: 'out'"),
-    "wrongkey":  (False, False, "no KERNELS['tiny']"),
+    "wrongkey":  (False, False, "no kernel 'tiny'"),
     "nofixture": (False, False, "codegen exited with status 3"),
     "badrename": (False, False, "codegen exited with status 3"),
     "noparams":  (True,  False, None),              # UNSUPPORTED, claim verified
     "falseunsup": (False, False, "UNSUPPORTED says"),  # claim not true
     "dangling":  (False, False, "codegen exited with status 3"),  # sugar only
+    "exact":     (True,  True,  None),              # sugar: no KERNELS, no _MODULE
 }
 SUGAR_REASON = {"badrename": "inconsistent renaming",
                 "dangling": "inconsistent renaming: 'tiny_param_0' was mapped to 'param0'"}
@@ -71,16 +72,17 @@ def main():
     # whole-run behaviour: summary line, exit status, --jobs
     rc, out = run(["--python", args.python, "--jobs", "2", "-q", FAKE, SELF])
     last = out.rstrip("\n").split("\n")[-1]
-    if last != "3 passed, 8 failed" or rc != 1:
+    if last != "4 passed, 8 failed" or rc != 1:
         errors.append("plain run: rc=%s last line %r" % (rc, last))
-    if not re.search(r"^byte-identical modules: 4 of 11 \(plain mode\)$", out, re.M):
+    if not re.search(r"^byte-identical modules: 4 of 12 \(plain mode\)$", out, re.M):
         errors.append("plain run: wrong byte-identical count:\n" + out)
     if "pyptx cannot express: 1 entries in 1 files (listed above)" not in out:
         errors.append("plain run: wrong inexpressible count:\n" + out)
     rc, out = run(["--python", args.python, "--mode", "sugar", "-j", "2", FAKE,
-                   os.path.join(SELF, "tiny.ptx"), os.path.join(SELF, "renamed.ptx")])
+                   os.path.join(SELF, "tiny.ptx"), os.path.join(SELF, "renamed.ptx"),
+                   os.path.join(SELF, "exact.ptx")])
     last = out.rstrip("\n").split("\n")[-1]
-    if last != "2 passed, 0 failed" or rc != 0:
+    if last != "3 passed, 0 failed" or rc != 0:
         errors.append("sugar run: rc=%s last line %r" % (rc, last))
     for e in errors:
         print("SELFTEST ERROR: " + e)

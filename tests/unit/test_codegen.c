@@ -398,6 +398,40 @@ static void test_name_option(void **state)
     free(py);
 }
 
+/* Sugar prints only what the file needs (DESIGN.md 1): where the module is
+   its one kernel's k.ptx(), the imports it uses, the kernel and a __main__
+   that prints k.ptx(); where it carries more, _MODULE and module_ptx(),
+   and no KERNELS; bytes written as bytes where the module is not ASCII. */
+static void test_readable_shape(void **state)
+{
+    static const char exact[] =
+        ".version 8.5\n.target sm_90a\n.address_size 64\n\n"
+        ".visible .entry k()\n{\n\tret;\n}\n";
+    static const char carried[] =
+        "// caf\xc3\xa9\n.version 8.5\n.target sm_90a\n.address_size 64\n\n"
+        ".visible .entry k()\n{\n\tret;\n}\n";
+    const uint32_t every = (uint32_t)((1ull << ptx_codegen_npasses()) - 1);
+    ptx_codegen_options o = { .sugar = every };
+    int rc;
+    char *py = gen(exact, &o, &rc);
+    assert_int_equal(rc, 0);
+    assert_string_equal(py, "from pyptx import kernel, ptx\n\n\n"
+                            "@kernel(arch=\"sm_90a\", version=(8, 5))\ndef k():\n"
+                            "    ptx.ret()\n\n\n"
+                            "if __name__ == \"__main__\":\n    print(k.ptx(), end=\"\")\n");
+    free(py);
+    py = gen(carried, &o, &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal(strncmp(py, "import sys\nfrom pyptx import kernel, ptx\n", 41), 0);
+    assert_null(strstr(py, "KERNELS"));
+    assert_null(strstr(py, "UNSUPPORTED"));
+    assert_null(strstr(py, "_raw"));
+    assert_non_null(strstr(py, "_MODULE = (\n"));
+    assert_non_null(strstr(py, "    sys.stdout.buffer.write(module_ptx().encode(\"utf-8\", "
+                               "\"surrogateescape\"))\n"));
+    free(py);
+}
+
 /* With sugar the head (imports) is printed after the kernels and put in
    front of them: into a buffer that already holds text, after that text,
    the same bytes as into an empty one. */
@@ -469,7 +503,7 @@ static void test_ir_rename_and_splice(void **state)
     assert_ptr_equal(first->next, last);
     assert_null(last->next);
     ptx_buf b = { 0 };
-    cg_print_head(m, &b);
+    cg_print_head(m, NULL, 0, &b);
     cg_print_kernel(m, k, &b);
     cg_print_tail(m, &b);
     ptx_buf_putc(&b, 0);
@@ -510,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_name_option),
         cmocka_unit_test(test_ir_rename_and_splice),
         cmocka_unit_test(test_passes_table),
+        cmocka_unit_test(test_readable_shape),
         cmocka_unit_test(test_appends),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

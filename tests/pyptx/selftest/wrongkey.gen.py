@@ -12,7 +12,7 @@ def _raw(text):
 @kernel(arch="sm_90a", version=(8, 5),
         raw_params=[("u64", "tiny_param_0")],
         raw_directives=[("maxntid", (128, 1, 1))])
-def tiny():
+def tinyx():
     p = reg.array(pred, 2, name="%p")
     r = reg.array(b32, 3, name="%r")
     rd = reg.array(b64, 2, name="%rd")
@@ -25,11 +25,11 @@ def tiny():
     ptx.inst.ret()
 
 
-KERNELS = {"tinyx": tiny}
+KERNELS = {"tiny": tinyx}
 
 _MODULE = (
     ".version 8.5\n.target sm_90a\n.address_size 64\n\n// one entry, one .func carried as raw text\n.func (.reg .b32 rv) add_one(\n\t.reg .b32 x\n)\n{\n\tadd.s32 rv, x, 1;\n\tret;\n}\n\n.visible ",
-    tiny,
+    tinyx,
     "\n",
 )
 
