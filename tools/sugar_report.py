@@ -2,6 +2,7 @@
 """Compare pyptx-codegen --sugar with pyptx 0.1.1's reference transpiler.
 
     tools/sugar_report.py [--python PY] [--jobs N] [--csv OUT] CODEGEN PATH...
+    tools/sugar_report.py --lines [--python PY] [--jobs N] CODEGEN PATH...
 
 For every .ptx file under PATH... (files or directories):
 
@@ -16,12 +17,16 @@ For every .ptx file under PATH... (files or directories):
         token for token up to a consistent renaming (entry names may
         differ: the reference renames kernels).
 
+With --lines, only lines and the file's shape, nothing traced
+(lines_report: what the README's figures come from).
+
 Prints one line per file and a summary.  Targets checked (exit 1 if one
 fails): ours passes; where both are correct, ours has no more kernel lines
 (the kernel definitions, without our module contract) than the reference; ours has at least the reference's loops + waits on every
 file where the reference is correct.
 """
 import argparse
+import ast
 import json
 import multiprocessing
 import os
@@ -55,15 +60,18 @@ except BaseException as e:
 print(json.dumps(res))
 '''
 
+# Where our kernels end: the module part (plain: KERNELS; --sugar:
+# UNSUPPORTED or _MODULE, where the module needs them) or the __main__ block.
+OURS_AFTER_KERNELS = ("KERNELS =", "# Entries pyptx 0.1.1 cannot", "# The module in source order",
+                      'if __name__ == "__main__":')
+
 PASSES_TO_REF = {"loops": "loops", "wait": "waits", "repeat": "blocks", "expr": "exprs"}
 
 
 def kernel_lines(text, ours, body_only=False):
     """Lines of the kernel definitions only: from the first @kernel / kernel
-    def to the end of the last kernel.  Our files also carry the fixed
-    module contract (imports, _raw, KERNELS, _MODULE, module_ptx: about 40
-    lines plus the raw text outside entries) that the reference does not
-    print, so the comparison uses this count."""
+    def to the end of the last kernel (our helpers come before, the module
+    part and __main__ after)."""
     lines = text.split("\n")
     start = None
     for i, l in enumerate(lines):
@@ -76,7 +84,7 @@ def kernel_lines(text, ours, body_only=False):
     end = len(lines)
     if ours:
         for i in range(start, len(lines)):
-            if lines[i].startswith("KERNELS ="):
+            if lines[i].startswith(OURS_AFTER_KERNELS):
                 end = i
                 break
     while end > start and (not lines[end - 1].strip() or lines[end - 1].startswith("#")):
@@ -169,6 +177,143 @@ def one(job):
     return row
 
 
+# ---- --lines: the file's shape against the reference's (nothing traced) ----
+
+_PYPTX_HEAD = re.compile(r"\.version \d+\.\d+\n\.target [\w]+\n\.address_size 64\n\n\.visible \Z")
+_MODULE_DEFS = ("module_ptx", "_entry_text")
+_MODULE_NAMES = ("KERNELS", "UNSUPPORTED", "_MODULE")
+
+
+def _kind(node):
+    """What a top-level statement of a generated file is."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return "imports"
+    if isinstance(node, ast.FunctionDef):
+        if node.name in _MODULE_DEFS:
+            return "module"
+        if node.decorator_list or re.match(r"_k\d+$", node.name):
+            return "kernels"
+        return "helpers"
+    if isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets):
+        names = [t.id for t in node.targets]
+        if any(n in _MODULE_NAMES for n in names):
+            return "module"
+        if isinstance(node.value, ast.Call):   # plain: _k0 = kernel(...)(_k0)
+            return "kernels"
+    if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Attribute):
+        return "kernels"                        # plain: _k0.__name__ = "..."
+    if isinstance(node, ast.If) and "__main__" in ast.dump(node.test):
+        return "main"
+    return "other"
+
+
+def _needless_module(node):
+    """_MODULE = (HEADER, kernel, "\n") where HEADER is pyptx's own: the
+    module is that kernel's k.ptx(), so the file needs no _MODULE."""
+    v = node.value
+    if not isinstance(v, ast.Tuple) or len(v.elts) != 3:
+        return False
+    a, k, b = v.elts
+    return (isinstance(a, ast.Constant) and isinstance(a.value, str) and _PYPTX_HEAD.match(a.value)
+            and isinstance(k, ast.Name) and isinstance(b, ast.Constant) and b.value == "\n")
+
+
+def shape(text):
+    """Non-blank lines of a generated file by kind (imports, kernels,
+    helpers, module, main, other: comments count with the statement after
+    them) and what it holds that it does not need: `issues`."""
+    tree = ast.parse(text)
+    lines = text.split("\n")
+    spans = []
+    for node in tree.body:
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        spans.append((first, node.end_lineno, _kind(node), node))
+    count = dict.fromkeys(("imports", "kernels", "helpers", "module", "main", "other"), 0)
+    j = 0
+    for n, line in enumerate(lines, 1):
+        while j + 1 < len(spans) and spans[j][1] < n:
+            j += 1
+        if line.strip() and spans:
+            count[spans[j][2]] += 1
+    used = {x.id for x in ast.walk(tree) if isinstance(x, ast.Name)}
+    issues = []
+    for _, _, kind, node in spans:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            issues += ["unused import " + (a.asname or a.name) for a in node.names
+                       if (a.asname or a.name).split(".")[0] not in used]
+        elif kind == "helpers" and node.name not in used:
+            issues.append("%s defined, never called" % node.name)
+        elif kind == "module" and isinstance(node, ast.Assign):
+            name = node.targets[0].id
+            if name == "KERNELS":
+                issues.append("KERNELS (the kernels are the file's Kernel objects)")
+            elif name == "_MODULE" and _needless_module(node):
+                issues.append("_MODULE where the module is its kernel's k.ptx()")
+    if not any(k == "main" for _, _, k, _ in spans):
+        issues.append("no __main__ block")
+    count["issues"] = issues
+    count["lines"] = text.count("\n")
+    return count
+
+
+def _ref(job):
+    path, opts = job
+    r = subprocess.run([opts["python"], "-m", "pyptx.codegen", path, "--sugar"],
+                       capture_output=True, timeout=300)
+    o = subprocess.run([opts["codegen"], "--sugar", path], capture_output=True, timeout=300)
+    return path, r.returncode, r.stdout.decode("utf-8", "replace"), o.returncode, \
+        o.stdout.decode("utf-8", "replace")
+
+
+def lines_report(files, opts, jobs):
+    """--lines: per file, our --sugar file against the reference's, by
+    lines.  Targets (exit 1 if one fails): our file holds nothing it does
+    not need (shape: issues); and where our kernels are no longer than the
+    reference's, our file is no longer than the reference's but for what
+    the reference lacks (non-blank lines, not counting our __main__ block,
+    the helpers our kernels call and the module text pyptx's output drops:
+    _MODULE, UNSUPPORTED, module_ptx)."""
+    with multiprocessing.Pool(jobs) as pool:
+        rows = pool.map(_ref, [(f, opts) for f in files])
+    t = dict.fromkeys(("ours", "ref", "longer", "klonger", "reffail", "bad"), 0)
+    print("%-64s %6s %6s %6s %6s" % ("file", "ours", "ref", "oursK", "refK"))
+    for path, rrc, rtext, orc, otext in rows:
+        o = shape(otext) if orc == 0 else {"issues": ["codegen exited %d" % orc], "lines": 0}
+        try:
+            r = shape(rtext) if rrc == 0 else None
+            rwhy = "reference exited %d" % rrc
+        except SyntaxError as e:
+            r, rwhy = None, "reference's file is not Python (line %s)" % e.lineno
+        rl = rtext.count("\n") if rrc == 0 else 0
+        t["ours"] += o["lines"]
+        t["ref"] += rl
+        t["longer"] += o["lines"] > rl
+        why = list(o["issues"])
+        if r is None or not r["kernels"]:
+            t["reffail"] += 1
+            note = rwhy if r is None else "reference wrote no kernel"
+        elif o.get("kernels", 0) > r["kernels"]:
+            t["klonger"] += 1
+            note = "kernels longer than the reference's"
+        else:
+            note = ""
+            mine = sum(o[k] for k in ("imports", "kernels", "other"))
+            theirs = sum(r[k] for k in ("imports", "kernels", "helpers", "other"))
+            if mine > theirs:
+                why.append("%d lines of imports and kernels, the reference %d" % (mine, theirs))
+        t["bad"] += bool(why)
+        print("%-64s %6d %6d %6s %6s  %s" % (path[-64:], o["lines"], rl, o.get("kernels", "-"),
+                                            r["kernels"] if r else "-",
+                                            "; ".join(why + ([note] if note else []))))
+    print()
+    print("files: %d; ours longer than pyptx's --sugar: %d; lines: ours %d, pyptx's %d"
+          % (len(rows), t["longer"], t["ours"], t["ref"]))
+    print("reference failed or wrote no kernel: %d files; our kernels longer: %d files"
+          % (t["reffail"], t["klonger"]))
+    print("%d passed, %d failed" % (len(rows) - t["bad"], t["bad"]))
+    return 1 if t["bad"] else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("codegen")
@@ -177,9 +322,14 @@ def main():
     ap.add_argument("--jobs", "-j", type=int, default=2)
     ap.add_argument("--csv", help="also write a CSV table")
     ap.add_argument("--json", help="also write the rows as JSON")
+    ap.add_argument("--lines", action="store_true",
+                    help="only the files' lines and shape against the reference (fast: "
+                         "nothing is traced; see lines_report)")
     a = ap.parse_args()
     files = harness.collect(a.paths)
     opts = {"codegen": os.path.abspath(a.codegen), "python": a.python}
+    if a.lines:
+        return lines_report(files, opts, a.jobs)
     with multiprocessing.Pool(a.jobs) as pool:
         rows = list(pool.imap(one, [(f, opts) for f in files]))
     bad = []

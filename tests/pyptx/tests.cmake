@@ -49,6 +49,17 @@ if(TARGET pyptx-codegen)
   add_test(NAME pyptx_codegen_sugar_not_longer
     COMMAND ${PTX_VENV_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/pyptx/sugar_lines.py
             $<TARGET_FILE:pyptx-codegen> ${CMAKE_CURRENT_SOURCE_DIR}/corpus ${PTX_SHARED_CORPUS})
+  # and against pyptx 0.1.1's own --sugar, file by file: nothing the file
+  # does not need (unused imports, uncalled helpers, KERNELS, a needless
+  # _MODULE), and no longer but for what pyptx's output lacks
+  # (tools/sugar_report.py --lines)
+  if(EXISTS "${PTX_SHARED_CORPUS}")
+    add_test(NAME pyptx_codegen_sugar_vs_pyptx
+      COMMAND ${PTX_VENV_PYTHON} ${CMAKE_SOURCE_DIR}/tools/sugar_report.py --lines
+              --python ${PTX_VENV_PYTHON} --jobs 2
+              $<TARGET_FILE:pyptx-codegen> ${PTX_SHARED_CORPUS})
+    set_tests_properties(pyptx_codegen_sugar_vs_pyptx PROPERTIES TIMEOUT 900)
+  endif()
 endif()
 
 # ---------------------------------------------------------------------------
