@@ -72,8 +72,8 @@ static const char *skip_literal(const char *p, const char *e)
 static void scan_uses(const char *p, size_t n, cg_uses *u)
 {
     const char *e = p + n, *begin = p;
-    size_t len_of[NHEAD_NAMES + 64];
-    unsigned nnames = NHEAD_NAMES + cg_ntypes;
+    size_t len_of[64];   /* a bit of cg_uses each: 13 names, 23 types */
+    unsigned nnames = NHEAD_NAMES + cg_ntypes < 64 ? NHEAD_NAMES + cg_ntypes : 64;
     for (unsigned i = 0; i < nnames; i++)
         len_of[i] = strlen(head_name(i));
     while (p < e) {
