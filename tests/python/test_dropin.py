@@ -95,9 +95,7 @@ def test_debug_false_drops_the_debug_data():
             py = pyptx_c.ptx_to_python(text, sugar=sugar, debug=False)
             assert py == pyptx_c.ptx_to_python(text, sugar=sugar, debug=False, jobs=2)
             why = _trace(py, filtered, sugar)
-            ns = {"__name__": "nodebug"}
-            exec(py, ns)
-            printed = ns["module_ptx"]()
+            printed = ptxtok.rules.Generated(py, name="nodebug").module()
             d = pyptx_c.diff(text, printed, ignore_debug=True, ignore_names=sugar)
             left = [t for t, _ in ptxtok.tokenize(printed)
                     if t in (".loc", ".file") or t.startswith(("@@DWARF", ".debug_"))]
