@@ -119,7 +119,7 @@ static void file_comment(const cg_module *m, ptx_buf *out)
 }
 
 static const char raw_def[] =
-    "\n\ndef _raw(text):\n"
+    "def _raw(text):\n"
     "    \"\"\"Emit PTX text verbatim into the kernel being traced: for what\n"
     "    the DSL has no construct for (each call says why).\"\"\"\n"
     "    ptx.inst._raw_emit(text)\n";
@@ -137,6 +137,7 @@ static void plain_head(const cg_module *m, ptx_buf *out)
     ptx_buf_putc(out, '\n');
     ptx_buf_puts(out, "from pyptx.reg import Reg, RegArray, PipeRef\n");
     put_types(NULL, m->types_used, out);
+    ptx_buf_puts(out, "\n\n");
     ptx_buf_puts(out, raw_def);
     if (m->layer)
         m->layer->head_defs(m, NULL, out);
@@ -175,12 +176,14 @@ static void readable_head(const cg_module *m, const char *code, size_t n, ptx_bu
     cg_uses u = { 0 };
     scan_uses(code, n, &u);
     ptx_buf defs = { 0 }, more = { 0 };
-    if (cg_uses_name(&u, "_raw"))
+    if (cg_uses_name(&u, "_raw")) {
+        ptx_buf_putc(&defs, '\n');
         ptx_buf_puts(&defs, raw_def);
+    }
     m->layer->head_defs(m, &u, &defs);
     if (cg_uses_name(&u, "_named"))
         ptx_buf_puts(&defs,
-            "\n\ndef _named(name, **args):  # @kernel(**args), traced as the PTX entry `name`\n"
+            "\ndef _named(name, **args):  # @kernel(**args), traced as the PTX entry `name`\n"
             "    return lambda fn: kernel(**args)(setattr(fn, \"__name__\", name) or fn)\n");
     scan_uses(defs.p, defs.n, &u);
     m->layer->head_imports(m, &u, &more);
@@ -335,7 +338,7 @@ static void note(const char *text, ptx_buf *out)
    calls kernel(...) after the def, as DESIGN.md describes. */
 void cg_print_kernel_head(const cg_module *m, const cg_kernel *k, ptx_buf *out)
 {
-    ptx_buf_puts(out, "\n\n");
+    ptx_buf_puts(out, readable(m) ? "\n" : "\n\n");   /* pyptx's codegen: one */
     if (k->note)
         note(k->note, out);
     if (k->decorated || readable(m)) {
@@ -467,7 +470,7 @@ static const char plain_tail[] =
 
 /* The readable file's module_ptx(): _entry_text folded in. */
 static const char readable_module[] =
-    "\n\ndef module_ptx():\n"
+    "\ndef module_ptx():\n"
     "    \"\"\"The whole PTX module: the text of _MODULE, and of each kernel its\n"
     "    traced .entry, from `.entry` to `}` (pyptx's header and `.visible` left out).\"\"\"\n"
     "    def entry(t):\n"
@@ -521,13 +524,11 @@ static void readable_tail(const cg_module *m, ptx_buf *out)
         while (i < m->nkernels && !m->kernels[i].unsupported)
             i++;
         if (i < m->nkernels)
-            unsupported_dict(m, "\n\n", out);
-        else
-            ptx_buf_putc(out, '\n');
+            unsupported_dict(m, "\n", out);
         module_tuple(m, out);
         ptx_buf_puts(out, readable_module);
     }
-    ptx_buf_puts(out, "\n\nif __name__ == \"__main__\":\n    ");
+    ptx_buf_puts(out, "\nif __name__ == \"__main__\":\n    ");
     int bytes = tail_writes_bytes(m);
     ptx_buf_puts(out, bytes ? "sys.stdout.buffer.write(" : "print(");
     ptx_buf_puts(out, k ? k->py_name : "module_ptx");

@@ -177,13 +177,13 @@ static void head_defs(const cg_module *m, const cg_uses *u, ptx_buf *out)
     const sg_state *st = sg_st(m);
     if (st->uses_dyn && cg_uses_name(u, "_dyn_smem"))
         ptx_buf_puts(out,
-            "\n\ndef _dyn_smem(offset):\n"
+            "\ndef _dyn_smem(offset):\n"
             "    \"\"\"pyptx's handle for an allocation at `offset` in dynamic shared memory:\n"
             "    a helper that takes it emits `mov.b32 r, dyn_smem; add.s32 r, r, offset`.\"\"\"\n"
             "    return smem.SharedAlloc(\"dyn_smem\", b8, (1,), None, byte_offset=offset)\n");
     if (st->uses_dyn && cg_uses_name(u, "_dyn_smem_addr"))
         ptx_buf_puts(out,
-            "\n\ndef _dyn_smem_addr(offset):\n"
+            "\ndef _dyn_smem_addr(offset):\n"
             "    \"\"\"[dyn_smem + offset] in a fresh register, as pyptx materializes it.\"\"\"\n"
             "    r = reg.scalar(u32)\n"
             "    ptx.inst.mov.b32(r, \"dyn_smem\")\n"
@@ -192,7 +192,7 @@ static void head_defs(const cg_module *m, const cg_uses *u, ptx_buf *out)
             "    return ptx.addr(r)\n");
     if (st->uses_slot && cg_uses_name(u, "_slot_addr"))
         ptx_buf_puts(out,
-            "\n\ndef _slot_addr(name, offset, stage):\n"
+            "\ndef _slot_addr(name, offset, stage):\n"
             "    \"\"\"[name + offset + 8 * stage] in registers, as pyptx's barrier slot\n"
             "    .at(stage) computes it where an instruction takes it.\"\"\"\n"
             "    return ptx.addr(ptx.mbarrier.array(name, offset, 1).at(stage).addr_reg())\n");
