@@ -63,7 +63,7 @@ typedef struct pool {
 static const char *comparison(const cg_kernel *k, const cg_stmt *s)
 {
     const cg_inst *in = &s->u.inst;
-    if (in->guard || in->nmods != 2 || sg_nops(in->ops) != 3)
+    if (!sg_inst_match(s, "setp.*.*", 3))
         return NULL;
     const cg_opnd *d = in->ops, *l = d->next, *r = l->next;
     if (l->kind != CG_O_SYM || !cg_sym_is_reg(&k->syms[l->sym]) || !k->syms[l->sym].type ||

@@ -33,8 +33,7 @@ typedef struct ifs {
 /* A branch to a label named twice in all (here and where it stands). */
 static cg_symid branch_to_private(const ifs *c, const cg_stmt *s, int guarded)
 {
-    if (!sg_inst_is(s, "bra") || s->u.inst.nmods || !!s->u.inst.guard != guarded ||
-        sg_nops(s->u.inst.ops) != 1)
+    if (!sg_inst_match(s, "bra", 1 | SG_ANY_GUARD) || !!s->u.inst.guard != guarded)
         return CG_NOSYM;
     const cg_opnd *t = s->u.inst.ops;
     if (t->kind != CG_O_SYM || t->index >= 0 || c->k->syms[t->sym].kind != CG_SYM_LABEL ||
@@ -210,7 +209,7 @@ void sg_print_with(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 static int plain_bra(const cg_stmt *s)
 {
     for (; s; s = s->next) {
-        if (sg_inst_is(s, "bra") && !s->u.inst.guard && !s->u.inst.nmods)
+        if (sg_inst_match(s, "bra", SG_ANY_OPS))
             return 1;
         cg_stmt **body = cg_body((cg_stmt *)s);
         if (body && plain_bra(*body))

@@ -119,10 +119,10 @@ static int main_loop(kloops *c, const cg_stmt *w, cg_symid rnd, kmatch *km)
         if (!(s = body_is(c, s, km->n, i == 0)) || s == (const cg_stmt *)&c->first)
             return 0;
     const cg_stmt *sub = s, *setp = s->next;
-    return sg_inst_is(sub, "sub") && sub->u.inst.nmods == 1 && !strcmp(sub->u.inst.mods[0], "s32") &&
+    return sg_inst_match(sub, "sub.s32", SG_ANY_OPS | SG_ANY_GUARD) &&
            sg_reg_is(sub->u.inst.ops, left) && sg_reg_is(sub->u.inst.ops->next, left) &&
-           sg_int_is(sub->u.inst.ops->next->next, u) && sg_inst_is(setp, "setp") && !setp->next &&
-           setp->u.inst.nmods == 2 && !strcmp(setp->u.inst.mods[0], "ne") &&
+           sg_int_is(sub->u.inst.ops->next->next, u) &&
+           sg_inst_match(setp, "setp.ne.*", SG_ANY_OPS | SG_ANY_GUARD) && !setp->next &&
            sg_reg_is(setp->u.inst.ops, keep) && sg_reg_is(setp->u.inst.ops->next, left) &&
            sg_int_is(setp->u.inst.ops->next->next, 0);
 }

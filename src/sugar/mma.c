@@ -40,8 +40,7 @@ static const cg_opnd *set_u32(const mmas *c, const cg_stmt *s, cg_symid *r)
 {
     const cg_stmt *d = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->orig : s;
     const cg_stmt *mv = d ? d->next : NULL;
-    if (!sg_fresh_decl(c->k, d, "u32") || !sg_inst_is(mv, "mov") || mv->u.inst.guard ||
-        mv->u.inst.nmods != 1 || strcmp(mv->u.inst.mods[0], "u32") ||
+    if (!sg_fresh_decl(c->k, d, "u32") || !sg_inst_match(mv, "mov.u32", SG_ANY_OPS) ||
         !sg_reg_is(mv->u.inst.ops, d->u.reg) || mv->u.inst.ops->next->kind != CG_O_INT ||
         (s->kind == SG_S_ALLOC && mv->next))
         return NULL;
@@ -68,9 +67,7 @@ static cg_stmt *scale(mmas *c, cg_stmt *s, cg_symid *p)
     *p = s->u.reg;
     const cg_opnd *v = set_u32(c, s->next, &w);
     cg_stmt *setp = v ? after_set(s->next) : s->next;
-    if (!sg_inst_is(setp, "setp") || setp->u.inst.guard || setp->u.inst.nmods != 2 ||
-        strcmp(setp->u.inst.mods[0], "ne") || strcmp(setp->u.inst.mods[1], "b32") ||
-        sg_nops(setp->u.inst.ops) != 3 || !sg_reg_is(setp->u.inst.ops, *p) ||
+    if (!sg_inst_match(setp, "setp.ne.b32", 3) || !sg_reg_is(setp->u.inst.ops, *p) ||
         !sg_int_is(setp->u.inst.ops->next->next, 0))
         return NULL;
     const cg_opnd *x = setp->u.inst.ops->next;
@@ -94,8 +91,7 @@ static cg_stmt *scale(mmas *c, cg_stmt *s, cg_symid *p)
 static int mma_mods(const cg_stmt *s, const char **cg, const char **kind)
 {
     const cg_inst *in = &s->u.inst;
-    if (!sg_inst_is(s, "tcgen05") || in->nmods != 3 || strcmp(in->mods[0], "mma") ||
-        strncmp(in->mods[1], "cta_group::", 11) || strncmp(in->mods[2], "kind::", 6))
+    if (!sg_inst_match(s, "tcgen05.mma.cta_group::*.kind::*", SG_ANY_OPS | SG_ANY_GUARD))
         return 0;
     *cg = in->mods[1] + 11;
     *kind = in->mods[2] + 6;

@@ -36,21 +36,14 @@ typedef struct ranges {
     int done;            /* a counter out of order: no more folds */
 } ranges;
 
-static int inst_mods(const cg_stmt *s, const char *op, const char *m0, const char *m1)
-{
-    unsigned n = m1 ? 2 : m0 ? 1 : 0;
-    return sg_inst_is(s, op) && s->u.inst.nmods == n && (!m0 || !strcmp(s->u.inst.mods[0], m0)) &&
-           (!m1 || !strcmp(s->u.inst.mods[1], m1));
-}
-
 /* `%ri<next>` declared and set to start by s (REG + mov, or decls'
    merged node holding them); the mov, or NULL. */
 static const cg_stmt *head(ranges *c, const cg_stmt *s, cg_symid *ri)
 {
     const cg_stmt *decl = s->kind == SG_S_ALLOC ? sg_alloc_of(s)->orig : s;
     const cg_stmt *mov = decl ? decl->next : NULL;
-    if (!decl || decl->kind != CG_S_REG || !inst_mods(mov, "mov", "s32", NULL) ||
-        mov->u.inst.guard || sg_nops(mov->u.inst.ops) != 2 || !sg_reg_is(mov->u.inst.ops, decl->u.reg))
+    if (!decl || decl->kind != CG_S_REG || !sg_inst_match(mov, "mov.s32", 2) ||
+        !sg_reg_is(mov->u.inst.ops, decl->u.reg))
         return NULL;
     const cg_sym *y = &c->k->syms[decl->u.reg];
     const cg_opnd *start = mov->u.inst.ops->next;
@@ -88,18 +81,18 @@ static int fold(ranges *c, cg_stmt **link)
     const cg_stmt *setp = sg_cmp_of(cmp)->setp;
     const cg_opnd *d = setp->u.inst.ops, *stop = d->next->next;
     cg_symid p = sg_cmp_of(cmp)->pred;
-    if (!inst_mods(setp, "setp", "ge", "s32") || !sg_reg_is(d->next, ri) || stop->kind != CG_O_INT ||
-        !inst_mods(exit, "bra", NULL, NULL) || !sg_reg_is(exit->u.inst.guard, p) ||
+    if (!sg_inst_match(setp, "setp.ge.s32", SG_ANY_OPS | SG_ANY_GUARD) || !sg_reg_is(d->next, ri) || stop->kind != CG_O_INT ||
+        !sg_inst_match(exit, "bra", SG_ANY_OPS | SG_ANY_GUARD) || !sg_reg_is(exit->u.inst.guard, p) ||
         c->refs[p] != 3 || exit->u.inst.ops->kind != CG_O_SYM)
         return 0;
     cg_symid lend = exit->u.inst.ops->sym;
     for (back = exit->next; back; last = add, add = back, back = back->next)   /* back edge */
-        if (inst_mods(back, "bra", NULL, NULL) && !back->u.inst.guard &&
+        if (sg_inst_match(back, "bra", SG_ANY_OPS) &&
             sg_reg_is(back->u.inst.ops, top->u.label))
             break;
     end = back ? back->next : NULL;
     if (!end || !private_label(c, end) || end->u.label != lend || add == exit ||
-        !inst_mods(add, "add", "s32", NULL) || add->u.inst.guard ||
+        !sg_inst_match(add, "add.s32", SG_ANY_OPS) ||
         !sg_reg_is(add->u.inst.ops, ri) || !sg_reg_is(add->u.inst.ops->next, ri) ||
         add->u.inst.ops->next->next->kind != CG_O_INT)
         return 0;

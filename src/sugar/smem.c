@@ -152,12 +152,10 @@ static int word_of(const cg_kernel *k, const cg_opnd *o, char *w, size_t cap)
     return o->kind == CG_O_STR && sg_text_lit(&o->text, w, cap);
 }
 
-/* s is `op.mod d, <n operands>` unguarded, d the register s declares... */
-static int op1(const cg_stmt *s, const char *op, const char *mod, unsigned nops, cg_symid d)
+/* s is pattern pat with nops operands, unguarded, writing register d. */
+static int op1(const cg_stmt *s, const char *pat, unsigned nops, cg_symid d)
 {
-    const cg_opnd *o = s && sg_inst_is(s, op) ? s->u.inst.ops : NULL;
-    return o && !s->u.inst.guard && s->u.inst.nmods == 1 && !strcmp(s->u.inst.mods[0], mod) &&
-           sg_nops(o) == nops && o->kind == CG_O_SYM && o->sym == d && o->index < 0;
+    return sg_reg_is(sg_inst_ops(s, pat, nops), d);
 }
 
 /* The dyn_smem run at s (s: the declaration); the statement after it. */
@@ -165,12 +163,12 @@ static cg_stmt *dyn_at(const cg_kernel *k, const uint32_t *refs, cg_stmt *s, dyn
 {
     char w[16];
     cg_stmt *mov = s->next, *add = mov ? mov->next : NULL;
-    if (!sg_fresh_decl(k, s, "u32") || !op1(mov, "mov", "b32", 2, s->u.reg) ||
+    if (!sg_fresh_decl(k, s, "u32") || !op1(mov, "mov.b32", 2, s->u.reg) ||
         !word_of(k, mov->u.inst.ops->next, w, sizeof w) || strcmp(w, "dyn_smem"))
         return NULL;
     *d = (dyn_run){ .r = s->u.reg, .kind = SG_O_DYN };
     const cg_opnd *a = add ? add->u.inst.ops : NULL;
-    if (op1(add, "add", "s32", 3, d->r) && sg_reg_is(a->next, d->r) && a->next->next->kind == CG_O_INT) {
+    if (op1(add, "add.s32", 3, d->r) && sg_reg_is(a->next, d->r) && a->next->next->kind == CG_O_INT) {
         d->off = a->next->next;
         return refs[d->r] == 4 ? add->next : NULL;   /* mov, add (2), the reader */
     }
@@ -182,7 +180,7 @@ static cg_stmt *slot_at(const cg_kernel *k, const uint32_t *refs, cg_stmt *s, dy
 {
     const cg_sym *y = s->kind == CG_S_REG ? &k->syms[s->u.reg] : NULL;
     cg_stmt *shl = s->next, *t = shl ? shl->next : NULL;
-    if (!y || !y->type || !sg_fresh_decl(k, s, y->type) || !op1(shl, "shl", "b32", 3, s->u.reg))
+    if (!y || !y->type || !sg_fresh_decl(k, s, y->type) || !op1(shl, "shl.b32", 3, s->u.reg))
         return NULL;
     const cg_opnd *st = shl->u.inst.ops->next;
     char three[4], w[128];
@@ -193,16 +191,16 @@ static cg_stmt *slot_at(const cg_kernel *k, const uint32_t *refs, cg_stmt *s, dy
         return NULL;
     *d = (dyn_run){ .kind = SG_O_SLOT, .stage = st };
     cg_symid tr = s->u.reg;
-    const char *addt = !strcmp(y->type, "s32") ? "s32" : "u32";     /* t += offset */
-    if (op1(t, "add", addt, 3, tr) && sg_reg_is(t->u.inst.ops->next, tr) &&
+    const char *addt = !strcmp(y->type, "s32") ? "add.s32" : "add.u32";     /* t += offset */
+    if (op1(t, addt, 3, tr) && sg_reg_is(t->u.inst.ops->next, tr) &&
         t->u.inst.ops->next->next->kind == CG_O_INT) {
         d->off = t->u.inst.ops->next->next;
         t = t->next;
     }
     cg_stmt *mov = t ? t->next : NULL, *ra = mov ? mov->next : NULL, *add = ra ? ra->next : NULL;
-    if (!sg_fresh_decl(k, t, "u32") || !op1(mov, "mov", "u32", 2, t->u.reg) ||
+    if (!sg_fresh_decl(k, t, "u32") || !op1(mov, "mov.u32", 2, t->u.reg) ||
         !word_of(k, mov->u.inst.ops->next, w, sizeof w) || !sg_fresh_decl(k, ra, "u32") ||
-        !op1(add, "add", "u32", 3, ra->u.reg) || !sg_reg_is(add->u.inst.ops->next, t->u.reg) ||
+        !op1(add, "add.u32", 3, ra->u.reg) || !sg_reg_is(add->u.inst.ops->next, t->u.reg) ||
         !sg_reg_is(add->u.inst.ops->next->next, tr) || refs[t->u.reg] != 2 || refs[ra->u.reg] != 2 ||
         refs[tr] != (d->off ? 4u : 2u))
         return NULL;

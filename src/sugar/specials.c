@@ -156,8 +156,7 @@ static void walk(specials *c, cg_stmt *s)
 /* The special register that s moves into a register, or NULL. */
 static const char *special_mov(const cg_stmt *s)
 {
-    if (!sg_inst_is(s, "mov") || s->u.inst.guard || s->u.inst.nmods != 1 ||
-        sg_nops(s->u.inst.ops) != 2)
+    if (!sg_inst_match(s, "mov.*", 2))
         return NULL;
     const char *t = s->u.inst.mods[0];
     const cg_opnd *d = s->u.inst.ops, *src = d->next;

@@ -213,6 +213,20 @@ static inline int sg_inst_is(const cg_stmt *s, const char *op)
     return s && s->kind == CG_S_INST && s->u.inst.op[0] == op[0] &&
            !strcmp(s->u.inst.op, op);
 }
+/* The one opcode matcher: s is an instruction spelled as pattern `pat`,
+   "op.mod.mod" (ld.shared.u32): the opcode and every modifier in order, a
+   segment "*" any one modifier, "word*" one that begins with word, a last
+   "**" any further ones; `shape` is the operand count, or SG_ANY_OPS, and
+   SG_ANY_GUARD where a guard may stand (unguarded otherwise).  Rejects on
+   the first byte, so a pass may ask it of every statement. */
+#define SG_ANY_OPS 0x100u
+#define SG_ANY_GUARD 0x200u
+int sg_inst_match(const cg_stmt *s, const char *pat, unsigned shape);
+/* s's operands where sg_inst_match(s, pat, shape), else NULL. */
+static inline cg_opnd *sg_inst_ops(const cg_stmt *s, const char *pat, unsigned shape)
+{
+    return sg_inst_match(s, pat, shape) ? s->u.inst.ops : NULL;
+}
 /* s is a `with CALL(...):` block (ifs.c: ptx.if_, ptx.else_). */
 static inline int sg_with_is(const cg_stmt *s, const char *call)
 {

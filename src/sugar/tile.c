@@ -45,15 +45,6 @@ typedef struct tiles {
     unsigned n, cap;
 } tiles;
 
-static const cg_opnd *ops(const cg_stmt *s, const char *op, const char *m0, const char *m1,
-                          unsigned n)
-{
-    if (!sg_inst_is(s, op) || s->u.inst.guard || s->u.inst.nmods != (m1 ? 2u : 1u) ||
-        strcmp(s->u.inst.mods[0], m0) || (m1 && strcmp(s->u.inst.mods[1], m1)) ||
-        sg_nops(s->u.inst.ops) != n)
-        return NULL;
-    return s->u.inst.ops;
-}
 
 /* A non-negative int operand that fits 32 bits, else 0. */
 static unsigned num(const cg_opnd *o)
@@ -94,10 +85,10 @@ static int access_at(const tiles *c, cg_stmt **link, access *a)
     cg_stmt *use = ad ? ad->next : NULL;
     const cg_opnd *m, *p, *q, *x, *e;
     cg_symid off;
-    if (!sg_fresh_decl(c->k, s0, "u32") || !sg_fresh_decl(c->k, s1, "u32") || !(m = ops(mul, "mul", "lo", "u32", 3)) ||
-        !(p = ops(add, "add", "u32", NULL, 3)) || !sg_alloc_oper(sh, &off, &e) ||
-        !sg_fresh_decl(c->k, ra, "u32") || !(q = ops(mv, "mov", "b32", NULL, 2)) ||
-        !(x = ops(ad, "add", "u32", NULL, 3)) || !use)
+    if (!sg_fresh_decl(c->k, s0, "u32") || !sg_fresh_decl(c->k, s1, "u32") || !(m = sg_inst_ops(mul, "mul.lo.u32", 3)) ||
+        !(p = sg_inst_ops(add, "add.u32", 3)) || !sg_alloc_oper(sh, &off, &e) ||
+        !sg_fresh_decl(c->k, ra, "u32") || !(q = sg_inst_ops(mv, "mov.b32", 2)) ||
+        !(x = sg_inst_ops(ad, "add.u32", 3)) || !use)
         return 0;
     cg_symid idx = s0->u.reg, t = s1->u.reg, r = ra->u.reg;
     if (!sg_reg_is(m, t) || m->next->kind != CG_O_SYM || !(a->cols = num(m->next->next)) ||
@@ -112,17 +103,13 @@ static int access_at(const tiles *c, cg_stmt **link, access *a)
     const cg_opnd *u;
     cg_symid res;
     a->res = CG_NOSYM;
-    if (sg_inst_is(use, "st") && use->u.inst.nmods == 2 && !use->u.inst.guard &&
-        !strcmp(use->u.inst.mods[0], "shared") && (u = use->u.inst.ops) && sg_nops(u) == 2 &&
-        u->kind == CG_O_ADDR && !u->b && sg_reg_is(u->a, r)) {
+    if (sg_inst_match(use, "st.shared.*", 2) && (u = use->u.inst.ops)->kind == CG_O_ADDR && !u->b && sg_reg_is(u->a, r)) {
         a->type = use->u.inst.mods[1];
         a->val = u->next;
         a->last = use;
-    } else if (use->kind == CG_S_REG && use->next && sg_inst_is(use->next, "ld") &&
-               !use->next->u.inst.guard && use->next->u.inst.nmods == 2 &&
-               !strcmp(use->next->u.inst.mods[0], "shared") &&
+    } else if (use->kind == CG_S_REG && sg_inst_match(use->next, "ld.shared.*", 2) &&
                sg_fresh_decl(c->k, use, use->next->u.inst.mods[1]) && (u = use->next->u.inst.ops) &&
-               sg_nops(u) == 2 && sg_reg_is(u, use->u.reg) && u->next->kind == CG_O_ADDR &&
+               sg_reg_is(u, use->u.reg) && u->next->kind == CG_O_ADDR &&
                !u->next->b && sg_reg_is(u->next->a, r)) {
         a->type = use->next->u.inst.mods[1];
         a->res = use->u.reg;

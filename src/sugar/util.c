@@ -130,6 +130,43 @@ int sg_opnd_equal(const cg_opnd *a, const cg_opnd *b)
     return x == y;
 }
 
+/* Word w against the pattern segment at *p (up to '.' or the end; a
+   last '*' matches any rest); *p moves past the segment. */
+static int seg_match(const char *w, const char **p)
+{
+    const char *q = *p;
+    for (; *q && *q != '.'; q++, w++)
+        if (*q == '*' && (!q[1] || q[1] == '.')) {
+            w = "";   /* the rest of w, whatever it is */
+            q++;
+            break;
+        } else if (*w != *q) {
+            return 0;
+        }
+    *p = q;
+    return !*w;
+}
+
+int sg_inst_match(const cg_stmt *s, const char *pat, unsigned shape)
+{
+    if (!s || s->kind != CG_S_INST || s->u.inst.op[0] != pat[0])
+        return 0;
+    const cg_inst *in = &s->u.inst;
+    const char *p = pat;
+    uint32_t i = 0;
+    if ((in->guard && !(shape & SG_ANY_GUARD)) || !seg_match(in->op, &p))
+        return 0;
+    while (*p++) {   /* at a '.' */
+        if (p[0] == '*' && p[1] == '*' && !p[2]) {
+            i = in->nmods;
+            break;
+        }
+        if (i == in->nmods || !seg_match(in->mods[i++], &p))
+            return 0;
+    }
+    return i == in->nmods && ((shape & SG_ANY_OPS) || sg_nops(in->ops) == (shape & 0xffu));
+}
+
 unsigned sg_nops(const cg_opnd *o)
 {
     unsigned n = 0;

@@ -106,9 +106,8 @@ static int block_shape(cg_stmt *scope, locals *l)
             l->pos[l->n] = pos;
             l->sym[l->n++] = s->kind == CG_S_REG ? s->u.reg : s->u.label;
         } else if (s->kind == CG_S_INST) {
-            if (sg_inst_is(s, "mbarrier") && s->u.inst.nmods &&
-                (!strncmp(s->u.inst.mods[0], "try_wait", 8) ||
-                 !strncmp(s->u.inst.mods[0], "test_wait", 9)))
+            if (sg_inst_match(s, "mbarrier.try_wait*.**", SG_ANY_OPS | SG_ANY_GUARD) ||
+                sg_inst_match(s, "mbarrier.test_wait*.**", SG_ANY_OPS | SG_ANY_GUARD))
                 nwait++;
             else if (!sg_inst_is(s, "bra"))
                 return 0;
@@ -395,22 +394,11 @@ void sg_print_wait(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 
 /* ---- pyptx's own loop ------------------------------------------------ */
 
-static int mods_are(const cg_inst *in, const char *const *want, unsigned n)
-{
-    if (in->nmods != n)
-        return 0;
-    for (unsigned i = 0; i < n; i++)
-        if (strcmp(in->mods[i], want[i]))
-            return 0;
-    return 1;
-}
-
 /* r = `P = reg.scalar(pred)`, then `L: try_wait.parity.shared.b64 P, [bar],
    phase; @!P bra L;` with P and L named nowhere else: the try_wait. */
 static cg_stmt *own_wait(const cg_module *m, const cg_kernel *k, const uint32_t *refs,
                          const cg_stmt *r)
 {
-    static const char *const try_wait[] = { "try_wait", "parity", "shared", "b64" };
     const cg_stmt *l = r->next, *w = l ? l->next : NULL, *b = w ? w->next : NULL;
     if (r->kind != CG_S_REG || !k->syms[r->u.reg].implicit ||
         strcmp(k->syms[r->u.reg].type, "pred") || !l || l->kind != CG_S_LABEL ||
@@ -423,15 +411,15 @@ static cg_stmt *own_wait(const cg_module *m, const cg_kernel *k, const uint32_t 
        slot's itself, after the label; an operator nested in ptx.addr()
        would be evaluated before the call, outside the loop */
     const cg_opnd *a = d->next;
-    if (wi->guard || !mods_are(wi, try_wait, 4) || sg_nops(d) != 3 || d->kind != CG_O_SYM ||
+    if (!sg_inst_match(w, "mbarrier.try_wait.parity.shared.b64", 3) || d->kind != CG_O_SYM ||
         d->sym != p || d->index >= 0 ||
         (a->kind != CG_O_ADDR && a->kind != SG_O_DYN && a->kind != SG_O_SLOT) ||
         (a->kind == CG_O_ADDR && !reg_slot(a) &&
          (sg_opnd_emits(a->a) || (a->b && sg_opnd_emits(a->b)))))
         return NULL;
     const cg_opnd *g = bi->guard, *t = bi->ops;
-    if (bi->nmods || !g || g->kind != CG_O_NOT || g->a->kind != CG_O_SYM || g->a->sym != p ||
-        g->a->index >= 0 || sg_nops(t) != 1 || t->kind != CG_O_SYM || t->sym != lab ||
+    if (!sg_inst_match(b, "bra", 1 | SG_ANY_GUARD) || !g || g->kind != CG_O_NOT ||
+        g->a->kind != CG_O_SYM || g->a->sym != p || g->a->index >= 0 || t->kind != CG_O_SYM || t->sym != lab ||
         refs[p] != 2 || refs[lab] != 2 || sg_ptx_pinned((cg_module *)m, k->syms[lab].ptx))
         return NULL;
     return (cg_stmt *)w;
