@@ -79,29 +79,39 @@ static const char *comparison(const cg_kernel *k, const cg_stmt *s)
     return NULL;
 }
 
+/* One statement's operands named: the statement, its destination (the
+   first operand, or NULL), where it stands. */
+typedef struct naming {
+    pool *c;
+    const cg_stmt *s;
+    const cg_opnd *dst;
+    uint32_t pos, top;
+} naming;
+
+static int name_opnd(void *ctx, cg_opnd *o)
+{
+    const naming *u = ctx;
+    pool *c = u->c;
+    if (o->kind == CG_O_SYM && o->sym == c->p) {
+        if (o->index < 0 || (uint32_t)o->index >= c->n) {
+            c->whole = 1;
+        } else if (o == u->dst && sg_inst_is(u->s, "setp") && !c->writer[o->index]) {
+            c->writer[o->index] = (cg_stmt *)u->s;
+            c->at[o->index] = c->pos;
+        } else if (u->pos < c->first[o->index]) {
+            c->first[o->index] = u->pos;
+        }
+        if (u->top < c->first_top[o->index])
+            c->first_top[o->index] = u->top;
+    }
+    return SG_VISIT_ON;
+}
+
 static void name_opnds(pool *c, const cg_opnd *o, const cg_stmt *s, int dst, uint32_t pos,
                        uint32_t top)
 {
-    for (; o; o = o->next, dst = 0) {
-        if (o->kind == CG_O_SYM && o->sym == c->p) {
-            if (o->index < 0 || (uint32_t)o->index >= c->n) {
-                c->whole = 1;
-            } else if (dst && sg_inst_is(s, "setp") && !c->writer[o->index]) {
-                c->writer[o->index] = (cg_stmt *)s;
-                c->at[o->index] = c->pos;
-            } else if (pos < c->first[o->index]) {
-                c->first[o->index] = pos;
-            }
-            if (top < c->first_top[o->index])
-                c->first_top[o->index] = top;
-        }
-        if (o->a)   /* (most operands are leaves: no call for them) */
-            name_opnds(c, o->a, s, 0, pos, top);
-        if (o->b)
-            name_opnds(c, o->b, s, 0, pos, top);
-        if (o->elems)
-            name_opnds(c, o->elems, s, 0, pos, top);
-    }
+    naming u = { c, s, dst ? o : NULL, pos, top };
+    sg_visit_opnds(o, name_opnd, &u);
 }
 
 /* Who writes and who names each predicate, in statement order. */
@@ -287,12 +297,7 @@ static void rewrite(pool *c, cg_stmt **a, unsigned decl)
    stops at the first use, spares most kernels the analysis. */
 static int opnds_p0(const pool *c, const cg_opnd *o)
 {
-    for (; o; o = o->next)
-        if ((o->kind == CG_O_SYM && o->sym == c->p && o->index == 0) ||
-            (o->a && opnds_p0(c, o->a)) || (o->b && opnds_p0(c, o->b)) ||
-            (o->elems && opnds_p0(c, o->elems)))
-            return 1;
-    return 0;
+    return sg_opnds_name(o, c->p, 0);
 }
 
 static int names_p0(const pool *c, cg_stmt *s)

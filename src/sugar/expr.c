@@ -148,24 +148,23 @@ static void bump(uint16_t *v, uint32_t i)
         v[i]++;
 }
 
+static int count_one(void *cx, cg_opnd *o)
+{
+    ctx *c = cx;
+    if (o->kind == CG_O_SYM)
+        bump(c->uses, slot(c, o->sym, o->index));
+    for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
+        if (o->text.v[i].sym != CG_NOSYM) {
+            uint32_t sl = slot(c, o->text.v[i].sym, o->text.v[i].index);
+            bump(c->uses, sl);
+            bump(c->uses, sl);   /* raw text: never a temp */
+        }
+    return SG_VISIT_ON;
+}
+
 static void count_opnd(ctx *c, const cg_opnd *o)
 {
-    for (; o; o = o->next) {
-        if (o->kind == CG_O_SYM)
-            bump(c->uses, slot(c, o->sym, o->index));
-        for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
-            if (o->text.v[i].sym != CG_NOSYM) {
-                uint32_t sl = slot(c, o->text.v[i].sym, o->text.v[i].index);
-                bump(c->uses, sl);
-                bump(c->uses, sl);   /* raw text: never a temp */
-            }
-        if (o->a)   /* (most operands are leaves: no call for them) */
-            count_opnd(c, o->a);
-        if (o->b)
-            count_opnd(c, o->b);
-        if (o->elems)
-            count_opnd(c, o->elems);
-    }
+    sg_visit_opnds(o, count_one, c);
 }
 
 /* Uses and definitions of every register, looking through the sugar

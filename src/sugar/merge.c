@@ -400,21 +400,13 @@ static alloc *merge_arrive(merger *c, const cg_stmt *decl)
     return a;
 }
 
-static int names_reg(const cg_opnd *o, cg_symid x)
-{
-    for (; o; o = o->next)
-        if ((o->kind == CG_O_SYM && o->sym == x) || names_reg(o->a, x) || names_reg(o->b, x) ||
-            names_reg(o->elems, x))
-            return 1;
-    return 0;
-}
-
 /* The instruction after x's declaration reads x (`add x, x, 32`): then x
    exists before it is written, and no helper that allocates x made it. */
 static int reads_first(const cg_stmt *s, cg_symid x)
 {
     return s->kind == CG_S_INST && s->u.inst.ops &&
-           (names_reg(s->u.inst.guard, x) || names_reg(s->u.inst.ops->next, x));
+           (sg_opnds_name(s->u.inst.guard, x, SG_ANY_INDEX) ||
+            sg_opnds_name(s->u.inst.ops->next, x, SG_ANY_INDEX));
 }
 
 static uint32_t merge(merger *c, cg_stmt **head)

@@ -131,18 +131,20 @@ static int line_roles(outliner *o, tok *t, uint32_t n)
     return 1;
 }
 
+static int label_opnd(void *ctx, cg_opnd *o)
+{
+    const cg_kernel *k = ctx;
+    if (o->kind == CG_O_SYM && o->sym != CG_NOSYM && k->syms[o->sym].kind == CG_SYM_LABEL)
+        return SG_VISIT_STOP;
+    for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
+        if (o->text.v[i].sym != CG_NOSYM && k->syms[o->text.v[i].sym].kind == CG_SYM_LABEL)
+            return SG_VISIT_STOP;
+    return SG_VISIT_ON;
+}
+
 static int names_label(const cg_kernel *k, const cg_opnd *o)
 {
-    for (; o; o = o->next) {
-        if (o->kind == CG_O_SYM && o->sym != CG_NOSYM && k->syms[o->sym].kind == CG_SYM_LABEL)
-            return 1;
-        for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
-            if (o->text.v[i].sym != CG_NOSYM && k->syms[o->text.v[i].sym].kind == CG_SYM_LABEL)
-                return 1;
-        if (names_label(k, o->a) || names_label(k, o->b) || names_label(k, o->elems))
-            return 1;
-    }
-    return 0;
+    return sg_visit_opnds(o, label_opnd, (void *)k);
 }
 
 /* Statements that may not move into a helper: a label, or a name of one

@@ -20,15 +20,6 @@
 #include "codegen/build.h"
 #include "sugar/sugar.h"
 
-/* Does evaluating o (or an operand inside it) emit PTX? */
-static int emits(const cg_opnd *o)
-{
-    for (; o; o = o->next)
-        if (sg_opnd_emits(o) || emits(o->a) || emits(o->b) || emits(o->elems))
-            return 1;
-    return 0;
-}
-
 static int is_pred(const cg_opnd *g, cg_symid p)
 {
     return g && g->kind == CG_O_SYM && g->sym == p && g->index < 0;
@@ -44,7 +35,7 @@ static cg_opnd **taker(cg_stmt *t, cg_symid p, uint32_t *names)
     *names = 3;
     if (t && t->kind == CG_S_INST)
         return is_pred(t->u.inst.guard, p) && strcmp(t->u.inst.op, "bra") &&
-               !emits(t->u.inst.ops) ? &t->u.inst.guard : NULL;
+               !sg_opnds_emit(t->u.inst.ops) ? &t->u.inst.guard : NULL;
     if (!t || t->kind != SG_S_WITH || strcmp(sg_with_of(t)->call, "ptx.if_") || !sg_with_of(t)->cond)
         return NULL;
     *names = 4;

@@ -116,22 +116,27 @@ static int rewrite_vec(cg_module *m, const cg_kernel *k, cg_opnd *v)
     return ok;
 }
 
+typedef struct slicing {
+    cg_module *m;
+    const cg_kernel *k;
+    uint32_t n;
+} slicing;
+
+/* A vector's elements (all it holds) are rewrite_vec's: not entered. */
+static int slice_opnd(void *ctx, cg_opnd *o)
+{
+    slicing *c = ctx;
+    if (o->kind != CG_O_VEC)
+        return SG_VISIT_ON;
+    c->n += (uint32_t)rewrite_vec(c->m, c->k, o);
+    return SG_VISIT_SKIP;
+}
+
 static uint32_t walk_opnds(cg_module *m, const cg_kernel *k, cg_opnd *o)
 {
-    uint32_t n = 0;
-    for (; o; o = o->next) {
-        if (o->kind == CG_O_VEC && rewrite_vec(m, k, o)) {
-            n++;
-            continue;
-        }
-        if (o->a)   /* (most operands are leaves: no call for them) */
-            n += walk_opnds(m, k, o->a);
-        if (o->b)
-            n += walk_opnds(m, k, o->b);
-        if (o->elems && o->kind != CG_O_VEC)
-            n += walk_opnds(m, k, o->elems);
-    }
-    return n;
+    slicing c = { m, k, 0 };
+    sg_visit_opnds(o, slice_opnd, &c);
+    return c.n;
 }
 
 static uint32_t walk(cg_module *m, const cg_kernel *k, cg_stmt *s)

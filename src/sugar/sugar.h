@@ -300,6 +300,39 @@ static inline int sg_opnd_emits(const cg_opnd *o)
     return o->kind == SG_O_DYN || o->kind == SG_O_SLOT || o->kind == SG_O_DESC ||
            o->kind == SG_O_OPER || o->kind == SG_O_PY;
 }
+/* ---- the operand visitor -------------------------------------------
+   The one walk over operand trees: fn(ctx, o) on every operand of the list
+   from o and below each (a, b, elems), each before those below it, in
+   the order they print.  fn answers SG_VISIT_ON, SG_VISIT_SKIP (not below
+   this one) or SG_VISIT_STOP (no more: the walk returns 1).  Inline, so
+   that a pass's walk, which may meet every operand of a kernel, calls its
+   own function directly. */
+enum { SG_VISIT_ON, SG_VISIT_SKIP, SG_VISIT_STOP };
+typedef int (*sg_visit_fn)(void *ctx, cg_opnd *o);
+static inline int sg_visit_opnds(const cg_opnd *o, sg_visit_fn fn, void *ctx);
+/* The same for operand o alone (not those after it). */
+static inline int sg_visit_opnd(const cg_opnd *o, sg_visit_fn fn, void *ctx)
+{
+    int r = fn(ctx, (cg_opnd *)o);
+    if (r != SG_VISIT_ON)
+        return r == SG_VISIT_STOP;
+    /* (most operands are leaves: no call for them) */
+    return (o->a && sg_visit_opnds(o->a, fn, ctx)) || (o->b && sg_visit_opnds(o->b, fn, ctx)) ||
+           (o->elems && sg_visit_opnds(o->elems, fn, ctx));
+}
+static inline int sg_visit_opnds(const cg_opnd *o, sg_visit_fn fn, void *ctx)
+{
+    for (; o; o = o->next)
+        if (sg_visit_opnd(o, fn, ctx))
+            return 1;
+    return 0;
+}
+/* Does evaluating an operand of list o (or one inside it) emit PTX? */
+int sg_opnds_emit(const cg_opnd *o);
+/* Does an operand of list o (or one inside it) name symbol sym (index:
+   that element; SG_ANY_INDEX any)? */
+#define SG_ANY_INDEX INT32_MIN
+int sg_opnds_name(const cg_opnd *o, cg_symid sym, int32_t index);
 /* util.c: the value of an int operand (decimal: ir.h) into *v; 0 if o is
    not one or does not fit. */
 int sg_int_value(const cg_opnd *o, long long *v);

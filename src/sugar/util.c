@@ -184,21 +184,26 @@ void *sg_scratch_get(sg_scratch *s, size_t n)
     return s->p;
 }
 
+typedef struct retarget {
+    sg_retarget_fn map;
+    void *ctx;
+} retarget;
+
+static int retarget_opnd(void *ctx, cg_opnd *o)
+{
+    const retarget *r = ctx;
+    cg_symid to;
+    if (o->kind == CG_O_SYM && (to = r->map(r->ctx, o->sym, o->index)) != CG_NOSYM) {
+        o->sym = to;
+        o->index = -1;
+    }
+    return SG_VISIT_ON;
+}
+
 static void retarget_opnds(cg_opnd *o, sg_retarget_fn map, void *ctx)
 {
-    for (; o; o = o->next) {
-        cg_symid to;
-        if (o->kind == CG_O_SYM && (to = map(ctx, o->sym, o->index)) != CG_NOSYM) {
-            o->sym = to;
-            o->index = -1;
-        }
-        if (o->a)   /* (most operands are leaves: no call for them) */
-            retarget_opnds(o->a, map, ctx);
-        if (o->b)
-            retarget_opnds(o->b, map, ctx);
-        if (o->elems)
-            retarget_opnds(o->elems, map, ctx);
-    }
+    retarget r = { map, ctx };
+    sg_visit_opnds(o, retarget_opnd, &r);
 }
 
 void sg_retarget_one(cg_stmt *s, sg_retarget_fn map, void *ctx)
@@ -294,21 +299,25 @@ cg_text sg_lit(cg_module *m, const char *p, size_t n)
 
 /* step is 1 to count, (uint32_t)-1 to take the count back (sg_uncount_refs:
    unsigned arithmetic wraps). */
+typedef struct counting {
+    uint32_t *refs, step;
+} counting;
+
+static int count_opnd(void *ctx, cg_opnd *o)
+{
+    const counting *c = ctx;
+    if (o->kind == CG_O_SYM)
+        c->refs[o->sym] += c->step;
+    for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
+        if (o->text.v[i].sym != CG_NOSYM)
+            c->refs[o->text.v[i].sym] += 2 * c->step;   /* carried text: never ours */
+    return SG_VISIT_ON;
+}
+
 static void count_opnds(const cg_opnd *o, uint32_t *refs, uint32_t step)
 {
-    for (; o; o = o->next) {
-        if (o->kind == CG_O_SYM)
-            refs[o->sym] += step;
-        for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
-            if (o->text.v[i].sym != CG_NOSYM)
-                refs[o->text.v[i].sym] += 2 * step;   /* carried text: never ours */
-        if (o->a)   /* (most operands are leaves: no call for them) */
-            count_opnds(o->a, refs, step);
-        if (o->b)
-            count_opnds(o->b, refs, step);
-        if (o->elems)
-            count_opnds(o->elems, refs, step);
-    }
+    counting c = { refs, step };
+    sg_visit_opnds(o, count_opnd, &c);
 }
 
 static void count_stmts(const cg_stmt *s, uint32_t *refs, uint32_t step)
@@ -368,12 +377,33 @@ void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
     cg_print_opnd(m, k, &one, out);
 }
 
-static int opnds_emit(const cg_opnd *o)
+static int emits(void *ctx, cg_opnd *o)
 {
-    for (; o; o = o->next)
-        if (sg_opnd_emits(o) || opnds_emit(o->a) || opnds_emit(o->b) || opnds_emit(o->elems))
-            return 1;
-    return 0;
+    (void)ctx;
+    return sg_opnd_emits(o) ? SG_VISIT_STOP : SG_VISIT_ON;
+}
+
+int sg_opnds_emit(const cg_opnd *o)
+{
+    return sg_visit_opnds(o, emits, NULL);
+}
+
+typedef struct naming {
+    cg_symid sym;
+    int32_t index;
+} naming;
+
+static int names(void *ctx, cg_opnd *o)
+{
+    const naming *n = ctx;
+    return o->kind == CG_O_SYM && o->sym == n->sym &&
+           (n->index == SG_ANY_INDEX || o->index == n->index) ? SG_VISIT_STOP : SG_VISIT_ON;
+}
+
+int sg_opnds_name(const cg_opnd *o, cg_symid sym, int32_t index)
+{
+    naming n = { sym, index };
+    return sg_visit_opnds(o, names, &n);
 }
 
 int sg_declares(const cg_stmt *s)
@@ -381,7 +411,7 @@ int sg_declares(const cg_stmt *s)
     if (s->kind == CG_S_REG || s->kind == SG_S_ALLOC)
         return 1;
     if (s->kind == CG_S_INST)
-        return opnds_emit(s->u.inst.ops);
+        return sg_opnds_emit(s->u.inst.ops);
     if (s->kind >= CG_S_EXT)
         for (const cg_stmt *t = sg_orig(s); t; t = t->next)
             if (sg_declares(t))
