@@ -32,6 +32,7 @@ typedef struct mmas {
     int kind_f16;            /* the last match is kind::f16 */
     cg_symid descs[MAXDESCS];   /* the descriptor registers the matches read */
     unsigned ndescs;
+    uint32_t made;
 } mmas;
 
 /* `mov.u32 r, v` with r declared by s (as REG + mov, or decls' merged
@@ -210,22 +211,18 @@ static void name_descs(mmas *c, const cg_symid *descs, unsigned n)
     }
 }
 
-static uint32_t mma_list(mmas *c, cg_stmt **link)
+static int mma_at(void *ctx, cg_stmt **link)
 {
-    uint32_t made = 0;
-    for (; *link; link = &(*link)->next) {
-        cg_stmt *s = *link, **body = cg_body(s), *last;
-        if (body) {
-            made += mma_list(c, body);
-        } else if ((last = match(c, s)) != NULL) {
-            const cg_opnd *d = sg_op(&last->u.inst, 3);
-            if (c->kind_f16 && d->kind == CG_O_SYM && d->index < 0 && c->ndescs < MAXDESCS)
-                c->descs[c->ndescs++] = d->sym;
-            sg_py_splice(c->m, link, last, c->text.p, c->text.n);
-            made++;
-        }
-    }
-    return made;
+    mmas *c = ctx;
+    cg_stmt *last;
+    if (cg_body(*link) || !(last = match(c, *link)))
+        return SG_VISIT_ON;
+    const cg_opnd *d = sg_op(&last->u.inst, 3);
+    if (c->kind_f16 && d->kind == CG_O_SYM && d->index < 0 && c->ndescs < MAXDESCS)
+        c->descs[c->ndescs++] = d->sym;
+    sg_py_splice(c->m, link, last, c->text.p, c->text.n);
+    c->made++;
+    return SG_VISIT_ON;
 }
 
 uint32_t sugar_mma(cg_module *m, cg_kernel *k)
@@ -240,7 +237,8 @@ uint32_t sugar_mma(cg_module *m, cg_kernel *k)
     long major = m->vmajor ? strtol(m->vmajor, NULL, 10) : 0;
     long minor = m->vminor ? strtol(m->vminor, NULL, 10) : 0;
     c.mask_tuple = major > 8 || (major == 8 && minor >= 8);
-    uint32_t made = mma_list(&c, &k->body);
+    sg_visit_stmts(&k->body, mma_at, &c);
+    uint32_t made = c.made;
     if (c.ndescs)
         name_descs(&c, c.descs, c.ndescs);
     ptx_buf_free(&sc);

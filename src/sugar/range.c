@@ -34,6 +34,7 @@ typedef struct ranges {
     uint32_t *refs;
     uint32_t next;       /* N of the next %riN */
     int done;            /* a counter out of order: no more folds */
+    uint32_t made;
 } ranges;
 
 /* `%ri<next>` declared and set to start by s (REG + mov, or decls'
@@ -113,16 +114,13 @@ static int fold(ranges *c, cg_stmt **link)
     return 1;
 }
 
-static uint32_t fold_list(ranges *c, cg_stmt **head_link)
+static int fold_at(void *ctx, cg_stmt **link)
 {
-    uint32_t made = 0;
-    for (cg_stmt **link = head_link; *link && !c->done; link = &(*link)->next) {
-        made += (uint32_t)fold(c, link);
-        cg_stmt **body = cg_body(*link);
-        if (body)
-            made += fold_list(c, body);
-    }
-    return made;
+    ranges *c = ctx;
+    if (c->done)
+        return SG_VISIT_STOP;
+    c->made += (uint32_t)fold(c, link);
+    return SG_VISIT_ON;
 }
 
 /* A register spelled like range_'s counters (%ri<N>): else nothing to do. */
@@ -140,11 +138,10 @@ uint32_t sugar_range(cg_module *m, cg_kernel *k)
         return 0;
     sg_scratch sc = { 0 };
     ranges c = { .m = m, .k = k };
-    uint32_t made = 0;
     c.refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *c.refs);
     sg_count_refs(k->body, c.refs);
     if (!sg_pyptx_label_pinned(m, k, c.refs))
-        made = fold_list(&c, &k->body);
+        sg_visit_stmts(&k->body, fold_at, &c);
     ptx_buf_free(&sc);
-    return made;
+    return c.made;
 }

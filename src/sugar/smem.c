@@ -264,17 +264,19 @@ static int fold_dyn(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_stmt **
     return 1;
 }
 
-static uint32_t dyn_list(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_stmt **link)
+typedef struct dyns {
+    cg_module *m;
+    cg_kernel *k;
+    const uint32_t *refs;
+    uint32_t made;
+} dyns;
+
+static int fold_at(void *ctx, cg_stmt **link)
 {
-    uint32_t made = 0;
-    for (; *link; link = &(*link)->next) {
-        cg_stmt **body = cg_body(*link);
-        if (body)
-            made += dyn_list(m, k, refs, body);
-        else
-            made += (uint32_t)fold_dyn(m, k, refs, link);
-    }
-    return made;
+    dyns *c = ctx;
+    if (!cg_body(*link))
+        c->made += (uint32_t)fold_dyn(c->m, c->k, c->refs, link);
+    return SG_VISIT_ON;
 }
 
 uint32_t sg_dyn_operands(cg_module *m, cg_kernel *k)
@@ -284,7 +286,8 @@ uint32_t sg_dyn_operands(cg_module *m, cg_kernel *k)
     sg_scratch sc = { 0 };
     uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
     sg_count_refs(k->body, refs);
-    uint32_t made = dyn_list(m, k, refs, &k->body);
+    dyns c = { m, k, refs, 0 };
+    sg_visit_stmts(&k->body, fold_at, &c);
     ptx_buf_free(&sc);
-    return made;
+    return c.made;
 }

@@ -327,6 +327,30 @@ static inline int sg_visit_opnds(const cg_opnd *o, sg_visit_fn fn, void *ctx)
             return 1;
     return 0;
 }
+/* ---- the statement visitor ------------------------------------------
+   The one walk over statement lists: fn(ctx, link) on each statement of
+   the list at *head, and then on those of the list it owns (cg_body:
+   taken after fn, which may have put a node in its place), in print
+   order.  fn answers SG_VISIT_ON, SG_VISIT_SKIP (not into this one's
+   list), SG_VISIT_STOP (no more: the walk returns 1) or SG_VISIT_GONE
+   (fn unlinked the statement: *link is the next one, visited next). */
+enum { SG_VISIT_GONE = SG_VISIT_STOP + 1 };
+typedef int (*sg_stmt_fn)(void *ctx, cg_stmt **link);
+static inline int sg_visit_stmts(cg_stmt **head, sg_stmt_fn fn, void *ctx)
+{
+    for (cg_stmt **link = head; *link;) {
+        int r = fn(ctx, link);
+        cg_stmt **body;
+        if (r == SG_VISIT_STOP)
+            return 1;
+        if (r == SG_VISIT_GONE)
+            continue;
+        if (r == SG_VISIT_ON && (body = cg_body(*link)) && sg_visit_stmts(body, fn, ctx))
+            return 1;
+        link = &(*link)->next;
+    }
+    return 0;
+}
 /* Does evaluating an operand of list o (or one inside it) emit PTX? */
 int sg_opnds_emit(const cg_opnd *o);
 /* Does an operand of list o (or one inside it) name symbol sym (index:

@@ -128,18 +128,15 @@ static int access_at(const tiles *c, cg_stmt **link, access *a)
            cg_type_index(a->type, strlen(a->type)) >= 0;
 }
 
-static void collect(tiles *c, cg_stmt **link)
+static int collect(void *ctx, cg_stmt **link)
 {
-    for (; *link; link = &(*link)->next) {
-        access a;
-        cg_stmt **body = cg_body(*link);
-        if (body)
-            collect(c, body);
-        else if (access_at(c, link, &a)) {
-            c->v = cg_grow(c->m, c->v, c->n, &c->cap, sizeof *c->v);
-            c->v[c->n++] = a;
-        }
+    tiles *c = ctx;
+    access a;
+    if (!cg_body(*link) && access_at(c, link, &a)) {
+        c->v = cg_grow(c->m, c->v, c->n, &c->cap, sizeof *c->v);
+        c->v[c->n++] = a;
     }
+    return SG_VISIT_ON;
 }
 
 /* smem.c's declaration of var (`x = smem.alloc(b8, N, ...)`), or NULL. */
@@ -213,7 +210,7 @@ uint32_t sg_smem_tiles(cg_module *m, cg_kernel *k)
     uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
     tiles c = { .m = m, .k = k, .refs = refs };
     sg_count_refs(k->body, refs);
-    collect(&c, &k->body);
+    sg_visit_stmts(&k->body, collect, &c);
     uint32_t made = 0;
     /* per variable once (its first access decides); later runs first, so
        that the links of earlier ones stay where they point */
