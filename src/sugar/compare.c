@@ -291,27 +291,29 @@ static void rewrite(pool *c, cg_stmt **a, unsigned decl)
     *link = NULL;
 }
 
-/* Does an operand below o, or a statement from s on (what walk looks
-   at), name predicate 0 of the pool?  in_order fails unless every
+/* Does a statement from s on (what walk looks at) name predicate 0 of
+   the pool?  in_order fails unless every
    predicate is named, and nvcc numbers them from %p1: this look, which
    stops at the first use, spares most kernels the analysis. */
-static int opnds_p0(const pool *c, const cg_opnd *o)
+static int p0_opnd(void *ctx, cg_opnd *o)
 {
-    return sg_opnds_name(o, c->p, 0);
+    const pool *c = ctx;
+    return o->kind == CG_O_SYM && o->sym == c->p && o->index == 0 ? SG_VISIT_STOP : SG_VISIT_ON;
+}
+
+static int p0_stmt(void *ctx, cg_stmt **link)
+{
+    const cg_stmt *s = *link;
+    if (s->kind == CG_S_RAW)   /* (carried text: not looked at) */
+        return SG_VISIT_ON;
+    return sg_visit_stmt_opnds(s, p0_opnd, ctx) ||
+           (s->kind >= CG_S_EXT && sg_visit_list(sg_orig(s), p0_stmt, ctx)) ? SG_VISIT_STOP
+                                                                              : SG_VISIT_ON;
 }
 
 static int names_p0(const pool *c, cg_stmt *s)
 {
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
-        if (s->kind == CG_S_INST ? opnds_p0(c, s->u.inst.ops) || opnds_p0(c, s->u.inst.guard)
-            : s->kind >= CG_S_EXT && (opnds_p0(c, sg_args(s)) ||
-                                       names_p0(c, sg_orig(s))))
-            return 1;
-        if (body && names_p0(c, *body))
-            return 1;
-    }
-    return 0;
+    return sg_visit_list(s, p0_stmt, (void *)c);
 }
 
 /* Finds the pool among the top-level statements a[0..n) and who writes

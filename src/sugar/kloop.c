@@ -100,7 +100,7 @@ typedef struct kmatch {
 /* The main loop (inside `if_(total >= U)`): its body's size into km. */
 static int main_loop(kloops *c, const cg_stmt *w, cg_symid rnd, kmatch *km)
 {
-    const cg_stmt *from = w->u.ext.body, *cmp = from ? from->next : NULL;
+    const cg_stmt *from = sg_body(w), *cmp = from ? from->next : NULL;
     const cg_stmt *lp = cmp ? cmp->next : NULL;
     cg_symid left, keep;
     const cg_opnd *src;
@@ -108,13 +108,13 @@ static int main_loop(kloops *c, const cg_stmt *w, cg_symid rnd, kmatch *km)
         (keep = cmp_of(cmp, "ne", left, 0)) == CG_NOSYM || !lp || lp->kind != SG_S_LOOP ||
         lp->next || !sg_reg_is(sg_loop_of(lp)->pred, keep))
         return 0;
-    unsigned len = list_len(lp->u.ext.body), u = km->unroll;
+    unsigned len = list_len(sg_body(lp)), u = km->unroll;
     if (len < 2 || (len - 2) % u || (len - 2) / u == 0)
         return 0;
     km->n = (len - 2) / u;
-    km->body = lp->u.ext.body;
+    km->body = sg_body(lp);
     km->label = sg_loop_of(lp)->label;
-    const cg_stmt *s = lp->u.ext.body;
+    const cg_stmt *s = sg_body(lp);
     for (unsigned i = 0; i < u; i++)
         if (!(s = body_is(c, s, km->n, i == 0)) || s == (const cg_stmt *)&c->first)
             return 0;
@@ -134,7 +134,7 @@ static int ladder(kloops *c, const cg_stmt *s, cg_symid rem, unsigned i, const k
     const cg_stmt *w = s ? s->next : NULL;
     if (p == CG_NOSYM || !if_of(w, p))
         return 0;
-    const cg_stmt *after = body_is(c, w->u.ext.body, km->n, 0);
+    const cg_stmt *after = body_is(c, sg_body(w), km->n, 0);
     if (!after)
         return 0;
     if (i + 2 >= km->unroll)                 /* emit_tail(i + 2) returns at once */
@@ -250,7 +250,7 @@ static void rewrite(kloops *c, cg_stmt **link, const kmatch *km)
     b.n = 0;
     ptx_buf_printf(&b, "def %s():", fn);
     sg_py_of(def)->text = cg_strndup(c->m, b.p, b.n);
-    def->u.ext.body = head;
+    *cg_body(def) = head;
     b.n = 0;
     ptx_buf_puts(&b, "ptx.kloop(");
     cg_opnd tot = *km->total;

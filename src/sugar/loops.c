@@ -87,7 +87,7 @@ static int raise_at(loops *c, cg_stmt **link, uint32_t list)
     /* the body: what lies strictly between the label and the back edge */
     if (before != s) {
         before->next = NULL;
-        node->u.ext.body = s->next;
+        *cg_body(node) = s->next;
     }
     return 1;
 }

@@ -66,7 +66,7 @@ static uint32_t sketch(const cg_stmt *s)
         h = (h ^ sg_nops(s->u.inst.ops)) * 0x100000001b3ull;
         break;
     case SG_S_PY:
-        if (s->u.ext.body)     /* a function definition, a `with` */
+        if (sg_body(s))     /* a function definition, a `with` */
             return 0;
         /* fall through */
     default:

@@ -69,16 +69,18 @@ static uint32_t nest_list(cg_module *m, cg_kernel *k, cg_stmt **head, const uint
 
 /* Is there a comparison the next statement takes?  Most kernels have
    none, and this look spares them counting every operand. */
+static int taken(void *ctx, cg_stmt **link)
+{
+    const cg_stmt *s = *link;
+    uint32_t names;
+    (void)ctx;
+    return s->kind == SG_S_CMP && taker(s->next, sg_cmp_of(s)->pred, &names) ? SG_VISIT_STOP
+                                                                              : SG_VISIT_ON;
+}
+
 static int any(const cg_stmt *s)
 {
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body((cg_stmt *)s);
-        uint32_t names;
-        if ((s->kind == SG_S_CMP && taker(s->next, sg_cmp_of(s)->pred, &names)) ||
-            (body && any(*body)))
-            return 1;
-    }
-    return 0;
+    return sg_visit_list(s, taken, NULL);
 }
 
 uint32_t sugar_preds(cg_module *m, cg_kernel *k)

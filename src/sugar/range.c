@@ -103,7 +103,7 @@ static int fold(ranges *c, cg_stmt **link)
         last->next = NULL;                         /* the body ends */
     cg_stmt *node = sg_node_new(c->m, SG_S_FOR, s->first);
     sg_for_of(node)->var = c->k->syms[ri].py;
-    node->u.ext.body = body;
+    *cg_body(node) = body;
     sg_for_of(node)->range = sg_copy_opnd(c->m, mov->u.inst.ops->next);
     sg_for_of(node)->range->next = sg_copy_opnd(c->m, stop);
     if (step->text.n != 1 || step->text.v[0].n != 1 || step->text.v[0].p[0] != '1')

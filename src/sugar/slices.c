@@ -132,27 +132,17 @@ static int slice_opnd(void *ctx, cg_opnd *o)
     return SG_VISIT_SKIP;
 }
 
-static uint32_t walk_opnds(cg_module *m, const cg_kernel *k, cg_opnd *o)
+static int slice_stmt(void *ctx, cg_stmt **link)
 {
-    slicing c = { m, k, 0 };
-    sg_visit_opnds(o, slice_opnd, &c);
-    return c.n;
-}
-
-static uint32_t walk(cg_module *m, const cg_kernel *k, cg_stmt *s)
-{
-    uint32_t n = 0;
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
-        if (s->kind == CG_S_INST)
-            n += walk_opnds(m, k, s->u.inst.ops);
-        else if (body)
-            n += walk(m, k, *body);
-    }
-    return n;
+    slicing *c = ctx;
+    if ((*link)->kind == CG_S_INST)
+        sg_visit_opnds((*link)->u.inst.ops, slice_opnd, c);
+    return SG_VISIT_ON;
 }
 
 uint32_t sugar_slices(cg_module *m, cg_kernel *k)
 {
-    return walk(m, k, k->body);
+    slicing c = { m, k, 0 };
+    sg_visit_stmts(&k->body, slice_stmt, &c);
+    return c.n;
 }

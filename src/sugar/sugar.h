@@ -351,6 +351,22 @@ static inline int sg_visit_stmts(cg_stmt **head, sg_stmt_fn fn, void *ctx)
     }
     return 0;
 }
+/* The list s owns (cg_body), or NULL. */
+static inline cg_stmt *sg_body(const cg_stmt *s)
+{
+    cg_stmt **body = cg_body((cg_stmt *)s);
+    return body ? *body : NULL;
+}
+/* The same from a list's first statement, for a walk that only reads. */
+static inline int sg_visit_list(const cg_stmt *s, sg_stmt_fn fn, void *ctx)
+{
+    cg_stmt *head = (cg_stmt *)s;
+    return sg_visit_stmts(&head, fn, ctx);
+}
+/* The operand visitor on what statement s alone holds: an instruction's
+   operands and guard, raw text (as a CG_O_STR operand), a sugar node's
+   operands (sg_args); returns 1 where fn stopped it. */
+int sg_visit_stmt_opnds(const cg_stmt *s, sg_visit_fn fn, void *ctx);
 /* Does evaluating an operand of list o (or one inside it) emit PTX? */
 int sg_opnds_emit(const cg_opnd *o);
 /* Does an operand of list o (or one inside it) name symbol sym (index:

@@ -314,34 +314,39 @@ static int count_opnd(void *ctx, cg_opnd *o)
     return SG_VISIT_ON;
 }
 
-static void count_opnds(const cg_opnd *o, uint32_t *refs, uint32_t step)
+int sg_visit_stmt_opnds(const cg_stmt *s, sg_visit_fn fn, void *ctx)
 {
-    counting c = { refs, step };
-    sg_visit_opnds(o, count_opnd, &c);
+    if (s->kind == CG_S_INST)
+        return sg_visit_opnds(s->u.inst.ops, fn, ctx) || sg_visit_opnds(s->u.inst.guard, fn, ctx);
+    if (s->kind == CG_S_RAW) {
+        cg_opnd t = { .kind = CG_O_STR, .text = s->u.raw.text };
+        return sg_visit_opnd(&t, fn, ctx);
+    }
+    return s->kind >= CG_S_EXT && sg_visit_opnds(sg_args(s), fn, ctx);
+}
+
+static int count_stmt(void *ctx, cg_stmt **link)
+{
+    const counting *c = ctx;
+    const cg_stmt *s = *link;
+    if (s->kind == CG_S_LABEL) {
+        c->refs[s->u.label] += c->step;
+        return SG_VISIT_ON;
+    }
+    if (s->kind >= CG_S_EXT) {
+        if (sg_orig(s))
+            sg_visit_list(sg_orig(s), count_stmt, ctx);
+        if (sg_sym(s) != CG_NOSYM)
+            c->refs[sg_sym(s)] += c->step;
+    }
+    sg_visit_stmt_opnds(s, count_opnd, ctx);
+    return SG_VISIT_ON;
 }
 
 static void count_stmts(const cg_stmt *s, uint32_t *refs, uint32_t step)
 {
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body((cg_stmt *)s);
-        if (s->kind == CG_S_INST) {
-            count_opnds(s->u.inst.ops, refs, step);
-            count_opnds(s->u.inst.guard, refs, step);
-        } else if (s->kind == CG_S_RAW) {
-            cg_opnd t = { .kind = CG_O_STR, .text = s->u.raw.text };
-            count_opnds(&t, refs, step);
-        } else if (s->kind == CG_S_LABEL) {
-            refs[s->u.label] += step;
-        } else if (s->kind >= CG_S_EXT) {
-            if (sg_orig(s))
-                count_stmts(sg_orig(s), refs, step);
-            if (sg_sym(s) != CG_NOSYM)
-                refs[sg_sym(s)] += step;
-            count_opnds(sg_args(s), refs, step);
-        }
-        if (body)
-            count_stmts(*body, refs, step);
-    }
+    counting c = { refs, step };
+    sg_visit_list(s, count_stmt, &c);
 }
 
 void sg_count_refs(const cg_stmt *s, uint32_t *refs)

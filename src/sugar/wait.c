@@ -99,7 +99,7 @@ static int local_sym(const locals *l, const cg_opnd *o)
 static int block_shape(cg_stmt *scope, locals *l)
 {
     unsigned nwait = 0, pos = 0;
-    for (cg_stmt *s = scope->u.body; s; s = s->next, pos++) {
+    for (cg_stmt *s = sg_body(scope); s; s = s->next, pos++) {
         if (s->kind == CG_S_REG || s->kind == CG_S_LABEL) {
             if (l->n == MAXLOCAL)
                 return 0;
@@ -123,7 +123,7 @@ static int block_shape(cg_stmt *scope, locals *l)
 static int block_loops(cg_stmt *scope, const locals *l)
 {
     unsigned nback = 0, pos = 0;
-    for (cg_stmt *s = scope->u.body; s; s = s->next, pos++) {
+    for (cg_stmt *s = sg_body(scope); s; s = s->next, pos++) {
         if (s->kind != CG_S_INST)
             continue;
         if (s->u.inst.guard && !local_sym(l, s->u.inst.guard))
@@ -159,7 +159,7 @@ static int match_block(sg_key *key, cg_stmt *scope, block *bl)
     key->ctx = &l;
     key->b.n = 0;
     key->nholes = 0;
-    for (cg_stmt *s = scope->u.body; s; s = s->next)
+    for (cg_stmt *s = sg_body(scope); s; s = s->next)
         sg_key_stmt(key, s);
     if (key->nholes > MAXW)
         return 0;
@@ -206,7 +206,7 @@ static void collect(waits *w, cg_stmt *s)
 /* Parameter name for hole p of the try_wait instruction (bar, phase...). */
 static const char *role_name(const block *bl, unsigned p)
 {
-    for (cg_stmt *s = bl->scope->u.body; s; s = s->next) {
+    for (cg_stmt *s = sg_body(bl->scope); s; s = s->next) {
         if (!sg_inst_is(s, "mbarrier"))
             continue;
         unsigned idx = 0;
@@ -307,16 +307,16 @@ static cg_stmt *helper_def(cg_module *m, const helper *h, const block *bl)
     cg_stmt *def = sg_node_new(m, SG_S_PY, PTX_NOTOK);
     sg_py_of(def)->text = cg_strndup(m, b.p, b.n);
     ptx_buf_free(&b);
-    cg_stmt *sc = sg_copy_stmt(m, bl->scope), **tail = &sc->u.body;
+    cg_stmt *sc = sg_copy_stmt(m, bl->scope), **tail = cg_body(sc);
     unsigned pos = 0;
-    for (cg_stmt *s = bl->scope->u.body; s; s = s->next) {
+    for (cg_stmt *s = sg_body(bl->scope); s; s = s->next) {
         cg_stmt *c = sg_copy_stmt(m, s);
         if (c->kind == CG_S_INST)
             c->u.inst.ops = copy_params(m, bl, s->u.inst.ops, h, &pos);
         *tail = c;
         tail = &c->next;
     }
-    def->u.ext.body = sc;
+    *cg_body(def) = sc;
     return def;
 }
 
