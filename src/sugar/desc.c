@@ -367,8 +367,7 @@ uint32_t sg_wgmma_descriptors(cg_module *m, cg_kernel *k)
         return 0;
     sg_scratch sc = { 0 };
     descs c = { .m = m, .k = k };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
-    sg_count_refs(k->body, refs);
+    uint32_t *refs = sg_kernel_refs(&sc, k);
     c.refs = refs;
     uint32_t made = desc_list(&c, &k->body);
     ptx_buf_free(&sc);

@@ -224,8 +224,7 @@ uint32_t sugar_ifs(cg_module *m, cg_kernel *k)
     uint32_t made = 0;
     if (!plain_bra(k->body))
         return 0;
-    c.refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *c.refs);
-    sg_count_refs(k->body, c.refs);
+    c.refs = sg_kernel_refs(&sc, k);
     if (!sg_pyptx_label_pinned(m, k, c.refs))
         made = raise_list(&c, &k->body);
     ptx_buf_free(&sc);

@@ -70,15 +70,9 @@ static void init_all(cg_module *m, cg_kernel *k, cg_stmt **link, cg_stmt *last, 
     ptx_buf_free(&b);
 }
 
-typedef struct inits {
-    cg_module *m;
-    cg_kernel *k;
-    uint32_t made;
-} inits;
-
 static int inits_at(void *ctx, cg_stmt **link)
 {
-    inits *c = ctx;
+    sg_walk *c = ctx;
     cg_stmt *last = *link;
     unsigned n = 1;
     if (!init_at(last))
@@ -94,7 +88,7 @@ static int inits_at(void *ctx, cg_stmt **link)
 
 uint32_t sugar_inits(cg_module *m, cg_kernel *k)
 {
-    inits c = { m, k, 0 };
+    sg_walk c = { m, k, NULL, 0 };
     sg_visit_stmts(&k->body, inits_at, &c);
     return c.made;
 }

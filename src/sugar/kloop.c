@@ -39,6 +39,7 @@ typedef struct kloops {
     const uint32_t *refs;
     sg_key key;
     ptx_buf first;           /* the key of the first body */
+    uint32_t made;
 } kloops;
 
 static sg_leaf exact(const sg_key *key, const cg_opnd *o)
@@ -268,21 +269,15 @@ static void rewrite(kloops *c, cg_stmt **link, const kmatch *km)
     *link = def;
 }
 
-static uint32_t kloop_list(kloops *c, cg_stmt **link)
+static int kloop_at(void *ctx, cg_stmt **link)
 {
-    uint32_t made = 0;
-    for (; *link; link = &(*link)->next) {
-        kmatch km;
-        cg_stmt **body = cg_body(*link);
-        if (body)
-            made += kloop_list(c, body);
-        else if (match(c, *link, &km)) {
-            rewrite(c, link, &km);
-            link = &(*link)->next;    /* past the def: the call */
-            made++;
-        }
-    }
-    return made;
+    kloops *c = ctx;
+    kmatch km;
+    if (cg_body(*link) || !match(c, *link, &km))
+        return SG_VISIT_ON;
+    rewrite(c, link, &km);   /* *link: the def, then the call */
+    c->made++;
+    return SG_VISIT_SKIP;
 }
 
 uint32_t sugar_kloop(cg_module *m, cg_kernel *k)
@@ -291,10 +286,10 @@ uint32_t sugar_kloop(cg_module *m, cg_kernel *k)
         return 0;
     sg_scratch sc = { 0 };
     kloops c = { .m = m, .k = k, .key = { .k = k, .leaf = exact, .m = m } };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
-    sg_count_refs(k->body, refs);
+    uint32_t *refs = sg_kernel_refs(&sc, k);
     c.refs = refs;
-    uint32_t made = kloop_list(&c, &k->body);
+    sg_visit_stmts(&k->body, kloop_at, &c);
+    uint32_t made = c.made;
     ptx_buf_free(&sc);
     ptx_buf_free(&c.key.b);
     ptx_buf_free(&c.first);

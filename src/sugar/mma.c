@@ -231,8 +231,7 @@ uint32_t sugar_mma(cg_module *m, cg_kernel *k)
         return 0;
     sg_scratch sc = { 0 };
     mmas c = { .m = m, .k = k };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
-    sg_count_refs(k->body, refs);
+    uint32_t *refs = sg_kernel_refs(&sc, k);
     c.refs = refs;
     long major = m->vmajor ? strtol(m->vmajor, NULL, 10) : 0;
     long minor = m->vminor ? strtol(m->vminor, NULL, 10) : 0;

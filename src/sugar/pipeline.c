@@ -64,40 +64,28 @@ static cg_stmt *advance(const cg_kernel *k, const uint32_t *refs, cg_stmt *s,
     return add;
 }
 
-static uint32_t pipe_list(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_stmt **link)
+static int pipe_at(void *ctx, cg_stmt **link)
 {
-    uint32_t made = 0;
-    for (; *link; link = &(*link)->next) {
-        cg_stmt *s = *link, **body = cg_body(s), *last;
-        const cg_opnd *cur, *n, *ph;
-        cg_symid st;
-        if (body) {
-            made += pipe_list(m, k, refs, body);
-            continue;
-        }
-        if (!(last = advance(k, refs, s, &cur, &n, &ph, &st)))
-            continue;
-        char t[512], nb[24];
-        sg_text_lit(&n->text, nb, sizeof nb);
-        int len = snprintf(t, sizeof t, "%s, %s = ptx.pipeline(%s, cursor=%s, phase=%s).advance()",
-                           k->syms[st].py, k->syms[ph->sym].py, nb, k->syms[cur->sym].py,
-                           k->syms[ph->sym].py);
-        if (len <= 0 || (size_t)len >= sizeof t)
-            continue;
-        sg_py_splice(m, link, last, t, (size_t)len);
-        made++;
-    }
-    return made;
+    sg_walk *w = ctx;
+    const cg_kernel *k = w->k;
+    cg_stmt *s = *link, *last;
+    const cg_opnd *cur, *n, *ph;
+    cg_symid st;
+    if (cg_body(s) || !(last = advance(k, w->refs, s, &cur, &n, &ph, &st)))
+        return SG_VISIT_ON;
+    char t[512], nb[24];
+    sg_text_lit(&n->text, nb, sizeof nb);
+    int len = snprintf(t, sizeof t, "%s, %s = ptx.pipeline(%s, cursor=%s, phase=%s).advance()",
+                       k->syms[st].py, k->syms[ph->sym].py, nb, k->syms[cur->sym].py,
+                       k->syms[ph->sym].py);
+    if (len <= 0 || (size_t)len >= sizeof t)
+        return SG_VISIT_ON;
+    sg_py_splice(w->m, link, last, t, (size_t)len);
+    w->made++;
+    return SG_VISIT_ON;
 }
 
 uint32_t sugar_pipeline(cg_module *m, cg_kernel *k)
 {
-    if (!sg_any_fresh_reg(k))
-        return 0;
-    sg_scratch sc = { 0 };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
-    sg_count_refs(k->body, refs);
-    uint32_t made = pipe_list(m, k, refs, &k->body);
-    ptx_buf_free(&sc);
-    return made;
+    return sg_walk_fresh(m, k, pipe_at);
 }

@@ -88,9 +88,7 @@ uint32_t sugar_preds(cg_module *m, cg_kernel *k)
     if (!any(k->body))
         return 0;
     sg_scratch sc = { 0 };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
-    memset(refs, 0, (k->nsyms + 1) * sizeof *refs);
-    sg_count_refs(k->body, refs);
+    uint32_t *refs = sg_kernel_refs(&sc, k);
     uint32_t made = nest_list(m, k, &k->body, refs);
     ptx_buf_free(&sc);
     return made;

@@ -138,8 +138,7 @@ uint32_t sugar_range(cg_module *m, cg_kernel *k)
         return 0;
     sg_scratch sc = { 0 };
     ranges c = { .m = m, .k = k };
-    c.refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *c.refs);
-    sg_count_refs(k->body, c.refs);
+    c.refs = sg_kernel_refs(&sc, k);
     if (!sg_pyptx_label_pinned(m, k, c.refs))
         sg_visit_stmts(&k->body, fold_at, &c);
     ptx_buf_free(&sc);

@@ -264,16 +264,9 @@ static int fold_dyn(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_stmt **
     return 1;
 }
 
-typedef struct dyns {
-    cg_module *m;
-    cg_kernel *k;
-    const uint32_t *refs;
-    uint32_t made;
-} dyns;
-
 static int fold_at(void *ctx, cg_stmt **link)
 {
-    dyns *c = ctx;
+    sg_walk *c = ctx;
     if (!cg_body(*link))
         c->made += (uint32_t)fold_dyn(c->m, c->k, c->refs, link);
     return SG_VISIT_ON;
@@ -281,13 +274,5 @@ static int fold_at(void *ctx, cg_stmt **link)
 
 uint32_t sg_dyn_operands(cg_module *m, cg_kernel *k)
 {
-    if (!sg_any_fresh_reg(k))
-        return 0;
-    sg_scratch sc = { 0 };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
-    sg_count_refs(k->body, refs);
-    dyns c = { m, k, refs, 0 };
-    sg_visit_stmts(&k->body, fold_at, &c);
-    ptx_buf_free(&sc);
-    return c.made;
+    return sg_walk_fresh(m, k, fold_at);
 }

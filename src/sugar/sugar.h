@@ -257,6 +257,9 @@ void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx);
    guards, labels, what sugar nodes hold (their `orig` too); a symbol in
    carried text counts twice, so that it never looks private. */
 void sg_count_refs(const cg_stmt *s, uint32_t *refs);
+/* sg_count_refs of k's statements into a zeroed array in sc (per symbol,
+   and one more): what most passes ask first. */
+uint32_t *sg_kernel_refs(sg_scratch *sc, const cg_kernel *k);
 /* Takes back what sg_count_refs(s, refs) added (a pass that counts one
    run of statements at a time into one array). */
 void sg_uncount_refs(const cg_stmt *s, uint32_t *refs);
@@ -351,6 +354,18 @@ static inline int sg_visit_stmts(cg_stmt **head, sg_stmt_fn fn, void *ctx)
     }
     return 0;
 }
+/* What a simple rewriting walk carries: the kernel, its references
+   (sg_kernel_refs, or NULL), and the count of rewrites. */
+typedef struct sg_walk {
+    cg_module *m;
+    cg_kernel *k;
+    const uint32_t *refs;
+    uint32_t made;
+} sg_walk;
+/* The walk of a recognizer of a DSL helper (which takes fresh registers:
+   none in k, nothing to do): fn over k's statements with an sg_walk, its
+   refs counted; the rewrites. */
+uint32_t sg_walk_fresh(cg_module *m, cg_kernel *k, sg_stmt_fn fn);
 /* The list s owns (cg_body), or NULL. */
 static inline cg_stmt *sg_body(const cg_stmt *s)
 {

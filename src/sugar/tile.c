@@ -207,9 +207,8 @@ static void rewrite(tiles *c, const access *a)
 uint32_t sg_smem_tiles(cg_module *m, cg_kernel *k)
 {
     sg_scratch sc = { 0 };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
+    uint32_t *refs = sg_kernel_refs(&sc, k);
     tiles c = { .m = m, .k = k, .refs = refs };
-    sg_count_refs(k->body, refs);
     sg_visit_stmts(&k->body, collect, &c);
     uint32_t made = 0;
     /* per variable once (its first access decides); later runs first, so

@@ -354,6 +354,24 @@ void sg_count_refs(const cg_stmt *s, uint32_t *refs)
     count_stmts(s, refs, 1);
 }
 
+uint32_t *sg_kernel_refs(sg_scratch *sc, const cg_kernel *k)
+{
+    uint32_t *refs = sg_scratch_get(sc, (k->nsyms + 1) * sizeof *refs);
+    sg_count_refs(k->body, refs);
+    return refs;
+}
+
+uint32_t sg_walk_fresh(cg_module *m, cg_kernel *k, sg_stmt_fn fn)
+{
+    if (!sg_any_fresh_reg(k))
+        return 0;
+    sg_scratch sc = { 0 };
+    sg_walk w = { m, k, sg_kernel_refs(&sc, k), 0 };
+    sg_visit_stmts(&k->body, fn, &w);
+    ptx_buf_free(&sc);
+    return w.made;
+}
+
 void sg_uncount_refs(const cg_stmt *s, uint32_t *refs)
 {
     count_stmts(s, refs, (uint32_t)-1);

@@ -454,8 +454,7 @@ static uint32_t fold_own_waits(cg_module *m, cg_kernel *k)
     if (!sg_any_fresh_reg(k))                 /* its predicate is the pool's */
         return 0;
     sg_scratch sc = { 0 };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs), made = 0;
-    sg_count_refs(k->body, refs);
+    uint32_t *refs = sg_kernel_refs(&sc, k), made = 0;
     if (!sg_pyptx_label_pinned(m, k, refs))
         made = fold_own(m, k, refs, &k->body);
     ptx_buf_free(&sc);
