@@ -217,14 +217,17 @@ void sg_retarget_one(cg_stmt *s, sg_retarget_fn map, void *ctx)
     }
 }
 
+static int retarget_stmt(void *ctx, cg_stmt **link)
+{
+    const retarget *r = ctx;
+    sg_retarget_one(*link, r->map, r->ctx);
+    return SG_VISIT_ON;
+}
+
 void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx)
 {
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
-        sg_retarget_one(s, map, ctx);
-        if (body)
-            sg_retarget(*body, map, ctx);
-    }
+    retarget r = { map, ctx };
+    sg_visit_list(s, retarget_stmt, &r);
 }
 
 cg_stmt **sg_list_array(sg_scratch *sc, cg_stmt *head, unsigned *n)

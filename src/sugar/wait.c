@@ -181,24 +181,22 @@ typedef struct waits {
     unsigned n, cap, ngroups;
 } waits;
 
-static void collect(waits *w, cg_stmt *s)
+/* A spin block is collected, not entered. */
+static int collect(void *ctx, cg_stmt **link)
 {
-    for (; s; s = s->next) {
-        block bl;
-        cg_stmt **body = cg_body(s);
-        if (s->kind == CG_S_SCOPE && match_block(&w->key, s, &bl)) {
-            cg_mslot *g = cg_map_put(w->m, &w->groups, w->key.b.p, w->key.b.n);
-            if (g->val < 0) {
-                g->k = cg_strndup(w->m, w->key.b.p, w->key.b.n);
-                g->val = (int32_t)w->ngroups++;
-            }
-            bl.group = g->val;
-            w->v = cg_grow(w->m, w->v, w->n, &w->cap, sizeof *w->v);
-            w->v[w->n++] = bl;
-        } else if (body) {
-            collect(w, *body);
-        }
+    waits *w = ctx;
+    block bl;
+    if ((*link)->kind != CG_S_SCOPE || !match_block(&w->key, *link, &bl))
+        return SG_VISIT_ON;
+    cg_mslot *g = cg_map_put(w->m, &w->groups, w->key.b.p, w->key.b.n);
+    if (g->val < 0) {
+        g->k = cg_strndup(w->m, w->key.b.p, w->key.b.n);
+        g->val = (int32_t)w->ngroups++;
     }
+    bl.group = g->val;
+    w->v = cg_grow(w->m, w->v, w->n, &w->cap, sizeof *w->v);
+    w->v[w->n++] = bl;
+    return SG_VISIT_SKIP;
 }
 
 /* ---- helper definitions --------------------------------------------- */
@@ -467,7 +465,7 @@ uint32_t sugar_wait(cg_module *m, cg_kernel *k)
 {
     waits w = { .m = m, .k = k, .key = { .k = k, .leaf = block_leaf, .m = m } };
     uint32_t own = fold_own_waits(m, k);
-    collect(&w, k->body);
+    sg_visit_stmts(&k->body, collect, &w);
     ptx_buf_free(&w.key.b);
     if (!w.n)
         return own;
