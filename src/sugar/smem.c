@@ -57,6 +57,37 @@ static const char *allocation(const cg_var *v, uint64_t *bytes, uint64_t *align)
     return !strcmp(v->type, "b8") ? "alloc" : NULL;
 }
 
+void sg_print_smem(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int depth,
+                   ptx_buf *out)
+{
+    const sg_smem *d = sg_smem_of(s);
+    const cg_sym *y = &k->syms[d->var];
+    (void)m;
+    sg_indent(out, depth);
+    if (d->mbarrier) {
+        ptx_buf_printf(out, "%s = smem.mbarrier(%s, name=\"%s\")\n", y->py, d->size, y->ptx);
+        return;
+    }
+    ptx_buf_printf(out, "%s = smem.alloc(%s, ", y->py, d->dtype);
+    if (d->rows)
+        ptx_buf_printf(out, "(%llu, %llu)", (unsigned long long)d->rows,
+                       (unsigned long long)d->cols);
+    else
+        ptx_buf_puts(out, d->size);
+    if (d->align)
+        ptx_buf_printf(out, ", align=%llu", (unsigned long long)d->align);
+    ptx_buf_printf(out, ", name=\"%s\")\n", y->ptx);
+}
+
+int sg_smem_fits(const cg_module *m, const cg_kernel *k, const cg_stmt *s)
+{
+    ptx_buf b = { 0 };
+    sg_print_smem(m, k, s, 0, &b);
+    int ok = b.n <= 512;   /* 511 bytes and the newline */
+    ptx_buf_free(&b);
+    return ok;
+}
+
 static cg_stmt *alloc_stmt(cg_module *m, cg_kernel *k, const cg_stmt *s,
                            const char *call, uint64_t align)
 {
@@ -64,20 +95,15 @@ static cg_stmt *alloc_stmt(cg_module *m, cg_kernel *k, const cg_stmt *s,
     cg_sym *y = &k->syms[v->sym];
     if (!y->py && !(y->py = sg_py_fresh(m, k, y->ptx)))
         return NULL;
-    char text[512], al[32] = "";
-    if (!strcmp(call, "alloc") && align != 128)
-        snprintf(al, sizeof al, ", align=%llu", (unsigned long long)align);
-    int n = !strcmp(call, "alloc")
-        ? snprintf(text, sizeof text, "%s = smem.alloc(b8, %s%s, name=\"%s\")", y->py, v->size,
-                   al, y->ptx)
-        : snprintf(text, sizeof text, "%s = smem.mbarrier(%s, name=\"%s\")", y->py, v->size,
-                   y->ptx);
-    if (n <= 0 || (size_t)n >= sizeof text)
-        return NULL;
-    cg_stmt *py = sg_node_new(m, SG_S_PY, s->first);
-    sg_py_of(py)->text = cg_strndup(m, text, (size_t)n);
-    sg_py_of(py)->orig = sg_copy_stmt(m, s);
-    return py;
+    cg_stmt *node = sg_node_new(m, SG_S_SMEM, s->first);
+    sg_smem *d = sg_smem_of(node);
+    d->var = v->sym;
+    d->mbarrier = (uint8_t)!!strcmp(call, "alloc");
+    d->dtype = "b8";
+    d->size = v->size;
+    d->align = !d->mbarrier && align != 128 ? align : 0;
+    d->orig = sg_copy_stmt(m, s);
+    return sg_smem_fits(m, k, node) ? node : NULL;
 }
 
 /* The declarations of one list, in order, while the offset allows. */

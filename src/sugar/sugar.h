@@ -272,6 +272,9 @@ cg_stmt **sg_list_array(sg_scratch *s, cg_stmt *head, unsigned *n);
    mbarrier helpers, TMA): a SG_O_DYN as the allocation, _dyn_smem(off);
    anything else as cg_print_opnd prints it. */
 void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out);
+/* smem.c: SG_S_SMEM node s prints in the 511 bytes the pass allows a
+   declaration (longer ones stay PTX declarations). */
+int sg_smem_fits(const cg_module *m, const cg_kernel *k, const cg_stmt *s);
 /* Part of "decls" (tile.c): 2-D element access x[row, col] of what
    sg_smem_decls declared. */
 uint32_t sg_smem_tiles(cg_module *m, cg_kernel *k);

@@ -143,8 +143,8 @@ static int collect(void *ctx, cg_stmt **link)
 static cg_stmt *decl_of(const tiles *c, cg_symid var)
 {
     for (cg_stmt *s = c->k->body; s; s = s->next)
-        if (s->kind == SG_S_PY && sg_py_of(s)->orig && sg_py_of(s)->orig->kind == CG_S_VAR &&
-            sg_py_of(s)->orig->u.var.sym == var && strstr(sg_py_of(s)->text, "smem.alloc(b8, "))
+        if (s->kind == SG_S_SMEM && sg_smem_of(s)->var == var && !sg_smem_of(s)->mbarrier &&
+            !sg_smem_of(s)->rows)
             return s;
     return NULL;
 }
@@ -161,19 +161,18 @@ static int redeclare(tiles *c, cg_symid var)
             f = f ? f : &c->v[i];
         }
     cg_stmt *d = decl_of(c, var);
-    const cg_var *v = d ? &sg_py_of(d)->orig->u.var : NULL;
-    unsigned long bytes = v ? strtoul(v->size, NULL, 10) : 0;
+    unsigned long bytes = d ? strtoul(sg_smem_of(d)->size, NULL, 10) : 0;
     unsigned long row = (unsigned long)f->cols << elem_shift(f->type);
     if (!d || !bytes || bytes % row)
         return 0;
-    const char *al = strstr(sg_py_of(d)->text, ", align=");
-    char text[512];
-    int n = snprintf(text, sizeof text, "%s = smem.alloc(%s, (%lu, %u)%.*s, name=\"%s\")",
-                     c->k->syms[var].py, f->type, bytes / row, f->cols,
-                     al ? (int)(strstr(al, ", name=") - al) : 0, al ? al : "", c->k->syms[var].ptx);
-    if (n <= 0 || (size_t)n >= sizeof text)
+    sg_smem was = *sg_smem_of(d);
+    sg_smem_of(d)->dtype = f->type;
+    sg_smem_of(d)->rows = bytes / row;
+    sg_smem_of(d)->cols = f->cols;
+    if (!sg_smem_fits(c->m, c->k, d)) {
+        *sg_smem_of(d) = was;
         return 0;
-    sg_py_of(d)->text = cg_strndup(c->m, text, (size_t)n);
+    }
     c->m->types_used |= 1u << cg_type_index(f->type, strlen(f->type));
     return 1;
 }
