@@ -251,6 +251,7 @@ static void rewrite(kloops *c, cg_stmt **link, const kmatch *km)
     b.n = 0;
     ptx_buf_printf(&b, "def %s():", fn);
     sg_py_of(def)->text = cg_strndup(c->m, b.p, b.n);
+    sg_py_of(def)->def = 1;
     *cg_body(def) = head;
     b.n = 0;
     ptx_buf_puts(&b, "ptx.kloop(");

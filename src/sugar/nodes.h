@@ -51,6 +51,8 @@ typedef struct sg_py {       /* Python lines a pass writes (text, body) */
     cg_opnd *args;           /* an operand the text stands for (desc.c: the
                                 descriptor), or NULL */
     cg_symid sym;            /* the register the text assigns, or CG_NOSYM */
+    uint8_t def;             /* a local function's definition (kloop, wait,
+                                outline): its body runs where it is called */
     cg_stmt *orig;
 } sg_py;
 

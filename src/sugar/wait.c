@@ -304,6 +304,7 @@ static cg_stmt *helper_def(cg_module *m, const helper *h, const block *bl)
     ptx_buf_puts(&b, "):");
     cg_stmt *def = sg_node_new(m, SG_S_PY, PTX_NOTOK);
     sg_py_of(def)->text = cg_strndup(m, b.p, b.n);
+    sg_py_of(def)->def = 1;
     ptx_buf_free(&b);
     cg_stmt *sc = sg_copy_stmt(m, bl->scope), **tail = cg_body(sc);
     unsigned pos = 0;
