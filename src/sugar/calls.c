@@ -671,6 +671,7 @@ typedef struct wrapping {
     cg_module *m;
     const cg_kernel *k;
     struct sg_word_fits *fits;
+    uint32_t made;
     struct fit_memo {            /* the map's answers, direct-mapped: most */
         const char *op;          /* instructions spell one of a few words */
         const char **mods;
@@ -724,18 +725,13 @@ static const word_fit *fit_of(wrapping *c, const cg_inst *in)
     return w->fit;
 }
 
-static uint32_t wrap_list(wrapping *c, cg_stmt *s)
+static int wrap(void *ctx, cg_stmt **link)
 {
-    uint32_t made = 0;
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
-        if (body) {
-            made += wrap_list(c, *body);
-            continue;
-        }
-        if (s->kind != CG_S_INST)
-            continue;
-        const word_fit *f = fit_of(c, &s->u.inst);
+    wrapping *c = ctx;
+    cg_stmt *s = *link;
+    if (s->kind != CG_S_INST)
+        return SG_VISIT_ON;
+    const word_fit *f = fit_of(c, &s->u.inst);
         int found = 0;
         for (unsigned w = 0; w < NROWWORDS && !found; w++)
             for (uint64_t rows = f->rows[w]; rows && !found; rows &= rows - 1) {
@@ -745,12 +741,11 @@ static uint32_t wrap_list(wrapping *c, cg_stmt *s)
                     s->u.inst.hook = (uint8_t)(i + 1);
                     sg_st(c->m)->uses_smem |= wrappers[i].call[0] == 's';   /* smem.* */
                     s->u.inst.hook_data = f->form[i];
-                    made++;
+                    c->made++;
                     found = 1;
                 }
             }
-    }
-    return made;
+    return SG_VISIT_ON;
 }
 
 uint32_t sugar_calls(cg_module *m, cg_kernel *k)
@@ -759,5 +754,6 @@ uint32_t sugar_calls(cg_module *m, cg_kernel *k)
     if (!st->word_fits)
         st->word_fits = cg_alloc(m, sizeof *st->word_fits);
     wrapping c = { .m = m, .k = k, .fits = st->word_fits };
-    return wrap_list(&c, k->body);
+    sg_visit_stmts(&k->body, wrap, &c);
+    return c.made;
 }

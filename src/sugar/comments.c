@@ -40,25 +40,19 @@ static int trivia_only(const cg_stmt *s)
     return 1;
 }
 
-static uint32_t strip(cg_stmt **link)
+static int strip(void *ctx, cg_stmt **link)
 {
-    uint32_t n = 0;
-    while (*link) {
-        cg_stmt *s = *link, **body;
-        if (trivia_only(s)) {
-            *link = s->next;
-            n++;
-            continue;
-        }
-        if ((body = cg_body(s)))
-            n += strip(body);
-        link = &s->next;
-    }
-    return n;
+    if (!trivia_only(*link))
+        return SG_VISIT_ON;
+    *link = (*link)->next;
+    ++*(uint32_t *)ctx;
+    return SG_VISIT_GONE;
 }
 
 uint32_t sugar_comments(cg_module *m, cg_kernel *k)
 {
     (void)m;
-    return strip(&k->body);
+    uint32_t n = 0;
+    sg_visit_stmts(&k->body, strip, &n);
+    return n;
 }

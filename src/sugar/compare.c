@@ -63,7 +63,7 @@ typedef struct pool {
 static const char *comparison(const cg_kernel *k, const cg_stmt *s)
 {
     const cg_inst *in = &s->u.inst;
-    if (in->guard || in->nmods != 2 || sg_nops(in->ops) != 3)
+    if (!sg_inst_match(s, "setp.*.*", 3))
         return NULL;
     const cg_opnd *d = in->ops, *l = d->next, *r = l->next;
     if (l->kind != CG_O_SYM || !cg_sym_is_reg(&k->syms[l->sym]) || !k->syms[l->sym].type ||
@@ -79,29 +79,39 @@ static const char *comparison(const cg_kernel *k, const cg_stmt *s)
     return NULL;
 }
 
+/* One statement's operands named: the statement, its destination (the
+   first operand, or NULL), where it stands. */
+typedef struct naming {
+    pool *c;
+    const cg_stmt *s;
+    const cg_opnd *dst;
+    uint32_t pos, top;
+} naming;
+
+static int name_opnd(void *ctx, cg_opnd *o)
+{
+    const naming *u = ctx;
+    pool *c = u->c;
+    if (o->kind == CG_O_SYM && o->sym == c->p) {
+        if (o->index < 0 || (uint32_t)o->index >= c->n) {
+            c->whole = 1;
+        } else if (o == u->dst && sg_inst_is(u->s, "setp") && !c->writer[o->index]) {
+            c->writer[o->index] = (cg_stmt *)u->s;
+            c->at[o->index] = c->pos;
+        } else if (u->pos < c->first[o->index]) {
+            c->first[o->index] = u->pos;
+        }
+        if (u->top < c->first_top[o->index])
+            c->first_top[o->index] = u->top;
+    }
+    return SG_VISIT_ON;
+}
+
 static void name_opnds(pool *c, const cg_opnd *o, const cg_stmt *s, int dst, uint32_t pos,
                        uint32_t top)
 {
-    for (; o; o = o->next, dst = 0) {
-        if (o->kind == CG_O_SYM && o->sym == c->p) {
-            if (o->index < 0 || (uint32_t)o->index >= c->n) {
-                c->whole = 1;
-            } else if (dst && sg_inst_is(s, "setp") && !c->writer[o->index]) {
-                c->writer[o->index] = (cg_stmt *)s;
-                c->at[o->index] = c->pos;
-            } else if (pos < c->first[o->index]) {
-                c->first[o->index] = pos;
-            }
-            if (top < c->first_top[o->index])
-                c->first_top[o->index] = top;
-        }
-        if (o->a)   /* (most operands are leaves: no call for them) */
-            name_opnds(c, o->a, s, 0, pos, top);
-        if (o->b)
-            name_opnds(c, o->b, s, 0, pos, top);
-        if (o->elems)
-            name_opnds(c, o->elems, s, 0, pos, top);
-    }
+    naming u = { c, s, dst ? o : NULL, pos, top };
+    sg_visit_opnds(o, name_opnd, &u);
 }
 
 /* Who writes and who names each predicate, in statement order. */
@@ -281,32 +291,29 @@ static void rewrite(pool *c, cg_stmt **a, unsigned decl)
     *link = NULL;
 }
 
-/* Does an operand below o, or a statement from s on (what walk looks
-   at), name predicate 0 of the pool?  in_order fails unless every
+/* Does a statement from s on (what walk looks at) name predicate 0 of
+   the pool?  in_order fails unless every
    predicate is named, and nvcc numbers them from %p1: this look, which
    stops at the first use, spares most kernels the analysis. */
-static int opnds_p0(const pool *c, const cg_opnd *o)
+static int p0_opnd(void *ctx, cg_opnd *o)
 {
-    for (; o; o = o->next)
-        if ((o->kind == CG_O_SYM && o->sym == c->p && o->index == 0) ||
-            (o->a && opnds_p0(c, o->a)) || (o->b && opnds_p0(c, o->b)) ||
-            (o->elems && opnds_p0(c, o->elems)))
-            return 1;
-    return 0;
+    const pool *c = ctx;
+    return o->kind == CG_O_SYM && o->sym == c->p && o->index == 0 ? SG_VISIT_STOP : SG_VISIT_ON;
+}
+
+static int p0_stmt(void *ctx, cg_stmt **link)
+{
+    const cg_stmt *s = *link;
+    if (s->kind == CG_S_RAW)   /* (carried text: not looked at) */
+        return SG_VISIT_ON;
+    return sg_visit_stmt_opnds(s, p0_opnd, ctx) ||
+           (s->kind >= CG_S_EXT && sg_visit_list(sg_orig(s), p0_stmt, ctx)) ? SG_VISIT_STOP
+                                                                              : SG_VISIT_ON;
 }
 
 static int names_p0(const pool *c, cg_stmt *s)
 {
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
-        if (s->kind == CG_S_INST ? opnds_p0(c, s->u.inst.ops) || opnds_p0(c, s->u.inst.guard)
-            : s->kind >= CG_S_EXT && (opnds_p0(c, sg_args(s)) ||
-                                       names_p0(c, sg_orig(s))))
-            return 1;
-        if (body && names_p0(c, *body))
-            return 1;
-    }
-    return 0;
+    return sg_visit_list(s, p0_stmt, (void *)c);
 }
 
 /* Finds the pool among the top-level statements a[0..n) and who writes

@@ -88,20 +88,19 @@ static void use_text(decls *c, const cg_text *t)
             use(c, t->v[i].sym);
 }
 
+static int use_opnd(void *ctx, cg_opnd *o)
+{
+    decls *c = ctx;
+    if (o->kind == CG_O_SYM)
+        use(c, o->sym);
+    if (sg_text_names(o))
+        use_text(c, &o->text);
+    return SG_VISIT_ON;
+}
+
 static void use_opnds(decls *c, const cg_opnd *o)
 {
-    for (; o; o = o->next) {
-        if (o->kind == CG_O_SYM)
-            use(c, o->sym);
-        if (sg_text_names(o))
-            use_text(c, &o->text);
-        if (o->a)   /* (most operands are leaves: no call for them) */
-            use_opnds(c, o->a);
-        if (o->b)
-            use_opnds(c, o->b);
-        if (o->elems)
-            use_opnds(c, o->elems);
-    }
+    sg_visit_opnds(o, use_opnd, c);
 }
 
 static void use_stmts(decls *c, const cg_stmt *s, int one)

@@ -39,13 +39,6 @@ typedef struct descs {
     ptx_buf text;
 } descs;
 
-/* s is `op.m0 x, ...` with operand kinds in `kinds` (R: register
-   x (a[0]) or the given one, I: int, N: a name), unguarded. */
-static int inst(const cg_stmt *s, const char *op, const char *m0, unsigned nops)
-{
-    return sg_inst_is(s, op) && !s->u.inst.guard && s->u.inst.nmods == 1 &&
-           !strcmp(s->u.inst.mods[0], m0) && sg_nops(s->u.inst.ops) == nops;
-}
 
 /* A non-negative int operand's value; *ok = 0 for anything else, and for
    a spelling past 64 bits (not PTX; strtoull would saturate it). */
@@ -87,14 +80,12 @@ static cg_stmt *base(descs *c, cg_stmt *s, cg_opnd **bo, cg_symid *a)
     cg_stmt *mv = s->next;
     const cg_opnd *src = mv->u.inst.ops ? mv->u.inst.ops->next : NULL;
     *a = s->u.reg;
-    if (sg_inst_is(mv, "cvt") && !mv->u.inst.guard && mv->u.inst.nmods == 2 &&
-        !strcmp(mv->u.inst.mods[0], "u64") && !strcmp(mv->u.inst.mods[1], "u32") &&
-        sg_reg_is(mv->u.inst.ops, s->u.reg) && src->kind == CG_O_SYM && src->index < 0 &&
+    if (sg_inst_match(mv, "cvt.u64.u32", SG_ANY_OPS) && sg_reg_is(mv->u.inst.ops, s->u.reg) && src->kind == CG_O_SYM && src->index < 0 &&
         cg_sym_is_reg(&k->syms[src->sym]) && c->refs[s->u.reg] == 2) {
         *bo = sg_copy_opnd(c->m, src);              /* a 32-bit register */
         return mv->next;
     }
-    if (!inst(mv, "mov", "u64", 2) || !sg_reg_is(mv->u.inst.ops, s->u.reg) ||
+    if (!sg_inst_match(mv, "mov.u64", 2) || !sg_reg_is(mv->u.inst.ops, s->u.reg) ||
         (src->kind != CG_O_STR && !(src->kind == CG_O_SYM && !cg_sym_is_reg(&k->syms[src->sym]))))
         return NULL;
     char name[128];
@@ -110,8 +101,8 @@ static cg_stmt *base(descs *c, cg_stmt *s, cg_opnd **bo, cg_symid *a)
     int ok;
     *bo = cg_opnd_new(c->m, SG_O_DYN);
     uses_dyn(c->m);
-    if (sg_fresh_decl(c->k, o, "u64") && inst(o->next, "mov", "b64", 2) &&
-        sg_reg_is(o->next->u.inst.ops, o->u.reg) && inst(add, "add", "s64", 3) &&
+    if (sg_fresh_decl(c->k, o, "u64") && sg_inst_match(o->next, "mov.b64", 2) &&
+        sg_reg_is(o->next->u.inst.ops, o->u.reg) && sg_inst_match(add, "add.s64", 3) &&
         sg_reg_is(add->u.inst.ops, s->u.reg) && sg_reg_is(add->u.inst.ops->next, s->u.reg) &&
         sg_reg_is(add->u.inst.ops->next->next, o->u.reg) && c->refs[o->u.reg] == 2 &&
         (off = int_of(o->next->u.inst.ops->next, &ok), ok && off > 0)) {
@@ -133,7 +124,7 @@ static cg_stmt *match(descs *c, cg_stmt *s, cg_symid *d, cg_opnd **desc)
         return NULL;
     int ok = 1;
     uint64_t shift = 0;
-    if (sg_fresh_decl(c->k, t, "u64") && inst(t->next, "add", "s64", 3)) {      /* addr_byte_offset */
+    if (sg_fresh_decl(c->k, t, "u64") && sg_inst_match(t->next, "add.s64", 3)) {      /* addr_byte_offset */
         const cg_opnd *o = t->next->u.inst.ops;
         if (!sg_reg_is(o, t->u.reg) || !sg_reg_is(o->next, a) || c->refs[t->u.reg] != 2)
             return NULL;
@@ -145,8 +136,8 @@ static cg_stmt *match(descs *c, cg_stmt *s, cg_symid *d, cg_opnd **desc)
     }
     cg_stmt *shr = t ? t->next : NULL, *and = shr ? shr->next : NULL;
     cg_stmt *cr = and ? and->next : NULL, *cm = cr ? cr->next : NULL, *or = cm ? cm->next : NULL;
-    if (!sg_fresh_decl(c->k, t, "u64") || !inst(shr, "shr", "u64", 3) || !inst(and, "and", "b64", 3) ||
-        !sg_fresh_decl(c->k, cr, "u64") || !inst(cm, "mov", "b64", 2) || !inst(or, "or", "b64", 3))
+    if (!sg_fresh_decl(c->k, t, "u64") || !sg_inst_match(shr, "shr.u64", 3) || !sg_inst_match(and, "and.b64", 3) ||
+        !sg_fresh_decl(c->k, cr, "u64") || !sg_inst_match(cm, "mov.b64", 2) || !sg_inst_match(or, "or.b64", 3))
         return NULL;
     cg_symid dr = t->u.reg, cs = cr->u.reg;
     const cg_opnd *x = shr->u.inst.ops, *y = and->u.inst.ops, *z = or->u.inst.ops;
@@ -190,12 +181,12 @@ static const char *const umma_layout[8] = {
 
 /* `d = a OP int` in fresh register d declared by r (a: *a, then d);
    the int; the statement after, or NULL. */
-static cg_stmt *step(const descs *c, cg_stmt *r, const char *op, const char *mod, cg_symid *a,
+static cg_stmt *step(const descs *c, cg_stmt *r, const char *pat, cg_symid *a,
                      uint64_t *v)
 {
     cg_stmt *s = r ? r->next : NULL;
     int ok;
-    if (!sg_fresh_decl(c->k, r, "u32") || !inst(s, op, mod, 3) || !sg_reg_is(s->u.inst.ops, r->u.reg) ||
+    if (!sg_fresh_decl(c->k, r, "u32") || !sg_inst_match(s, pat, 3) || !sg_reg_is(s->u.inst.ops, r->u.reg) ||
         !sg_reg_is(s->u.inst.ops->next, *a) || c->refs[*a] != (*a == r->u.reg ? 3u : 2u))
         return NULL;
     *v = int_of(s->u.inst.ops->next->next, &ok);
@@ -240,7 +231,7 @@ static cg_stmt *masked(descs *c, cg_stmt *s, cg_symid *out)
     char base[160];
     cg_symid a = CG_NOSYM;
     cg_stmt *t = s;
-    if (sg_fresh_decl(c->k, s, "u32") && inst(s->next, "mov", "u32", 2) && sg_reg_is(s->next->u.inst.ops, s->u.reg)) {
+    if (sg_fresh_decl(c->k, s, "u32") && sg_inst_match(s->next, "mov.u32", 2) && sg_reg_is(s->next->u.inst.ops, s->u.reg)) {
         const cg_opnd *src = s->next->u.inst.ops->next;
         char w[128];
         if (!(src->kind == CG_O_STR ? sg_text_lit(&src->text, w, sizeof w)
@@ -254,21 +245,19 @@ static cg_stmt *masked(descs *c, cg_stmt *s, cg_symid *out)
         return NULL;   /* a register base: left as it is */
     }
     uint64_t off = 0, mask = 0, four = 0;
-    cg_stmt *n = t && t->next && sg_inst_is(t->next, "add") ? step(c, t, "add", "u32", &a, &off) : t;
-    if (!n || !(n = step(c, n, "and", "b32", &a, &mask)) || !(n = step(c, n, "shr", "u32", &a, &four)) ||
+    cg_stmt *n = t && t->next && sg_inst_is(t->next, "add") ? step(c, t, "add.u32", &a, &off) : t;
+    if (!n || !(n = step(c, n, "and.b32", &a, &mask)) || !(n = step(c, n, "shr.u32", &a, &four)) ||
         four != 4 || !sg_fresh_decl(c->k, n, "u64"))
         return NULL;
     cg_stmt *cv = n->next, *or = cv ? cv->next : NULL;
     cg_symid d = n->u.reg;
     int ok;
-    if (!sg_inst_is(cv, "cvt") || cv->u.inst.guard || cv->u.inst.nmods != 2 ||
-        strcmp(cv->u.inst.mods[0], "u64") || strcmp(cv->u.inst.mods[1], "u32") ||
-        !sg_reg_is(cv->u.inst.ops, d) || !sg_reg_is(cv->u.inst.ops->next, a) || c->refs[a] != 2 ||
-        !inst(or, "or", "b64", 3) || !sg_reg_is(or->u.inst.ops, d) || !sg_reg_is(or->u.inst.ops->next, d))
+    if (!sg_inst_match(cv, "cvt.u64.u32", SG_ANY_OPS) || !sg_reg_is(cv->u.inst.ops, d) || !sg_reg_is(cv->u.inst.ops->next, a) || c->refs[a] != 2 ||
+        !sg_inst_match(or, "or.b64", 3) || !sg_reg_is(or->u.inst.ops, d) || !sg_reg_is(or->u.inst.ops->next, d))
         return NULL;
     uint64_t kc = int_of(or->u.inst.ops->next->next, &ok);
     cg_stmt *r2 = or->next, *mv = r2 ? r2->next : NULL, *last = or;
-    int tc = sg_fresh_decl(c->k, r2, "b64") && inst(mv, "mov", "b64", 2) && sg_reg_is(mv->u.inst.ops, r2->u.reg) &&
+    int tc = sg_fresh_decl(c->k, r2, "b64") && sg_inst_match(mv, "mov.b64", 2) && sg_reg_is(mv->u.inst.ops, r2->u.reg) &&
              sg_reg_is(mv->u.inst.ops->next, d) && c->refs[d] == 4;
     if (!ok)
         return NULL;
@@ -360,8 +349,8 @@ static uint32_t desc_list(descs *c, cg_stmt **head)
         } else if ((last = masked(c, s, &d)) != NULL) {
             sg_py_splice(c->m, link, last, c->text.p, c->text.n);
             made++;
-        } else if (sg_inst_is(s, "wgmma") && s->u.inst.nmods && sg_nops(s->u.inst.ops) >= 3 &&
-                   !strcmp(s->u.inst.mods[0], "mma_async")) {
+        } else if (sg_inst_match(s, "wgmma.mma_async.**", SG_ANY_OPS | SG_ANY_GUARD) &&
+                   sg_nops(s->u.inst.ops) >= 3) {
             inline_into(c, l2, l1, s);
             if (l1 && *l1 == s)              /* both went: keep the links valid */
                 link = l1, l1 = l2 = NULL;
@@ -378,8 +367,7 @@ uint32_t sg_wgmma_descriptors(cg_module *m, cg_kernel *k)
         return 0;
     sg_scratch sc = { 0 };
     descs c = { .m = m, .k = k };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
-    sg_count_refs(k->body, refs);
+    uint32_t *refs = sg_kernel_refs(&sc, k);
     c.refs = refs;
     uint32_t made = desc_list(&c, &k->body);
     ptx_buf_free(&sc);

@@ -102,11 +102,12 @@ static int arith_word(const char *op, const char **mods, uint32_t nmods)
     return ntypes > 0;
 }
 
-static uint64_t word_rows(const cg_inst *in);
+static uint64_t word_rows(const cg_stmt *s);
 
 /* What the memo knows of in's opcode word. */
-static const struct word_memo *word_of(ctx *c, const cg_inst *in)
+static const struct word_memo *word_of(ctx *c, const cg_stmt *s)
 {
+    const cg_inst *in = &s->u.inst;
     uintptr_t h = (uintptr_t)in->op * 31 + (uintptr_t)in->mods + in->nmods;
     struct word_memo *w = &c->memo[(h ^ h >> 8 ^ h >> 16) % 256];
     if (w->op != in->op || w->mods != in->mods || w->nmods != in->nmods) {
@@ -114,7 +115,7 @@ static const struct word_memo *word_of(ctx *c, const cg_inst *in)
         w->mods = in->mods;
         w->nmods = in->nmods;
         w->is = arith_word(in->op, in->mods, in->nmods);
-        w->rows = w->is ? word_rows(in) : 0;
+        w->rows = w->is ? word_rows(s) : 0;
     }
     return w;
 }
@@ -124,7 +125,7 @@ static int arith_inst(ctx *c, const cg_stmt *s)
     if (!s || s->kind != CG_S_INST || s->u.inst.guard)
         return 0;
     const cg_inst *in = &s->u.inst;
-    const struct word_memo *w = word_of(c, in);
+    const struct word_memo *w = word_of(c, s);
     const cg_opnd *d = in->ops;
     return w->is && d && d->kind == CG_O_SYM && sg_nops(d) <= MAXOPS;
 }
@@ -147,24 +148,23 @@ static void bump(uint16_t *v, uint32_t i)
         v[i]++;
 }
 
+static int count_one(void *cx, cg_opnd *o)
+{
+    ctx *c = cx;
+    if (o->kind == CG_O_SYM)
+        bump(c->uses, slot(c, o->sym, o->index));
+    for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
+        if (o->text.v[i].sym != CG_NOSYM) {
+            uint32_t sl = slot(c, o->text.v[i].sym, o->text.v[i].index);
+            bump(c->uses, sl);
+            bump(c->uses, sl);   /* raw text: never a temp */
+        }
+    return SG_VISIT_ON;
+}
+
 static void count_opnd(ctx *c, const cg_opnd *o)
 {
-    for (; o; o = o->next) {
-        if (o->kind == CG_O_SYM)
-            bump(c->uses, slot(c, o->sym, o->index));
-        for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
-            if (o->text.v[i].sym != CG_NOSYM) {
-                uint32_t sl = slot(c, o->text.v[i].sym, o->text.v[i].index);
-                bump(c->uses, sl);
-                bump(c->uses, sl);   /* raw text: never a temp */
-            }
-        if (o->a)   /* (most operands are leaves: no call for them) */
-            count_opnd(c, o->a);
-        if (o->b)
-            count_opnd(c, o->b);
-        if (o->elems)
-            count_opnd(c, o->elems);
-    }
+    sg_visit_opnds(o, count_one, c);
 }
 
 /* Uses and definitions of every register, looking through the sugar
@@ -237,63 +237,60 @@ enum { LHS_ANY, LHS_S32, LHS_NOT_S32 };
 enum { OUT, IN };
 
 typedef struct overload_row {
-    const char *op, *sym;
+    const char *pat, *sym;      /* the instruction (sg_inst_match), the operator */
     uint8_t form, width, rhs, lhs;
-    const char *mod0, *mod1;    /* mod1 NULL: one modifier */
 } overload_row;
 
 static const overload_row overloads[] = {
-    { "add", "+", OUT, 64, RHS_SAME, LHS_ANY, "s64", NULL },
-    { "add", "+", OUT, 32, RHS_SAME, LHS_S32, "s32", NULL },
-    { "add", "+", OUT, 32, RHS_SAME, LHS_NOT_S32, "u32", NULL },
-    { "sub", "-", OUT, 64, RHS_SAME, LHS_ANY, "s64", NULL },
-    { "sub", "-", OUT, 32, RHS_ANY, LHS_ANY, "s32", NULL },
-    { "mul", "*", OUT, 64, RHS_SAME, LHS_ANY, "lo", "u64" },
-    { "mul", "*", OUT, 32, RHS_INT, LHS_ANY, "lo", "s32" },
-    { "mul", "*", OUT, 32, RHS_ANYREG, LHS_ANY, "lo", "u32" },
-    { "shl", "<<", OUT, 64, RHS_ANY, LHS_ANY, "b64", NULL },
-    { "shl", "<<", OUT, 32, RHS_ANY, LHS_ANY, "b32", NULL },
-    { "shr", ">>", OUT, 64, RHS_ANY, LHS_ANY, "u64", NULL },
-    { "shr", ">>", OUT, 32, RHS_ANY, LHS_ANY, "u32", NULL },
-    { "and", "&", OUT, 64, RHS_SAME, LHS_ANY, "b64", NULL },
-    { "and", "&", OUT, 32, RHS_ANY, LHS_ANY, "b32", NULL },
-    { "or", "|", OUT, 64, RHS_SAME, LHS_ANY, "b64", NULL },
-    { "or", "|", OUT, 32, RHS_ANY, LHS_ANY, "b32", NULL },
-    { "xor", "^", OUT, 64, RHS_SAME, LHS_ANY, "b64", NULL },
-    { "xor", "^", OUT, 32, RHS_ANY, LHS_ANY, "b32", NULL },
-    { "add", "+=", IN, 64, RHS_SAME, LHS_ANY, "s64", NULL },
-    { "add", "+=", IN, 32, RHS_ANY, LHS_S32, "s32", NULL },
-    { "add", "+=", IN, 32, RHS_ANY, LHS_NOT_S32, "u32", NULL },
-    { "sub", "-=", IN, 64, RHS_SAME, LHS_ANY, "s64", NULL },
-    { "sub", "-=", IN, 32, RHS_ANY, LHS_ANY, "s32", NULL },
-    { "mul", "*=", IN, 64, RHS_SAME, LHS_ANY, "lo", "u64" },
-    { "mul", "*=", IN, 32, RHS_INT, LHS_ANY, "lo", "s32" },
-    { "mul", "*=", IN, 32, RHS_ANYREG, LHS_ANY, "lo", "u32" },
-    { "shl", "<<=", IN, 64, RHS_ANY, LHS_ANY, "b64", NULL },
-    { "shl", "<<=", IN, 32, RHS_ANY, LHS_ANY, "b32", NULL },
-    { "shr", ">>=", IN, 64, RHS_ANY, LHS_ANY, "u64", NULL },
-    { "shr", ">>=", IN, 32, RHS_ANY, LHS_ANY, "u32", NULL },
-    { "and", "&=", IN, 64, RHS_SAME, LHS_ANY, "b64", NULL },
-    { "and", "&=", IN, 32, RHS_ANY, LHS_ANY, "b32", NULL },
-    { "xor", "^=", IN, 64, RHS_SAME, LHS_ANY, "b64", NULL },
-    { "xor", "^=", IN, 32, RHS_ANY, LHS_ANY, "b32", NULL },
+    { "add.s64", "+", OUT, 64, RHS_SAME, LHS_ANY },
+    { "add.s32", "+", OUT, 32, RHS_SAME, LHS_S32 },
+    { "add.u32", "+", OUT, 32, RHS_SAME, LHS_NOT_S32 },
+    { "sub.s64", "-", OUT, 64, RHS_SAME, LHS_ANY },
+    { "sub.s32", "-", OUT, 32, RHS_ANY, LHS_ANY },
+    { "mul.lo.u64", "*", OUT, 64, RHS_SAME, LHS_ANY },
+    { "mul.lo.s32", "*", OUT, 32, RHS_INT, LHS_ANY },
+    { "mul.lo.u32", "*", OUT, 32, RHS_ANYREG, LHS_ANY },
+    { "shl.b64", "<<", OUT, 64, RHS_ANY, LHS_ANY },
+    { "shl.b32", "<<", OUT, 32, RHS_ANY, LHS_ANY },
+    { "shr.u64", ">>", OUT, 64, RHS_ANY, LHS_ANY },
+    { "shr.u32", ">>", OUT, 32, RHS_ANY, LHS_ANY },
+    { "and.b64", "&", OUT, 64, RHS_SAME, LHS_ANY },
+    { "and.b32", "&", OUT, 32, RHS_ANY, LHS_ANY },
+    { "or.b64", "|", OUT, 64, RHS_SAME, LHS_ANY },
+    { "or.b32", "|", OUT, 32, RHS_ANY, LHS_ANY },
+    { "xor.b64", "^", OUT, 64, RHS_SAME, LHS_ANY },
+    { "xor.b32", "^", OUT, 32, RHS_ANY, LHS_ANY },
+    { "add.s64", "+=", IN, 64, RHS_SAME, LHS_ANY },
+    { "add.s32", "+=", IN, 32, RHS_ANY, LHS_S32 },
+    { "add.u32", "+=", IN, 32, RHS_ANY, LHS_NOT_S32 },
+    { "sub.s64", "-=", IN, 64, RHS_SAME, LHS_ANY },
+    { "sub.s32", "-=", IN, 32, RHS_ANY, LHS_ANY },
+    { "mul.lo.u64", "*=", IN, 64, RHS_SAME, LHS_ANY },
+    { "mul.lo.s32", "*=", IN, 32, RHS_INT, LHS_ANY },
+    { "mul.lo.u32", "*=", IN, 32, RHS_ANYREG, LHS_ANY },
+    { "shl.b64", "<<=", IN, 64, RHS_ANY, LHS_ANY },
+    { "shl.b32", "<<=", IN, 32, RHS_ANY, LHS_ANY },
+    { "shr.u64", ">>=", IN, 64, RHS_ANY, LHS_ANY },
+    { "shr.u32", ">>=", IN, 32, RHS_ANY, LHS_ANY },
+    { "and.b64", "&=", IN, 64, RHS_SAME, LHS_ANY },
+    { "and.b32", "&=", IN, 32, RHS_ANY, LHS_ANY },
+    { "xor.b64", "^=", IN, 64, RHS_SAME, LHS_ANY },
+    { "xor.b32", "^=", IN, 32, RHS_ANY, LHS_ANY },
 };
 
 _Static_assert(sizeof overloads / sizeof *overloads <= 64, "word_memo.rows: a bit per row");
 
 /* Row w is for in's opcode and modifiers. */
-static int row_word(const overload_row *w, const cg_inst *in)
+static int row_word(const overload_row *w, const cg_stmt *s)
 {
-    return w->op[0] == in->op[0] && !strcmp(w->op, in->op) &&
-           in->nmods == (w->mod1 ? 2u : 1u) && !strcmp(in->mods[0], w->mod0) &&
-           (!w->mod1 || !strcmp(in->mods[1], w->mod1));
+    return sg_inst_match(s, w->pat, SG_ANY_OPS | SG_ANY_GUARD);
 }
 
-static uint64_t word_rows(const cg_inst *in)
+static uint64_t word_rows(const cg_stmt *s)
 {
     uint64_t rows = 0;
     for (unsigned i = 0; i < sizeof overloads / sizeof *overloads; i++)
-        rows |= (uint64_t)row_word(&overloads[i], in) << i;
+        rows |= (uint64_t)row_word(&overloads[i], s) << i;
     return rows;
 }
 
@@ -319,7 +316,7 @@ static int row_fits(const overload_row *w, int form, const char *lt, int lb, int
 static const char *overload(ctx *c, const enode *e)
 {
     const cg_stmt *s = e->inst;
-    if (!word_of(c, &s->u.inst)->rows || sg_nops(s->u.inst.ops) != 3)
+    if (!word_of(c, s)->rows || sg_nops(s->u.inst.ops) != 3)
         return NULL;     /* (no row for the opcode word: mad, cvt, ...) */
     const cg_opnd *d = s->u.inst.ops, *l = d->next, *r = l->next;
     const cg_sym *dy = &c->k->syms[d->sym];
@@ -339,7 +336,7 @@ static const char *overload(ctx *c, const enode *e)
     int rb = rt ? kind_bits(rt) : 0;
     if (!r_int && !rb)
         return NULL;      /* pred, float, special, string ... */
-    for (uint64_t rows = word_of(c, &s->u.inst)->rows; rows; rows &= rows - 1) {
+    for (uint64_t rows = word_of(c, s)->rows; rows; rows &= rows - 1) {
         const overload_row *w = &overloads[__builtin_ctzll(rows)];
         if (row_fits(w, form, lt, lb, r_int, rb))
             return w->sym;
@@ -363,7 +360,7 @@ const char *sg_fresh_operator(const cg_kernel *k, const cg_stmt *s)
     if (!lb || (ry && !rb))
         return NULL;
     for (unsigned i = 0; i < sizeof overloads / sizeof *overloads; i++)
-        if (row_word(&overloads[i], &s->u.inst) &&
+        if (row_word(&overloads[i], s) &&
             row_fits(&overloads[i], OUT, ly->type, lb, !ry, rb))
             return overloads[i].sym;
     return NULL;

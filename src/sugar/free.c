@@ -259,7 +259,7 @@ static void fresh_made(const cg_stmt *s, uint32_t *n, uint8_t *const *gen)
         const sg_py *py = s->kind == SG_S_PY ? sg_py_of(s) : NULL;
         if (py && py->orig)
             fresh_made(py->orig, n, gen);
-        else if (body && !(py && py->text && !strncmp(py->text, "def ", 4))) {
+        else if (body && !(py && py->def)) {
             uint32_t before = *n;
             fresh_made(*body, n, gen);
             for (uint32_t t = 1; t < times && *n != before; t++)

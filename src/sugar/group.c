@@ -35,50 +35,54 @@ static size_t rhs_of(const cg_module *m, const cg_kernel *k, const cg_stmt *s, p
     return memchr(b->p, ',', lhs) ? 0 : b->n;   /* one name on the left */
 }
 
-static uint32_t group_list(cg_module *m, cg_kernel *k, cg_stmt **link, ptx_buf *a, ptx_buf *b)
+typedef struct grouping {
+    cg_module *m;
+    cg_kernel *k;
+    ptx_buf a, b;        /* two right sides */
+    uint32_t made;
+} grouping;
+
+static int group_at(void *ctx, cg_stmt **link)
 {
-    uint32_t made = 0;
-    for (; *link; link = &(*link)->next) {
-        cg_stmt *s = *link, **body = cg_body(s), *t = s;
-        if (body) {
-            made += group_list(m, k, body, a, b);
-            continue;
-        }
-        if (!rhs_of(m, k, s, a))
-            continue;
-        const char *eq = memchr(a->p, '=', a->n);
-        size_t rhs = (size_t)(eq + 2 - a->p), nr = a->n - rhs;
-        unsigned n = 1;
-        while (n < MAXGROUP && t->next && rhs_of(m, k, t->next, b)) {
-            const char *e2 = memchr(b->p, '=', b->n);
-            if ((size_t)(b->p + b->n - (e2 + 2)) != nr || memcmp(e2 + 2, a->p + rhs, nr))
-                break;
-            t = t->next;
-            n++;
-        }
-        if (n < 2)
-            continue;
-        ptx_buf out = { 0 };
-        const cg_stmt *u = s;
-        for (unsigned i = 0; i < n; i++, u = u->next) {   /* the names */
-            rhs_of(m, k, u, b);
-            ptx_buf_put(&out, b->p, (size_t)((char *)memchr(b->p, '=', b->n) - 1 - b->p));
-            ptx_buf_puts(&out, i + 1 < n ? ", " : " = ");
-        }
-        if (n == 2) {
-            ptx_buf_put(&out, a->p + rhs, nr);
-            ptx_buf_puts(&out, ", ");
-            ptx_buf_put(&out, a->p + rhs, nr);
-        } else {
-            ptx_buf_putc(&out, '[');
-            ptx_buf_put(&out, a->p + rhs, nr);
-            ptx_buf_printf(&out, " for _ in range(%u)]", n);
-        }
-        sg_py_splice(m, link, t, out.p, out.n);
-        ptx_buf_free(&out);
-        made++;
+    grouping *g = ctx;
+    cg_module *m = g->m;
+    cg_kernel *k = g->k;
+    ptx_buf *a = &g->a, *b = &g->b;
+    cg_stmt *s = *link, *t = s;
+    if (cg_body(s) || !rhs_of(m, k, s, a))
+        return SG_VISIT_ON;
+    const char *eq = memchr(a->p, '=', a->n);
+    size_t rhs = (size_t)(eq + 2 - a->p), nr = a->n - rhs;
+    unsigned n = 1;
+    while (n < MAXGROUP && t->next && rhs_of(m, k, t->next, b)) {
+        const char *e2 = memchr(b->p, '=', b->n);
+        if ((size_t)(b->p + b->n - (e2 + 2)) != nr || memcmp(e2 + 2, a->p + rhs, nr))
+            break;
+        t = t->next;
+        n++;
     }
-    return made;
+    if (n < 2)
+        return SG_VISIT_ON;
+    ptx_buf out = { 0 };
+    const cg_stmt *u = s;
+    for (unsigned i = 0; i < n; i++, u = u->next) {   /* the names */
+        rhs_of(m, k, u, b);
+        ptx_buf_put(&out, b->p, (size_t)((char *)memchr(b->p, '=', b->n) - 1 - b->p));
+        ptx_buf_puts(&out, i + 1 < n ? ", " : " = ");
+    }
+    if (n == 2) {
+        ptx_buf_put(&out, a->p + rhs, nr);
+        ptx_buf_puts(&out, ", ");
+        ptx_buf_put(&out, a->p + rhs, nr);
+    } else {
+        ptx_buf_putc(&out, '[');
+        ptx_buf_put(&out, a->p + rhs, nr);
+        ptx_buf_printf(&out, " for _ in range(%u)]", n);
+    }
+    sg_py_splice(m, link, t, out.p, out.n);
+    ptx_buf_free(&out);
+    g->made++;
+    return SG_VISIT_ON;
 }
 
 uint32_t sugar_group(cg_module *m, cg_kernel *k)
@@ -87,9 +91,9 @@ uint32_t sugar_group(cg_module *m, cg_kernel *k)
        pyptx names itself: a kernel with none has nothing to group */
     if (!sg_any_fresh_reg(k))
         return 0;
-    ptx_buf a = { 0 }, b = { 0 };
-    uint32_t made = group_list(m, k, &k->body, &a, &b);
-    ptx_buf_free(&a);
-    ptx_buf_free(&b);
-    return made;
+    grouping g = { .m = m, .k = k };
+    sg_visit_stmts(&k->body, group_at, &g);
+    ptx_buf_free(&g.a);
+    ptx_buf_free(&g.b);
+    return g.made;
 }

@@ -33,8 +33,7 @@ typedef struct ifs {
 /* A branch to a label named twice in all (here and where it stands). */
 static cg_symid branch_to_private(const ifs *c, const cg_stmt *s, int guarded)
 {
-    if (!sg_inst_is(s, "bra") || s->u.inst.nmods || !!s->u.inst.guard != guarded ||
-        sg_nops(s->u.inst.ops) != 1)
+    if (!sg_inst_match(s, "bra", 1 | SG_ANY_GUARD) || !!s->u.inst.guard != guarded)
         return CG_NOSYM;
     const cg_opnd *t = s->u.inst.ops;
     if (t->kind != CG_O_SYM || t->index >= 0 || c->k->syms[t->sym].kind != CG_SYM_LABEL ||
@@ -76,7 +75,7 @@ static cg_stmt *with_node(ifs *c, const char *call, cg_opnd *arg, cg_stmt *body,
     cg_stmt *w = sg_node_new(c->m, SG_S_WITH, first);
     sg_with_of(w)->call = call;
     sg_with_of(w)->cond = arg;
-    w->u.ext.body = body;
+    *cg_body(w) = body;
     return w;
 }
 
@@ -134,16 +133,16 @@ static int raise_if(ifs *c, cg_stmt **link)
    if_ pushes its labels on a stack that only else_ pops, and else_ takes
    the top: after such an if_ inside a then-branch, the enclosing if_'s
    else_ would take the inner if_'s labels. */
+static int if_alone(void *ctx, cg_stmt **link)
+{
+    (void)ctx;
+    return sg_with_is(*link, "ptx.if_") && !sg_with_is((*link)->next, "ptx.else_")
+           ? SG_VISIT_STOP : SG_VISIT_ON;
+}
+
 static int unmatched_if(const cg_stmt *s)
 {
-    for (; s; s = s->next) {
-        if (sg_with_is(s, "ptx.if_") && !sg_with_is(s->next, "ptx.else_"))
-            return 1;
-        cg_stmt **body = cg_body((cg_stmt *)s);
-        if (body && unmatched_if(*body))
-            return 1;
-    }
-    return 0;
+    return sg_visit_list(s, if_alone, NULL);
 }
 
 static cg_stmt *last_of(cg_stmt *s)
@@ -161,11 +160,11 @@ static void lower_if_else(ifs *c, cg_stmt **link)
     cg_stmt *node = *link, *els = node->next, *after = els->next;
     cg_stmt *br = sg_with_of(node)->orig, *bend = br->next, *lel = bend->next, *lend = lel->next;
     *link = br;
-    br->next = node->u.ext.body ? node->u.ext.body : bend;
-    if (node->u.ext.body)
-        last_of(node->u.ext.body)->next = bend;
-    lel->next = els->u.ext.body;          /* (an else_ is made only with a body) */
-    last_of(els->u.ext.body)->next = lend;
+    br->next = sg_body(node) ? sg_body(node) : bend;
+    if (sg_body(node))
+        last_of(sg_body(node))->next = bend;
+    lel->next = sg_body(els);             /* (an else_ is made only with a body) */
+    last_of(sg_body(els))->next = lend;
     lend->next = after;
     c->refs[lel->u.label] = c->refs[lend->u.label] = 2;
 }
@@ -182,7 +181,7 @@ static uint32_t raise_list(ifs *c, cg_stmt **head)
         if (body)
             made += raise_list(c, body);
         if (raised && sg_with_is((*link)->next, "ptx.else_") &&
-            unmatched_if((*link)->u.ext.body)) {
+            unmatched_if(*body)) {
             lower_if_else(c, link);
             raised = 0;
         }
@@ -207,16 +206,15 @@ void sg_print_with(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 /* Does some list hold the `bra END` that every shape raise_if takes ends
    its then-branch with (unguarded, no modifier: nvcc writes bra.uni)?
    If not, nothing is raised and the count over every operand is saved. */
+static int is_plain_bra(void *ctx, cg_stmt **link)
+{
+    (void)ctx;
+    return sg_inst_match(*link, "bra", SG_ANY_OPS) ? SG_VISIT_STOP : SG_VISIT_ON;
+}
+
 static int plain_bra(const cg_stmt *s)
 {
-    for (; s; s = s->next) {
-        if (sg_inst_is(s, "bra") && !s->u.inst.guard && !s->u.inst.nmods)
-            return 1;
-        cg_stmt **body = cg_body((cg_stmt *)s);
-        if (body && plain_bra(*body))
-            return 1;
-    }
-    return 0;
+    return sg_visit_list(s, is_plain_bra, NULL);
 }
 
 uint32_t sugar_ifs(cg_module *m, cg_kernel *k)
@@ -226,8 +224,7 @@ uint32_t sugar_ifs(cg_module *m, cg_kernel *k)
     uint32_t made = 0;
     if (!plain_bra(k->body))
         return 0;
-    c.refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *c.refs);
-    sg_count_refs(k->body, c.refs);
+    c.refs = sg_kernel_refs(&sc, k);
     if (!sg_pyptx_label_pinned(m, k, c.refs))
         made = raise_list(&c, &k->body);
     ptx_buf_free(&sc);

@@ -70,27 +70,25 @@ static void init_all(cg_module *m, cg_kernel *k, cg_stmt **link, cg_stmt *last, 
     ptx_buf_free(&b);
 }
 
-static uint32_t inits_list(cg_module *m, cg_kernel *k, cg_stmt **head)
+static int inits_at(void *ctx, cg_stmt **link)
 {
-    uint32_t made = 0;
-    for (cg_stmt **link = head; *link; link = &(*link)->next) {
-        cg_stmt *s = *link, **body = cg_body(s), *last = s;
-        unsigned n = 1;
-        if (body)
-            made += inits_list(m, k, body);
-        if (!init_at(s))
-            continue;
-        for (; last->next && next_slot(last, last->next); last = last->next)
-            n++;
-        if (n >= 2) {
-            init_all(m, k, link, last, n);
-            made++;
-        }
+    sg_walk *c = ctx;
+    cg_stmt *last = *link;
+    unsigned n = 1;
+    if (!init_at(last))
+        return SG_VISIT_ON;
+    for (; last->next && next_slot(last, last->next); last = last->next)
+        n++;
+    if (n >= 2) {
+        init_all(c->m, c->k, link, last, n);
+        c->made++;
     }
-    return made;
+    return SG_VISIT_ON;
 }
 
 uint32_t sugar_inits(cg_module *m, cg_kernel *k)
 {
-    return inits_list(m, k, &k->body);
+    sg_walk c = { m, k, NULL, 0 };
+    sg_visit_stmts(&k->body, inits_at, &c);
+    return c.made;
 }

@@ -93,6 +93,13 @@ static void put_sym(sg_key *key, cg_symid sym)
     put_leaf(key, &o);
 }
 
+/* The statements of the list s owns (cg_body), each with its own. */
+static void put_body(sg_key *key, const cg_stmt *s)
+{
+    for (const cg_stmt *t = sg_body(s); t; t = t->next)
+        sg_key_stmt(key, t);
+}
+
 int sg_key_sugar(const cg_stmt *s)
 {
     /* FOR: range(count) or ptx.range_(args); WAIT: a call of its args;
@@ -108,8 +115,7 @@ static void put_sugar(sg_key *key, const cg_stmt *s)
     ptx_buf_printf(&key->b, "%s#%u(", sg_name(s), sg_count(s));
     put_opnds(key, sg_args(s));
     ptx_buf_putc(&key->b, ')');
-    for (const cg_stmt *t = s->u.ext.body; t; t = t->next)
-        sg_key_stmt(key, t);
+    put_body(key, s);
 }
 
 void sg_key_stmt(sg_key *key, const cg_stmt *s)
@@ -160,8 +166,7 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s)
         break;
     case CG_S_SCOPE:
         ptx_buf_putc(b, '{');
-        for (const cg_stmt *t = s->u.body; t; t = t->next)
-            sg_key_stmt(key, t);
+        put_body(key, s);
         ptx_buf_putc(b, '}');
         break;
     case SG_S_FOR: case SG_S_WAIT: case SG_S_ALLOC: case SG_S_PY:

@@ -39,6 +39,7 @@ typedef struct kloops {
     const uint32_t *refs;
     sg_key key;
     ptx_buf first;           /* the key of the first body */
+    uint32_t made;
 } kloops;
 
 static sg_leaf exact(const sg_key *key, const cg_opnd *o)
@@ -100,7 +101,7 @@ typedef struct kmatch {
 /* The main loop (inside `if_(total >= U)`): its body's size into km. */
 static int main_loop(kloops *c, const cg_stmt *w, cg_symid rnd, kmatch *km)
 {
-    const cg_stmt *from = w->u.ext.body, *cmp = from ? from->next : NULL;
+    const cg_stmt *from = sg_body(w), *cmp = from ? from->next : NULL;
     const cg_stmt *lp = cmp ? cmp->next : NULL;
     cg_symid left, keep;
     const cg_opnd *src;
@@ -108,21 +109,21 @@ static int main_loop(kloops *c, const cg_stmt *w, cg_symid rnd, kmatch *km)
         (keep = cmp_of(cmp, "ne", left, 0)) == CG_NOSYM || !lp || lp->kind != SG_S_LOOP ||
         lp->next || !sg_reg_is(sg_loop_of(lp)->pred, keep))
         return 0;
-    unsigned len = list_len(lp->u.ext.body), u = km->unroll;
+    unsigned len = list_len(sg_body(lp)), u = km->unroll;
     if (len < 2 || (len - 2) % u || (len - 2) / u == 0)
         return 0;
     km->n = (len - 2) / u;
-    km->body = lp->u.ext.body;
+    km->body = sg_body(lp);
     km->label = sg_loop_of(lp)->label;
-    const cg_stmt *s = lp->u.ext.body;
+    const cg_stmt *s = sg_body(lp);
     for (unsigned i = 0; i < u; i++)
         if (!(s = body_is(c, s, km->n, i == 0)) || s == (const cg_stmt *)&c->first)
             return 0;
     const cg_stmt *sub = s, *setp = s->next;
-    return sg_inst_is(sub, "sub") && sub->u.inst.nmods == 1 && !strcmp(sub->u.inst.mods[0], "s32") &&
+    return sg_inst_match(sub, "sub.s32", SG_ANY_OPS | SG_ANY_GUARD) &&
            sg_reg_is(sub->u.inst.ops, left) && sg_reg_is(sub->u.inst.ops->next, left) &&
-           sg_int_is(sub->u.inst.ops->next->next, u) && sg_inst_is(setp, "setp") && !setp->next &&
-           setp->u.inst.nmods == 2 && !strcmp(setp->u.inst.mods[0], "ne") &&
+           sg_int_is(sub->u.inst.ops->next->next, u) &&
+           sg_inst_match(setp, "setp.ne.*", SG_ANY_OPS | SG_ANY_GUARD) && !setp->next &&
            sg_reg_is(setp->u.inst.ops, keep) && sg_reg_is(setp->u.inst.ops->next, left) &&
            sg_int_is(setp->u.inst.ops->next->next, 0);
 }
@@ -134,7 +135,7 @@ static int ladder(kloops *c, const cg_stmt *s, cg_symid rem, unsigned i, const k
     const cg_stmt *w = s ? s->next : NULL;
     if (p == CG_NOSYM || !if_of(w, p))
         return 0;
-    const cg_stmt *after = body_is(c, w->u.ext.body, km->n, 0);
+    const cg_stmt *after = body_is(c, sg_body(w), km->n, 0);
     if (!after)
         return 0;
     if (i + 2 >= km->unroll)                 /* emit_tail(i + 2) returns at once */
@@ -250,7 +251,8 @@ static void rewrite(kloops *c, cg_stmt **link, const kmatch *km)
     b.n = 0;
     ptx_buf_printf(&b, "def %s():", fn);
     sg_py_of(def)->text = cg_strndup(c->m, b.p, b.n);
-    def->u.ext.body = head;
+    sg_py_of(def)->def = 1;
+    *cg_body(def) = head;
     b.n = 0;
     ptx_buf_puts(&b, "ptx.kloop(");
     cg_opnd tot = *km->total;
@@ -268,21 +270,15 @@ static void rewrite(kloops *c, cg_stmt **link, const kmatch *km)
     *link = def;
 }
 
-static uint32_t kloop_list(kloops *c, cg_stmt **link)
+static int kloop_at(void *ctx, cg_stmt **link)
 {
-    uint32_t made = 0;
-    for (; *link; link = &(*link)->next) {
-        kmatch km;
-        cg_stmt **body = cg_body(*link);
-        if (body)
-            made += kloop_list(c, body);
-        else if (match(c, *link, &km)) {
-            rewrite(c, link, &km);
-            link = &(*link)->next;    /* past the def: the call */
-            made++;
-        }
-    }
-    return made;
+    kloops *c = ctx;
+    kmatch km;
+    if (cg_body(*link) || !match(c, *link, &km))
+        return SG_VISIT_ON;
+    rewrite(c, link, &km);   /* *link: the def, then the call */
+    c->made++;
+    return SG_VISIT_SKIP;
 }
 
 uint32_t sugar_kloop(cg_module *m, cg_kernel *k)
@@ -291,10 +287,10 @@ uint32_t sugar_kloop(cg_module *m, cg_kernel *k)
         return 0;
     sg_scratch sc = { 0 };
     kloops c = { .m = m, .k = k, .key = { .k = k, .leaf = exact, .m = m } };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
-    sg_count_refs(k->body, refs);
+    uint32_t *refs = sg_kernel_refs(&sc, k);
     c.refs = refs;
-    uint32_t made = kloop_list(&c, &k->body);
+    sg_visit_stmts(&k->body, kloop_at, &c);
+    uint32_t made = c.made;
     ptx_buf_free(&sc);
     ptx_buf_free(&c.key.b);
     ptx_buf_free(&c.first);

@@ -41,15 +41,11 @@ static cg_symid guard_sym(const cg_opnd *g)
 
 cg_symid sg_bra_back_edge(const cg_stmt *s)
 {
-    if (!sg_inst_is(s, "bra"))
+    const cg_opnd *g = sg_inst_is(s, "bra") ? s->u.inst.guard : NULL;
+    const cg_opnd *t = sg_inst_ops(s, g ? "bra" : "bra.uni", 1 | SG_ANY_GUARD);
+    if (!t || t->kind != CG_O_SYM || t->index >= 0 || (g && guard_sym(g) == CG_NOSYM))
         return CG_NOSYM;
-    const cg_inst *in = &s->u.inst;
-    const cg_opnd *t = in->ops;
-    if (!t || t->next || t->kind != CG_O_SYM || t->index >= 0)
-        return CG_NOSYM;
-    if (in->guard)
-        return in->nmods == 0 && guard_sym(in->guard) != CG_NOSYM ? t->sym : CG_NOSYM;
-    return in->nmods == 1 && !strcmp(in->mods[0], "uni") ? t->sym : CG_NOSYM;
+    return t->sym;
 }
 
 /* Walking past s in list `list`: if it is the last back edge of its
@@ -91,7 +87,7 @@ static int raise_at(loops *c, cg_stmt **link, uint32_t list)
     /* the body: what lies strictly between the label and the back edge */
     if (before != s) {
         before->next = NULL;
-        node->u.ext.body = s->next;
+        *cg_body(node) = s->next;
     }
     return 1;
 }

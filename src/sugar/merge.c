@@ -50,19 +50,6 @@ typedef struct alloc {
     const cg_opnd *guard;  /* ARRIVE: the instruction's guard */
 } alloc;
 
-static int inst_is(const cg_stmt *s, const char *op, const char *m0, const char *m1,
-                   const char *m2)
-{
-    const char *want[3] = { m0, m1, m2 };
-    unsigned n = m2 ? 3 : m1 ? 2 : m0 ? 1 : 0;
-    if (!sg_inst_is(s, op) || s->u.inst.guard || s->u.inst.nmods != n)
-        return 0;
-    for (unsigned i = 0; i < n; i++)
-        if (strcmp(s->u.inst.mods[i], want[i]))
-            return 0;
-    return 1;
-}
-
 /* A merge of one declaration of register r into a form reading src. */
 static alloc *one_reg(merger *c, uint8_t form, cg_symid r, const cg_opnd *src)
 {
@@ -121,8 +108,8 @@ static int float_literal(const char *type, const char *text, char *buf, size_t c
 static alloc *merge_mov(merger *c, const cg_stmt *decl, const cg_stmt *mov)
 {
     const cg_sym *y = &c->k->syms[decl->u.reg];
-    if (y->kind != CG_SYM_REG || !inst_is(mov, "mov", y->type, NULL, NULL) ||
-        sg_nops(mov->u.inst.ops) != 2 || !sg_reg_is(mov->u.inst.ops, decl->u.reg))
+    if (y->kind != CG_SYM_REG || !sg_inst_match(mov, "mov.*", 2) ||
+        strcmp(mov->u.inst.mods[0], y->type) || !sg_reg_is(mov->u.inst.ops, decl->u.reg))
         return NULL;
     const cg_opnd *src = mov->u.inst.ops->next;
     alloc *a = one_reg(c, INIT, decl->u.reg, src);
@@ -148,9 +135,8 @@ static cg_symid global_ptr(const merger *c, const cg_stmt *decl)
     const cg_stmt *ld = decl->next, *cv = ld ? ld->next : NULL;
     cg_symid x = decl->u.reg;
     const cg_sym *y = &c->k->syms[x];
-    if (!y->implicit || strcmp(y->type, "b64") || !inst_is(ld, "ld", "param", "u64", NULL) ||
-        !inst_is(cv, "cvta", "to", "global", "u64") || sg_nops(ld->u.inst.ops) != 2 ||
-        sg_nops(cv->u.inst.ops) != 2 || !sg_reg_is(ld->u.inst.ops, x) ||
+    if (!y->implicit || strcmp(y->type, "b64") || !sg_inst_match(ld, "ld.param.u64", 2) ||
+        !sg_inst_match(cv, "cvta.to.global.u64", 2) || !sg_reg_is(ld->u.inst.ops, x) ||
         !sg_reg_is(cv->u.inst.ops, x) || !sg_reg_is(cv->u.inst.ops->next, x))
         return CG_NOSYM;
     const cg_opnd *ad = ld->u.inst.ops->next;
@@ -211,7 +197,10 @@ static int fresh(const merger *c, const cg_stmt *s, const char *type)
     return sg_fresh_decl(c->k, s, type) && c->refs[s->u.reg] == 2;
 }
 
-static const char *const reduce_ops[][2] = { { "add", "sum" }, { "max", "max" }, { "min", "min" } };
+/* The combining instruction (on u32, on f32) and its name. */
+static const char *const reduce_ops[][3] = {
+    { "add.u32", "add.f32", "sum" }, { "max.u32", "max.f32", "max" }, { "min.u32", "min.f32", "min" },
+};
 
 /* One round at s with xor mask `mask` on register val: the statement after
    it, or NULL.  *op: the combining op (sum, max, min), checked against
@@ -221,10 +210,9 @@ static cg_stmt *warp_round(const merger *c, cg_stmt *s, const cg_opnd *val, int 
 {
     cg_stmt *mv = s ? s->next : NULL, *dt = mv ? mv->next : NULL;
     cg_stmt *sh = dt ? dt->next : NULL, *t = sh ? sh->next : NULL;
-    if (!fresh(c, s, "b32") || !inst_is(mv, "mov", "b32", NULL, NULL) ||
+    if (!fresh(c, s, "b32") || !sg_inst_match(mv, "mov.b32", SG_ANY_OPS) ||
         !sg_reg_is(mv->u.inst.ops, s->u.reg) || !sg_opnd_equal(mv->u.inst.ops->next, val) ||
-        !fresh(c, dt, "b32") || !inst_is(sh, "shfl", "sync", "bfly", "b32") ||
-        sg_nops(sh->u.inst.ops) != 5)
+        !fresh(c, dt, "b32") || !sg_inst_match(sh, "shfl.sync.bfly.b32", 5))
         return NULL;
     const cg_opnd *o = sh->u.inst.ops;
     if (!sg_reg_is(o, dt->u.reg) || !sg_reg_is(o->next, s->u.reg) || !sg_int_is(o->next->next, mask) ||
@@ -233,20 +221,19 @@ static cg_stmt *warp_round(const merger *c, cg_stmt *s, const cg_opnd *val, int 
     cg_symid partner = dt->u.reg;
     if (fl) {                          /* mov.b32 into a fresh f32 */
         cg_stmt *fd = t, *fm = fd ? fd->next : NULL;
-        if (!fresh(c, fd, "f32") || !inst_is(fm, "mov", "b32", NULL, NULL) ||
+        if (!fresh(c, fd, "f32") || !sg_inst_match(fm, "mov.b32", SG_ANY_OPS) ||
             !sg_reg_is(fm->u.inst.ops, fd->u.reg) || !sg_reg_is(fm->u.inst.ops->next, dt->u.reg))
             return NULL;
         partner = fd->u.reg;
         t = fm->next;
     }
     for (unsigned i = 0; i < sizeof reduce_ops / sizeof *reduce_ops; i++) {
-        if (!inst_is(t, reduce_ops[i][0], fl ? "f32" : "u32", NULL, NULL) ||
-            sg_nops(t->u.inst.ops) != 3 || (*op && strcmp(*op, reduce_ops[i][1])))
+        if (!sg_inst_match(t, reduce_ops[i][fl], 3) || (*op && strcmp(*op, reduce_ops[i][2])))
             continue;
         const cg_opnd *d = t->u.inst.ops;
         if (sg_opnd_equal(d, val) && sg_opnd_equal(d->next, val) &&
             sg_reg_is(d->next->next, partner)) {
-            *op = reduce_ops[i][1];
+            *op = reduce_ops[i][2];
             return t;
         }
     }
@@ -257,8 +244,7 @@ static cg_stmt *warp_round(const merger *c, cg_stmt *s, const cg_opnd *val, int 
 static alloc *merge_warp(merger *c, cg_stmt *decl, cg_stmt **last)
 {
     cg_stmt *mv = decl->next;
-    if (!fresh(c, decl, "b32") || !inst_is(mv, "mov", "b32", NULL, NULL) ||
-        sg_nops(mv->u.inst.ops) != 2)
+    if (!fresh(c, decl, "b32") || !sg_inst_match(mv, "mov.b32", 2))
         return NULL;
     const cg_opnd *val = mv->u.inst.ops->next;
     const cg_sym *vy = val->kind == CG_O_SYM ? &c->k->syms[val->sym] : NULL;
@@ -320,8 +306,7 @@ static const char *widened(const merger *c, const cg_stmt *w, const cg_stmt **in
     const cg_stmt *cv = w ? w->next : NULL, *op = cv ? cv->next : NULL;
     const cg_opnd *o = op && op->kind == CG_S_INST ? op->u.inst.ops : NULL;
     const cg_sym *off;
-    if (!fresh(c, w, "u64") || !inst_is(cv, "cvt", "u64", "u32", NULL) ||
-        sg_nops(cv->u.inst.ops) != 2 || !sg_reg_is(cv->u.inst.ops, w->u.reg) ||
+    if (!fresh(c, w, "u64") || !sg_inst_match(cv, "cvt.u64.u32", 2) || !sg_reg_is(cv->u.inst.ops, w->u.reg) ||
         cv->u.inst.ops->next->kind != CG_O_SYM || !o || sg_nops(o) != 3 ||
         !sg_reg_is(o->next->next, w->u.reg) || o->next->kind != CG_O_SYM)
         return NULL;
@@ -332,8 +317,8 @@ static const char *widened(const merger *c, const cg_stmt *w, const cg_stmt **in
         !strchr("bus", left->type[0]) || strcmp(left->type + 1, "64"))
         return NULL;
     *in = op;
-    return inst_is(op, "add", "s64", NULL, NULL) ? "+" : inst_is(op, "sub", "s64", NULL, NULL) ? "-"
-                                                                                            : NULL;
+    return sg_inst_match(op, "add.s64", SG_ANY_OPS) ? "+"
+           : sg_inst_match(op, "sub.s64", SG_ANY_OPS) ? "-" : NULL;
 }
 
 /* x = fresh T; w = fresh u64; cvt.u64.u32 w, off; add.s64 x, left, w:
@@ -376,9 +361,8 @@ static alloc *merge_load(merger *c, const cg_stmt *decl)
 {
     const cg_stmt *in = decl->next;
     const cg_sym *y = &c->k->syms[decl->u.reg];
-    if (!y->implicit || y->kind != CG_SYM_REG || !sg_inst_is(in, "ld") || in->u.inst.guard ||
-        in->u.inst.nmods != 2 || strcmp(in->u.inst.mods[0], "shared") ||
-        strcmp(in->u.inst.mods[1], y->type) || sg_nops(in->u.inst.ops) != 2 ||
+    if (!y->implicit || y->kind != CG_SYM_REG || !sg_inst_match(in, "ld.shared.*", 2) ||
+        strcmp(in->u.inst.mods[1], y->type) ||
         !sg_reg_is(in->u.inst.ops, decl->u.reg) || in->u.inst.ops->next->kind != CG_O_ADDR)
         return NULL;
     sg_st(c->m)->uses_smem = 1;
@@ -395,20 +379,17 @@ static alloc *merge_arrive(merger *c, const cg_stmt *decl)
 {
     const cg_stmt *in = decl->next;
     const cg_sym *y = &c->k->syms[decl->u.reg];
-    if (!y->implicit || y->kind != CG_SYM_REG || strcmp(y->type, "b64") ||
-        !sg_inst_is(in, "mbarrier") || !sg_reg_is(in->u.inst.ops, decl->u.reg))
-        return NULL;
-    const cg_inst *i = &in->u.inst;
     const char *call;
-    unsigned nops = sg_nops(i->ops);
-    if (i->nmods == 3 && !strcmp(i->mods[0], "arrive") && !strcmp(i->mods[1], "shared") &&
-        !strcmp(i->mods[2], "b64") && nops == 2)
+    if (sg_inst_match(in, "mbarrier.arrive.shared.b64", 2 | SG_ANY_GUARD))
         call = "ptx.mbarrier.arrive";
-    else if (i->nmods == 4 && !strcmp(i->mods[0], "arrive") && !strcmp(i->mods[1], "expect_tx") &&
-             !strcmp(i->mods[2], "shared::cta") && !strcmp(i->mods[3], "b64") && nops == 3)
+    else if (sg_inst_match(in, "mbarrier.arrive.expect_tx.shared::cta.b64", 3 | SG_ANY_GUARD))
         call = "ptx.mbarrier.arrive_expect_tx";
     else
         return NULL;
+    if (!y->implicit || y->kind != CG_SYM_REG || strcmp(y->type, "b64") ||
+        !sg_reg_is(in->u.inst.ops, decl->u.reg))
+        return NULL;
+    const cg_inst *i = &in->u.inst;
     uint8_t ak = i->ops->next->kind;
     if (ak != CG_O_ADDR && ak != SG_O_DYN && ak != SG_O_SLOT)
         return NULL;
@@ -419,21 +400,13 @@ static alloc *merge_arrive(merger *c, const cg_stmt *decl)
     return a;
 }
 
-static int names_reg(const cg_opnd *o, cg_symid x)
-{
-    for (; o; o = o->next)
-        if ((o->kind == CG_O_SYM && o->sym == x) || names_reg(o->a, x) || names_reg(o->b, x) ||
-            names_reg(o->elems, x))
-            return 1;
-    return 0;
-}
-
 /* The instruction after x's declaration reads x (`add x, x, 32`): then x
    exists before it is written, and no helper that allocates x made it. */
 static int reads_first(const cg_stmt *s, cg_symid x)
 {
     return s->kind == CG_S_INST && s->u.inst.ops &&
-           (names_reg(s->u.inst.guard, x) || names_reg(s->u.inst.ops->next, x));
+           (sg_opnds_name(s->u.inst.guard, x, SG_ANY_INDEX) ||
+            sg_opnds_name(s->u.inst.ops->next, x, SG_ANY_INDEX));
 }
 
 static uint32_t merge(merger *c, cg_stmt **head)
@@ -660,7 +633,7 @@ static const char *swizzle_at(const merger *c, const cg_stmt *s)
     const cg_stmt *shr = and ? s->next : NULL;
     const cg_opnd *xr = shr ? oper_src(shr->next, "^") : NULL;
     cg_symid b = and ? sg_alloc_of(s)->a->regs[0] : CG_NOSYM;
-    if (!and || !xr || !inst_is(shr, "shr", "u32", NULL, NULL) || sg_nops(shr->u.inst.ops) != 3 ||
+    if (!and || !xr || !sg_inst_match(shr, "shr.u32", 3) ||
         !sg_reg_is(shr->u.inst.ops, b) || !sg_reg_is(shr->u.inst.ops->next, b) ||
         !sg_int_is(shr->u.inst.ops->next->next, 3) || !sg_same_reg(and->a, xr->a) ||
         !sg_reg_is(xr->b, b) || and->a->kind != CG_O_SYM || c->refs[b] != 4)

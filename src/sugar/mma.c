@@ -32,6 +32,7 @@ typedef struct mmas {
     int kind_f16;            /* the last match is kind::f16 */
     cg_symid descs[MAXDESCS];   /* the descriptor registers the matches read */
     unsigned ndescs;
+    uint32_t made;
 } mmas;
 
 /* `mov.u32 r, v` with r declared by s (as REG + mov, or decls' merged
@@ -40,8 +41,7 @@ static const cg_opnd *set_u32(const mmas *c, const cg_stmt *s, cg_symid *r)
 {
     const cg_stmt *d = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->orig : s;
     const cg_stmt *mv = d ? d->next : NULL;
-    if (!sg_fresh_decl(c->k, d, "u32") || !sg_inst_is(mv, "mov") || mv->u.inst.guard ||
-        mv->u.inst.nmods != 1 || strcmp(mv->u.inst.mods[0], "u32") ||
+    if (!sg_fresh_decl(c->k, d, "u32") || !sg_inst_match(mv, "mov.u32", SG_ANY_OPS) ||
         !sg_reg_is(mv->u.inst.ops, d->u.reg) || mv->u.inst.ops->next->kind != CG_O_INT ||
         (s->kind == SG_S_ALLOC && mv->next))
         return NULL;
@@ -68,9 +68,7 @@ static cg_stmt *scale(mmas *c, cg_stmt *s, cg_symid *p)
     *p = s->u.reg;
     const cg_opnd *v = set_u32(c, s->next, &w);
     cg_stmt *setp = v ? after_set(s->next) : s->next;
-    if (!sg_inst_is(setp, "setp") || setp->u.inst.guard || setp->u.inst.nmods != 2 ||
-        strcmp(setp->u.inst.mods[0], "ne") || strcmp(setp->u.inst.mods[1], "b32") ||
-        sg_nops(setp->u.inst.ops) != 3 || !sg_reg_is(setp->u.inst.ops, *p) ||
+    if (!sg_inst_match(setp, "setp.ne.b32", 3) || !sg_reg_is(setp->u.inst.ops, *p) ||
         !sg_int_is(setp->u.inst.ops->next->next, 0))
         return NULL;
     const cg_opnd *x = setp->u.inst.ops->next;
@@ -94,8 +92,7 @@ static cg_stmt *scale(mmas *c, cg_stmt *s, cg_symid *p)
 static int mma_mods(const cg_stmt *s, const char **cg, const char **kind)
 {
     const cg_inst *in = &s->u.inst;
-    if (!sg_inst_is(s, "tcgen05") || in->nmods != 3 || strcmp(in->mods[0], "mma") ||
-        strncmp(in->mods[1], "cta_group::", 11) || strncmp(in->mods[2], "kind::", 6))
+    if (!sg_inst_match(s, "tcgen05.mma.cta_group::*.kind::*", SG_ANY_OPS | SG_ANY_GUARD))
         return 0;
     *cg = in->mods[1] + 11;
     *kind = in->mods[2] + 6;
@@ -214,22 +211,18 @@ static void name_descs(mmas *c, const cg_symid *descs, unsigned n)
     }
 }
 
-static uint32_t mma_list(mmas *c, cg_stmt **link)
+static int mma_at(void *ctx, cg_stmt **link)
 {
-    uint32_t made = 0;
-    for (; *link; link = &(*link)->next) {
-        cg_stmt *s = *link, **body = cg_body(s), *last;
-        if (body) {
-            made += mma_list(c, body);
-        } else if ((last = match(c, s)) != NULL) {
-            const cg_opnd *d = sg_op(&last->u.inst, 3);
-            if (c->kind_f16 && d->kind == CG_O_SYM && d->index < 0 && c->ndescs < MAXDESCS)
-                c->descs[c->ndescs++] = d->sym;
-            sg_py_splice(c->m, link, last, c->text.p, c->text.n);
-            made++;
-        }
-    }
-    return made;
+    mmas *c = ctx;
+    cg_stmt *last;
+    if (cg_body(*link) || !(last = match(c, *link)))
+        return SG_VISIT_ON;
+    const cg_opnd *d = sg_op(&last->u.inst, 3);
+    if (c->kind_f16 && d->kind == CG_O_SYM && d->index < 0 && c->ndescs < MAXDESCS)
+        c->descs[c->ndescs++] = d->sym;
+    sg_py_splice(c->m, link, last, c->text.p, c->text.n);
+    c->made++;
+    return SG_VISIT_ON;
 }
 
 uint32_t sugar_mma(cg_module *m, cg_kernel *k)
@@ -238,13 +231,13 @@ uint32_t sugar_mma(cg_module *m, cg_kernel *k)
         return 0;
     sg_scratch sc = { 0 };
     mmas c = { .m = m, .k = k };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
-    sg_count_refs(k->body, refs);
+    uint32_t *refs = sg_kernel_refs(&sc, k);
     c.refs = refs;
     long major = m->vmajor ? strtol(m->vmajor, NULL, 10) : 0;
     long minor = m->vminor ? strtol(m->vminor, NULL, 10) : 0;
     c.mask_tuple = major > 8 || (major == 8 && minor >= 8);
-    uint32_t made = mma_list(&c, &k->body);
+    sg_visit_stmts(&k->body, mma_at, &c);
+    uint32_t made = c.made;
     if (c.ndescs)
         name_descs(&c, c.descs, c.ndescs);
     ptx_buf_free(&sc);

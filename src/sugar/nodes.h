@@ -51,8 +51,21 @@ typedef struct sg_py {       /* Python lines a pass writes (text, body) */
     cg_opnd *args;           /* an operand the text stands for (desc.c: the
                                 descriptor), or NULL */
     cg_symid sym;            /* the register the text assigns, or CG_NOSYM */
+    uint8_t def;             /* a local function's definition (kloop, wait,
+                                outline): its body runs where it is called */
     cg_stmt *orig;
 } sg_py;
+
+typedef struct sg_smem {     /* x = smem.alloc(T, shape[, align=A], name="x"),
+                                x = smem.mbarrier(N, name="x") (smem.c) */
+    cg_symid var;
+    uint8_t mbarrier;        /* smem.mbarrier, else smem.alloc */
+    const char *dtype;       /* alloc: b8, or tile.c's element type */
+    const char *size;        /* the declared count (rows 0) */
+    uint64_t rows, cols;     /* tile.c's 2-D shape, or 0 */
+    uint64_t align;          /* alloc: other than pyptx's 128, or 0 */
+    cg_stmt *orig;           /* the .shared declaration */
+} sg_smem;
 
 typedef struct sg_with {     /* with call(cond): body - ptx.if_, ptx.else_ */
     const char *call;
@@ -102,7 +115,9 @@ typedef struct sg_alloc {    /* a declaration merged with what first writes
     X(ALIAS, sg_alias, sg_print_alias, 0, SG_NO, SG_AT(sg_alias, elem),     \
       SG_AT(sg_alias, name), SG_NO, SG_NO)                                   \
     X(ALLOC, sg_alloc, sg_print_alloc, 0, SG_AT(sg_alloc, orig),            \
-      SG_AT(sg_alloc, src), SG_NO, SG_AT(sg_alloc, init), SG_NO)
+      SG_AT(sg_alloc, src), SG_NO, SG_AT(sg_alloc, init), SG_NO)            \
+    X(SMEM, sg_smem, sg_print_smem, 0, SG_AT(sg_smem, orig), SG_NO, SG_NO,  \
+      SG_NO, SG_NO)
 
 #define SG_KIND(k, ...) SG_S_##k,
 enum { SG_S_FIRST_ = CG_S_EXT - 1, SG_STMT_KINDS(SG_KIND) SG_S_END };

@@ -66,7 +66,7 @@ static uint32_t sketch(const cg_stmt *s)
         h = (h ^ sg_nops(s->u.inst.ops)) * 0x100000001b3ull;
         break;
     case SG_S_PY:
-        if (s->u.ext.body)     /* a function definition, a `with` */
+        if (sg_body(s))     /* a function definition, a `with` */
             return 0;
         /* fall through */
     default:
@@ -700,6 +700,7 @@ static void take(outliner *o, group *g, ptx_buf *calls)
         return;
     cg_stmt *def = sg_node_new(o->m, SG_S_PY, PTX_NOTOK);
     sg_py_of(def)->text = helper_text(o, g, name);
+    sg_py_of(def)->def = 1;
     *o->dtail = def;
     o->dtail = &def->next;
     for (uint32_t q = 0; q < g->c; q++)

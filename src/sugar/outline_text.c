@@ -131,41 +131,30 @@ static int line_roles(outliner *o, tok *t, uint32_t n)
     return 1;
 }
 
-static int names_label(const cg_kernel *k, const cg_opnd *o)
+static int label_opnd(void *ctx, cg_opnd *o)
 {
-    for (; o; o = o->next) {
-        if (o->kind == CG_O_SYM && o->sym != CG_NOSYM && k->syms[o->sym].kind == CG_SYM_LABEL)
-            return 1;
-        for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
-            if (o->text.v[i].sym != CG_NOSYM && k->syms[o->text.v[i].sym].kind == CG_SYM_LABEL)
-                return 1;
-        if (names_label(k, o->a) || names_label(k, o->b) || names_label(k, o->elems))
-            return 1;
-    }
-    return 0;
+    const cg_kernel *k = ctx;
+    if (o->kind == CG_O_SYM && o->sym != CG_NOSYM && k->syms[o->sym].kind == CG_SYM_LABEL)
+        return SG_VISIT_STOP;
+    for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
+        if (o->text.v[i].sym != CG_NOSYM && k->syms[o->text.v[i].sym].kind == CG_SYM_LABEL)
+            return SG_VISIT_STOP;
+    return SG_VISIT_ON;
 }
 
 /* Statements that may not move into a helper: a label, or a name of one
    (the spellings of labels may still change after the passes: driver.c),
    and comment lines (one copy's would stand for all). */
+static int unmovable_stmt(void *ctx, cg_stmt **link)
+{
+    const cg_stmt *s = *link;
+    return s->kind == CG_S_LABEL || s->kind == SG_S_LOOP || s->kind == CG_S_COMMENT ||
+           sg_visit_stmt_opnds(s, label_opnd, ctx) ? SG_VISIT_STOP : SG_VISIT_ON;
+}
+
 static int unmovable(const cg_kernel *k, const cg_stmt *s)
 {
-    for (; s; s = s->next) {
-        if (s->kind == CG_S_LABEL || s->kind == SG_S_LOOP || s->kind == CG_S_COMMENT)
-            return 1;
-        if (s->kind == CG_S_INST &&
-            (names_label(k, s->u.inst.ops) || names_label(k, s->u.inst.guard)))
-            return 1;
-        if (s->kind == CG_S_RAW &&
-            names_label(k, &(cg_opnd){ .kind = CG_O_STR, .text = s->u.raw.text }))
-            return 1;
-        if (s->kind >= CG_S_EXT && names_label(k, sg_args(s)))
-            return 1;
-        cg_stmt **body = cg_body((cg_stmt *)s);
-        if (body && unmovable(k, *body))
-            return 1;
-    }
-    return 0;
+    return sg_visit_list(s, unmovable_stmt, (void *)k);
 }
 
 /* Prints and tokenizes statement s into a new text. */

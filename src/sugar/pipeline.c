@@ -30,15 +30,6 @@ static int u32_reg(const cg_kernel *k, const cg_opnd *o)
     return y && y->kind == CG_SYM_REG && y->type && !strcmp(y->type, "u32");
 }
 
-/* `op.mod` with n operands, unguarded. */
-static const cg_opnd *ops(const cg_stmt *s, const char *op, const char *mod, unsigned n)
-{
-    if (!sg_inst_is(s, op) || s->u.inst.guard || s->u.inst.nmods != 1 ||
-        strcmp(s->u.inst.mods[0], mod) || sg_nops(s->u.inst.ops) != n)
-        return NULL;
-    return s->u.inst.ops;
-}
-
 /* The advance at s (the comparison): its last statement, or NULL. */
 static cg_stmt *advance(const cg_kernel *k, const uint32_t *refs, cg_stmt *s,
                         const cg_opnd **cur, const cg_opnd **n, const cg_opnd **ph, cg_symid *st)
@@ -47,15 +38,14 @@ static cg_stmt *advance(const cg_kernel *k, const uint32_t *refs, cg_stmt *s,
         return NULL;
     const cg_stmt *setp = sg_cmp_of(s)->setp;
     const cg_opnd *c;
-    if (!sg_inst_is(setp, "setp") || setp->u.inst.nmods != 2 || strcmp(setp->u.inst.mods[0], "eq") ||
-        strcmp(setp->u.inst.mods[1], "u32"))
+    if (!sg_inst_match(setp, "setp.eq.u32", SG_ANY_OPS | SG_ANY_GUARD))
         return NULL;
     c = setp->u.inst.ops->next;
     cg_symid w = sg_cmp_of(s)->pred;
     cg_stmt *rf = s->next, *sf = rf ? rf->next : NULL, *x = sf ? sf->next : NULL;
     cg_stmt *rs = x ? x->next : NULL, *ss = rs ? rs->next : NULL, *add = ss ? ss->next : NULL;
-    const cg_opnd *a = ops(sf, "selp", "u32", 4), *b = ops(x, "xor", "b32", 3);
-    const cg_opnd *d = ops(ss, "selp", "u32", 4), *e = ops(add, "add", "s32", 3);
+    const cg_opnd *a = sg_inst_ops(sf, "selp.u32", 4), *b = sg_inst_ops(x, "xor.b32", 3);
+    const cg_opnd *d = sg_inst_ops(ss, "selp.u32", 4), *e = sg_inst_ops(add, "add.s32", 3);
     if (!u32_reg(k, c) || c->next->kind != CG_O_INT || !sg_fresh_decl(k, rf, "u32") || !sg_fresh_decl(k, rs, "u32") ||
         !a || !b || !d || !e)
         return NULL;
@@ -74,40 +64,28 @@ static cg_stmt *advance(const cg_kernel *k, const uint32_t *refs, cg_stmt *s,
     return add;
 }
 
-static uint32_t pipe_list(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_stmt **link)
+static int pipe_at(void *ctx, cg_stmt **link)
 {
-    uint32_t made = 0;
-    for (; *link; link = &(*link)->next) {
-        cg_stmt *s = *link, **body = cg_body(s), *last;
-        const cg_opnd *cur, *n, *ph;
-        cg_symid st;
-        if (body) {
-            made += pipe_list(m, k, refs, body);
-            continue;
-        }
-        if (!(last = advance(k, refs, s, &cur, &n, &ph, &st)))
-            continue;
-        char t[512], nb[24];
-        sg_text_lit(&n->text, nb, sizeof nb);
-        int len = snprintf(t, sizeof t, "%s, %s = ptx.pipeline(%s, cursor=%s, phase=%s).advance()",
-                           k->syms[st].py, k->syms[ph->sym].py, nb, k->syms[cur->sym].py,
-                           k->syms[ph->sym].py);
-        if (len <= 0 || (size_t)len >= sizeof t)
-            continue;
-        sg_py_splice(m, link, last, t, (size_t)len);
-        made++;
-    }
-    return made;
+    sg_walk *w = ctx;
+    const cg_kernel *k = w->k;
+    cg_stmt *s = *link, *last;
+    const cg_opnd *cur, *n, *ph;
+    cg_symid st;
+    if (cg_body(s) || !(last = advance(k, w->refs, s, &cur, &n, &ph, &st)))
+        return SG_VISIT_ON;
+    char t[512], nb[24];
+    sg_text_lit(&n->text, nb, sizeof nb);
+    int len = snprintf(t, sizeof t, "%s, %s = ptx.pipeline(%s, cursor=%s, phase=%s).advance()",
+                       k->syms[st].py, k->syms[ph->sym].py, nb, k->syms[cur->sym].py,
+                       k->syms[ph->sym].py);
+    if (len <= 0 || (size_t)len >= sizeof t)
+        return SG_VISIT_ON;
+    sg_py_splice(w->m, link, last, t, (size_t)len);
+    w->made++;
+    return SG_VISIT_ON;
 }
 
 uint32_t sugar_pipeline(cg_module *m, cg_kernel *k)
 {
-    if (!sg_any_fresh_reg(k))
-        return 0;
-    sg_scratch sc = { 0 };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
-    sg_count_refs(k->body, refs);
-    uint32_t made = pipe_list(m, k, refs, &k->body);
-    ptx_buf_free(&sc);
-    return made;
+    return sg_walk_fresh(m, k, pipe_at);
 }

@@ -20,15 +20,6 @@
 #include "codegen/build.h"
 #include "sugar/sugar.h"
 
-/* Does evaluating o (or an operand inside it) emit PTX? */
-static int emits(const cg_opnd *o)
-{
-    for (; o; o = o->next)
-        if (sg_opnd_emits(o) || emits(o->a) || emits(o->b) || emits(o->elems))
-            return 1;
-    return 0;
-}
-
 static int is_pred(const cg_opnd *g, cg_symid p)
 {
     return g && g->kind == CG_O_SYM && g->sym == p && g->index < 0;
@@ -44,7 +35,7 @@ static cg_opnd **taker(cg_stmt *t, cg_symid p, uint32_t *names)
     *names = 3;
     if (t && t->kind == CG_S_INST)
         return is_pred(t->u.inst.guard, p) && strcmp(t->u.inst.op, "bra") &&
-               !emits(t->u.inst.ops) ? &t->u.inst.guard : NULL;
+               !sg_opnds_emit(t->u.inst.ops) ? &t->u.inst.guard : NULL;
     if (!t || t->kind != SG_S_WITH || strcmp(sg_with_of(t)->call, "ptx.if_") || !sg_with_of(t)->cond)
         return NULL;
     *names = 4;
@@ -78,16 +69,18 @@ static uint32_t nest_list(cg_module *m, cg_kernel *k, cg_stmt **head, const uint
 
 /* Is there a comparison the next statement takes?  Most kernels have
    none, and this look spares them counting every operand. */
+static int taken(void *ctx, cg_stmt **link)
+{
+    const cg_stmt *s = *link;
+    uint32_t names;
+    (void)ctx;
+    return s->kind == SG_S_CMP && taker(s->next, sg_cmp_of(s)->pred, &names) ? SG_VISIT_STOP
+                                                                              : SG_VISIT_ON;
+}
+
 static int any(const cg_stmt *s)
 {
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body((cg_stmt *)s);
-        uint32_t names;
-        if ((s->kind == SG_S_CMP && taker(s->next, sg_cmp_of(s)->pred, &names)) ||
-            (body && any(*body)))
-            return 1;
-    }
-    return 0;
+    return sg_visit_list(s, taken, NULL);
 }
 
 uint32_t sugar_preds(cg_module *m, cg_kernel *k)
@@ -95,9 +88,7 @@ uint32_t sugar_preds(cg_module *m, cg_kernel *k)
     if (!any(k->body))
         return 0;
     sg_scratch sc = { 0 };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
-    memset(refs, 0, (k->nsyms + 1) * sizeof *refs);
-    sg_count_refs(k->body, refs);
+    uint32_t *refs = sg_kernel_refs(&sc, k);
     uint32_t made = nest_list(m, k, &k->body, refs);
     ptx_buf_free(&sc);
     return made;

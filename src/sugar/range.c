@@ -34,14 +34,8 @@ typedef struct ranges {
     uint32_t *refs;
     uint32_t next;       /* N of the next %riN */
     int done;            /* a counter out of order: no more folds */
+    uint32_t made;
 } ranges;
-
-static int inst_mods(const cg_stmt *s, const char *op, const char *m0, const char *m1)
-{
-    unsigned n = m1 ? 2 : m0 ? 1 : 0;
-    return sg_inst_is(s, op) && s->u.inst.nmods == n && (!m0 || !strcmp(s->u.inst.mods[0], m0)) &&
-           (!m1 || !strcmp(s->u.inst.mods[1], m1));
-}
 
 /* `%ri<next>` declared and set to start by s (REG + mov, or decls'
    merged node holding them); the mov, or NULL. */
@@ -49,8 +43,8 @@ static const cg_stmt *head(ranges *c, const cg_stmt *s, cg_symid *ri)
 {
     const cg_stmt *decl = s->kind == SG_S_ALLOC ? sg_alloc_of(s)->orig : s;
     const cg_stmt *mov = decl ? decl->next : NULL;
-    if (!decl || decl->kind != CG_S_REG || !inst_mods(mov, "mov", "s32", NULL) ||
-        mov->u.inst.guard || sg_nops(mov->u.inst.ops) != 2 || !sg_reg_is(mov->u.inst.ops, decl->u.reg))
+    if (!decl || decl->kind != CG_S_REG || !sg_inst_match(mov, "mov.s32", 2) ||
+        !sg_reg_is(mov->u.inst.ops, decl->u.reg))
         return NULL;
     const cg_sym *y = &c->k->syms[decl->u.reg];
     const cg_opnd *start = mov->u.inst.ops->next;
@@ -88,18 +82,18 @@ static int fold(ranges *c, cg_stmt **link)
     const cg_stmt *setp = sg_cmp_of(cmp)->setp;
     const cg_opnd *d = setp->u.inst.ops, *stop = d->next->next;
     cg_symid p = sg_cmp_of(cmp)->pred;
-    if (!inst_mods(setp, "setp", "ge", "s32") || !sg_reg_is(d->next, ri) || stop->kind != CG_O_INT ||
-        !inst_mods(exit, "bra", NULL, NULL) || !sg_reg_is(exit->u.inst.guard, p) ||
+    if (!sg_inst_match(setp, "setp.ge.s32", SG_ANY_OPS | SG_ANY_GUARD) || !sg_reg_is(d->next, ri) || stop->kind != CG_O_INT ||
+        !sg_inst_match(exit, "bra", SG_ANY_OPS | SG_ANY_GUARD) || !sg_reg_is(exit->u.inst.guard, p) ||
         c->refs[p] != 3 || exit->u.inst.ops->kind != CG_O_SYM)
         return 0;
     cg_symid lend = exit->u.inst.ops->sym;
     for (back = exit->next; back; last = add, add = back, back = back->next)   /* back edge */
-        if (inst_mods(back, "bra", NULL, NULL) && !back->u.inst.guard &&
+        if (sg_inst_match(back, "bra", SG_ANY_OPS) &&
             sg_reg_is(back->u.inst.ops, top->u.label))
             break;
     end = back ? back->next : NULL;
     if (!end || !private_label(c, end) || end->u.label != lend || add == exit ||
-        !inst_mods(add, "add", "s32", NULL) || add->u.inst.guard ||
+        !sg_inst_match(add, "add.s32", SG_ANY_OPS) ||
         !sg_reg_is(add->u.inst.ops, ri) || !sg_reg_is(add->u.inst.ops->next, ri) ||
         add->u.inst.ops->next->next->kind != CG_O_INT)
         return 0;
@@ -109,7 +103,7 @@ static int fold(ranges *c, cg_stmt **link)
         last->next = NULL;                         /* the body ends */
     cg_stmt *node = sg_node_new(c->m, SG_S_FOR, s->first);
     sg_for_of(node)->var = c->k->syms[ri].py;
-    node->u.ext.body = body;
+    *cg_body(node) = body;
     sg_for_of(node)->range = sg_copy_opnd(c->m, mov->u.inst.ops->next);
     sg_for_of(node)->range->next = sg_copy_opnd(c->m, stop);
     if (step->text.n != 1 || step->text.v[0].n != 1 || step->text.v[0].p[0] != '1')
@@ -120,16 +114,13 @@ static int fold(ranges *c, cg_stmt **link)
     return 1;
 }
 
-static uint32_t fold_list(ranges *c, cg_stmt **head_link)
+static int fold_at(void *ctx, cg_stmt **link)
 {
-    uint32_t made = 0;
-    for (cg_stmt **link = head_link; *link && !c->done; link = &(*link)->next) {
-        made += (uint32_t)fold(c, link);
-        cg_stmt **body = cg_body(*link);
-        if (body)
-            made += fold_list(c, body);
-    }
-    return made;
+    ranges *c = ctx;
+    if (c->done)
+        return SG_VISIT_STOP;
+    c->made += (uint32_t)fold(c, link);
+    return SG_VISIT_ON;
 }
 
 /* A register spelled like range_'s counters (%ri<N>): else nothing to do. */
@@ -147,11 +138,9 @@ uint32_t sugar_range(cg_module *m, cg_kernel *k)
         return 0;
     sg_scratch sc = { 0 };
     ranges c = { .m = m, .k = k };
-    uint32_t made = 0;
-    c.refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *c.refs);
-    sg_count_refs(k->body, c.refs);
+    c.refs = sg_kernel_refs(&sc, k);
     if (!sg_pyptx_label_pinned(m, k, c.refs))
-        made = fold_list(&c, &k->body);
+        sg_visit_stmts(&k->body, fold_at, &c);
     ptx_buf_free(&sc);
-    return made;
+    return c.made;
 }

@@ -93,9 +93,9 @@ static int rollable(const cg_kernel *k, const cg_stmt *s)
         return 1;
     if (s->kind == CG_S_REG)
         return fresh_scalar(k, s->u.reg);
-    if (s->kind != CG_S_SCOPE || !s->u.body)
+    if (s->kind != CG_S_SCOPE || !sg_body(s))
         return 0;
-    for (const cg_stmt *t = s->u.body; t; t = t->next)
+    for (const cg_stmt *t = sg_body(s); t; t = t->next)
         if (t->kind != CG_S_INST)
             return 0;
     return 1;
@@ -133,7 +133,7 @@ static uint32_t sketch(const cg_kernel *k, const cg_stmt *s)
             h = (h ^ (uint8_t)*t) * 0x100000001b3ull;
     if (sg_key_sugar(s))       /* a rolled loop, a call: its kind and name */
         return ((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)sg_name(s)[0]) | 1;
-    const cg_stmt *t = s->kind == CG_S_SCOPE ? s->u.body : s->kind == CG_S_REG ? NULL : s;
+    const cg_stmt *t = s->kind == CG_S_SCOPE ? sg_body(s) : s->kind == CG_S_REG ? NULL : s;
     for (; t; t = s->kind == CG_S_SCOPE ? t->next : NULL)
         h = (h ^ ((uintptr_t)t->u.inst.path + sg_nops(t->u.inst.ops))) * 0x100000001b3ull;
     return (uint32_t)(h ^ h >> 32) | 1;
@@ -400,18 +400,13 @@ static cg_opnd *subst_list(tmpl *t, cg_opnd *o)
 static cg_stmt *template_stmt(tmpl *t, cg_stmt *s0)
 {
     cg_stmt *c = sg_copy_stmt(t->r->m, s0);
-    if (sg_key_sugar(s0)) {   /* args, then body: key.c's order */
-        *sg_argsp(c) = subst_list(t, sg_args(s0));
-        cg_stmt **tail = &c->u.ext.body;
-        for (cg_stmt *a = s0->u.ext.body; a; a = a->next, tail = &(*tail)->next)
-            *tail = template_stmt(t, a);
-        return c;
-    }
     if (s0->kind == CG_S_REG)   /* the first copy's register, declared anew */
         return c;
-    if (s0->kind == CG_S_SCOPE) {
-        cg_stmt **tail = &c->u.body;
-        for (cg_stmt *a = s0->u.body; a; a = a->next, tail = &(*tail)->next)
+    if (sg_key_sugar(s0) || s0->kind == CG_S_SCOPE) {   /* args, then body: key.c's order */
+        if (s0->kind != CG_S_SCOPE)
+            *sg_argsp(c) = subst_list(t, sg_args(s0));
+        cg_stmt **tail = cg_body(c);
+        for (cg_stmt *a = sg_body(s0); a; a = a->next, tail = &(*tail)->next)
             *tail = template_stmt(t, a);
         return c;
     }
@@ -485,7 +480,7 @@ static cg_stmt *make_loop(roller *r, const item *it, cg_stmt **a, unsigned s, ru
     cg_stmt *node = sg_node_new(r->m, SG_S_FOR, a[s]->first);
     sg_for_of(node)->var = var;
     sg_for_of(node)->count = run.c;
-    cg_stmt **bt = &node->u.ext.body;
+    cg_stmt **bt = cg_body(node);
     for (unsigned j = 0; j < run.g; j++, bt = &(*bt)->next) {
         tmpl t = { .r = r, .var = var, .x = &it[s + j], .y = &it[s + run.g + j] };
         *bt = template_stmt(&t, a[s + j]);
@@ -561,7 +556,7 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
     for (cg_stmt *l = made, *next; l; l = next) {
         next = sg_for_of(l)->rolled;
         sg_for_of(l)->rolled = NULL;
-        rolled += roll_body(r, l, &l->u.ext.body);
+        rolled += roll_body(r, l, cg_body(l));
     }
     return rolled;
 }

@@ -116,38 +116,33 @@ static int rewrite_vec(cg_module *m, const cg_kernel *k, cg_opnd *v)
     return ok;
 }
 
-static uint32_t walk_opnds(cg_module *m, const cg_kernel *k, cg_opnd *o)
+typedef struct slicing {
+    cg_module *m;
+    const cg_kernel *k;
+    uint32_t n;
+} slicing;
+
+/* A vector's elements (all it holds) are rewrite_vec's: not entered. */
+static int slice_opnd(void *ctx, cg_opnd *o)
 {
-    uint32_t n = 0;
-    for (; o; o = o->next) {
-        if (o->kind == CG_O_VEC && rewrite_vec(m, k, o)) {
-            n++;
-            continue;
-        }
-        if (o->a)   /* (most operands are leaves: no call for them) */
-            n += walk_opnds(m, k, o->a);
-        if (o->b)
-            n += walk_opnds(m, k, o->b);
-        if (o->elems && o->kind != CG_O_VEC)
-            n += walk_opnds(m, k, o->elems);
-    }
-    return n;
+    slicing *c = ctx;
+    if (o->kind != CG_O_VEC)
+        return SG_VISIT_ON;
+    c->n += (uint32_t)rewrite_vec(c->m, c->k, o);
+    return SG_VISIT_SKIP;
 }
 
-static uint32_t walk(cg_module *m, const cg_kernel *k, cg_stmt *s)
+static int slice_stmt(void *ctx, cg_stmt **link)
 {
-    uint32_t n = 0;
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
-        if (s->kind == CG_S_INST)
-            n += walk_opnds(m, k, s->u.inst.ops);
-        else if (body)
-            n += walk(m, k, *body);
-    }
-    return n;
+    slicing *c = ctx;
+    if ((*link)->kind == CG_S_INST)
+        sg_visit_opnds((*link)->u.inst.ops, slice_opnd, c);
+    return SG_VISIT_ON;
 }
 
 uint32_t sugar_slices(cg_module *m, cg_kernel *k)
 {
-    return walk(m, k, k->body);
+    slicing c = { m, k, 0 };
+    sg_visit_stmts(&k->body, slice_stmt, &c);
+    return c.n;
 }

@@ -57,6 +57,37 @@ static const char *allocation(const cg_var *v, uint64_t *bytes, uint64_t *align)
     return !strcmp(v->type, "b8") ? "alloc" : NULL;
 }
 
+void sg_print_smem(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int depth,
+                   ptx_buf *out)
+{
+    const sg_smem *d = sg_smem_of(s);
+    const cg_sym *y = &k->syms[d->var];
+    (void)m;
+    sg_indent(out, depth);
+    if (d->mbarrier) {
+        ptx_buf_printf(out, "%s = smem.mbarrier(%s, name=\"%s\")\n", y->py, d->size, y->ptx);
+        return;
+    }
+    ptx_buf_printf(out, "%s = smem.alloc(%s, ", y->py, d->dtype);
+    if (d->rows)
+        ptx_buf_printf(out, "(%llu, %llu)", (unsigned long long)d->rows,
+                       (unsigned long long)d->cols);
+    else
+        ptx_buf_puts(out, d->size);
+    if (d->align)
+        ptx_buf_printf(out, ", align=%llu", (unsigned long long)d->align);
+    ptx_buf_printf(out, ", name=\"%s\")\n", y->ptx);
+}
+
+int sg_smem_fits(const cg_module *m, const cg_kernel *k, const cg_stmt *s)
+{
+    ptx_buf b = { 0 };
+    sg_print_smem(m, k, s, 0, &b);
+    int ok = b.n <= 512;   /* 511 bytes and the newline */
+    ptx_buf_free(&b);
+    return ok;
+}
+
 static cg_stmt *alloc_stmt(cg_module *m, cg_kernel *k, const cg_stmt *s,
                            const char *call, uint64_t align)
 {
@@ -64,20 +95,15 @@ static cg_stmt *alloc_stmt(cg_module *m, cg_kernel *k, const cg_stmt *s,
     cg_sym *y = &k->syms[v->sym];
     if (!y->py && !(y->py = sg_py_fresh(m, k, y->ptx)))
         return NULL;
-    char text[512], al[32] = "";
-    if (!strcmp(call, "alloc") && align != 128)
-        snprintf(al, sizeof al, ", align=%llu", (unsigned long long)align);
-    int n = !strcmp(call, "alloc")
-        ? snprintf(text, sizeof text, "%s = smem.alloc(b8, %s%s, name=\"%s\")", y->py, v->size,
-                   al, y->ptx)
-        : snprintf(text, sizeof text, "%s = smem.mbarrier(%s, name=\"%s\")", y->py, v->size,
-                   y->ptx);
-    if (n <= 0 || (size_t)n >= sizeof text)
-        return NULL;
-    cg_stmt *py = sg_node_new(m, SG_S_PY, s->first);
-    sg_py_of(py)->text = cg_strndup(m, text, (size_t)n);
-    sg_py_of(py)->orig = sg_copy_stmt(m, s);
-    return py;
+    cg_stmt *node = sg_node_new(m, SG_S_SMEM, s->first);
+    sg_smem *d = sg_smem_of(node);
+    d->var = v->sym;
+    d->mbarrier = (uint8_t)!!strcmp(call, "alloc");
+    d->dtype = "b8";
+    d->size = v->size;
+    d->align = !d->mbarrier && align != 128 ? align : 0;
+    d->orig = sg_copy_stmt(m, s);
+    return sg_smem_fits(m, k, node) ? node : NULL;
 }
 
 /* The declarations of one list, in order, while the offset allows. */
@@ -152,12 +178,10 @@ static int word_of(const cg_kernel *k, const cg_opnd *o, char *w, size_t cap)
     return o->kind == CG_O_STR && sg_text_lit(&o->text, w, cap);
 }
 
-/* s is `op.mod d, <n operands>` unguarded, d the register s declares... */
-static int op1(const cg_stmt *s, const char *op, const char *mod, unsigned nops, cg_symid d)
+/* s is pattern pat with nops operands, unguarded, writing register d. */
+static int op1(const cg_stmt *s, const char *pat, unsigned nops, cg_symid d)
 {
-    const cg_opnd *o = s && sg_inst_is(s, op) ? s->u.inst.ops : NULL;
-    return o && !s->u.inst.guard && s->u.inst.nmods == 1 && !strcmp(s->u.inst.mods[0], mod) &&
-           sg_nops(o) == nops && o->kind == CG_O_SYM && o->sym == d && o->index < 0;
+    return sg_reg_is(sg_inst_ops(s, pat, nops), d);
 }
 
 /* The dyn_smem run at s (s: the declaration); the statement after it. */
@@ -165,12 +189,12 @@ static cg_stmt *dyn_at(const cg_kernel *k, const uint32_t *refs, cg_stmt *s, dyn
 {
     char w[16];
     cg_stmt *mov = s->next, *add = mov ? mov->next : NULL;
-    if (!sg_fresh_decl(k, s, "u32") || !op1(mov, "mov", "b32", 2, s->u.reg) ||
+    if (!sg_fresh_decl(k, s, "u32") || !op1(mov, "mov.b32", 2, s->u.reg) ||
         !word_of(k, mov->u.inst.ops->next, w, sizeof w) || strcmp(w, "dyn_smem"))
         return NULL;
     *d = (dyn_run){ .r = s->u.reg, .kind = SG_O_DYN };
     const cg_opnd *a = add ? add->u.inst.ops : NULL;
-    if (op1(add, "add", "s32", 3, d->r) && sg_reg_is(a->next, d->r) && a->next->next->kind == CG_O_INT) {
+    if (op1(add, "add.s32", 3, d->r) && sg_reg_is(a->next, d->r) && a->next->next->kind == CG_O_INT) {
         d->off = a->next->next;
         return refs[d->r] == 4 ? add->next : NULL;   /* mov, add (2), the reader */
     }
@@ -182,7 +206,7 @@ static cg_stmt *slot_at(const cg_kernel *k, const uint32_t *refs, cg_stmt *s, dy
 {
     const cg_sym *y = s->kind == CG_S_REG ? &k->syms[s->u.reg] : NULL;
     cg_stmt *shl = s->next, *t = shl ? shl->next : NULL;
-    if (!y || !y->type || !sg_fresh_decl(k, s, y->type) || !op1(shl, "shl", "b32", 3, s->u.reg))
+    if (!y || !y->type || !sg_fresh_decl(k, s, y->type) || !op1(shl, "shl.b32", 3, s->u.reg))
         return NULL;
     const cg_opnd *st = shl->u.inst.ops->next;
     char three[4], w[128];
@@ -193,16 +217,16 @@ static cg_stmt *slot_at(const cg_kernel *k, const uint32_t *refs, cg_stmt *s, dy
         return NULL;
     *d = (dyn_run){ .kind = SG_O_SLOT, .stage = st };
     cg_symid tr = s->u.reg;
-    const char *addt = !strcmp(y->type, "s32") ? "s32" : "u32";     /* t += offset */
-    if (op1(t, "add", addt, 3, tr) && sg_reg_is(t->u.inst.ops->next, tr) &&
+    const char *addt = !strcmp(y->type, "s32") ? "add.s32" : "add.u32";     /* t += offset */
+    if (op1(t, addt, 3, tr) && sg_reg_is(t->u.inst.ops->next, tr) &&
         t->u.inst.ops->next->next->kind == CG_O_INT) {
         d->off = t->u.inst.ops->next->next;
         t = t->next;
     }
     cg_stmt *mov = t ? t->next : NULL, *ra = mov ? mov->next : NULL, *add = ra ? ra->next : NULL;
-    if (!sg_fresh_decl(k, t, "u32") || !op1(mov, "mov", "u32", 2, t->u.reg) ||
+    if (!sg_fresh_decl(k, t, "u32") || !op1(mov, "mov.u32", 2, t->u.reg) ||
         !word_of(k, mov->u.inst.ops->next, w, sizeof w) || !sg_fresh_decl(k, ra, "u32") ||
-        !op1(add, "add", "u32", 3, ra->u.reg) || !sg_reg_is(add->u.inst.ops->next, t->u.reg) ||
+        !op1(add, "add.u32", 3, ra->u.reg) || !sg_reg_is(add->u.inst.ops->next, t->u.reg) ||
         !sg_reg_is(add->u.inst.ops->next->next, tr) || refs[t->u.reg] != 2 || refs[ra->u.reg] != 2 ||
         refs[tr] != (d->off ? 4u : 2u))
         return NULL;
@@ -266,27 +290,15 @@ static int fold_dyn(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_stmt **
     return 1;
 }
 
-static uint32_t dyn_list(cg_module *m, cg_kernel *k, const uint32_t *refs, cg_stmt **link)
+static int fold_at(void *ctx, cg_stmt **link)
 {
-    uint32_t made = 0;
-    for (; *link; link = &(*link)->next) {
-        cg_stmt **body = cg_body(*link);
-        if (body)
-            made += dyn_list(m, k, refs, body);
-        else
-            made += (uint32_t)fold_dyn(m, k, refs, link);
-    }
-    return made;
+    sg_walk *c = ctx;
+    if (!cg_body(*link))
+        c->made += (uint32_t)fold_dyn(c->m, c->k, c->refs, link);
+    return SG_VISIT_ON;
 }
 
 uint32_t sg_dyn_operands(cg_module *m, cg_kernel *k)
 {
-    if (!sg_any_fresh_reg(k))
-        return 0;
-    sg_scratch sc = { 0 };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
-    sg_count_refs(k->body, refs);
-    uint32_t made = dyn_list(m, k, refs, &k->body);
-    ptx_buf_free(&sc);
-    return made;
+    return sg_walk_fresh(m, k, fold_at);
 }

@@ -99,38 +99,28 @@ static void note_text(specials *c, const cg_text *t)
             note(c, NULL, t->v[i].sym, t->v[i].index, 0, 1);
 }
 
-static void note_opnds(specials *c, cg_opnd *o, int first, int strs, int one);
+/* One operand list's walk: its destination (first operand, or NULL),
+   whose registers count as written; whether its strings go to c->str. */
+typedef struct noting {
+    specials *c;
+    const cg_opnd *dst;
+    int strs;
+} noting;
 
-/* Operand o alone (not the ones after it). */
-static void note_one(specials *c, cg_opnd *o, int first, int strs)
+/* Every register an operand names; the destination, and the first element
+   of a vector there, as a possible writer. */
+static int note_opnd(void *ctx, cg_opnd *o)
 {
+    const noting *n = ctx;
+    specials *c = n->c;
+    int first = n->dst && (o == n->dst || (n->dst->kind == CG_O_VEC && o == n->dst->elems));
     if (o->kind == CG_O_SYM)
         note(c, o, o->sym, o->index, first, 0);
-    else if (o->kind == CG_O_STR && strs && c->str)
+    else if (o->kind == CG_O_STR && n->strs && c->str)
         c->str(c->strctx, o);
     if (sg_text_names(o))
         note_text(c, &o->text);
-    if (o->a)   /* (most operands are leaves: no call for them) */
-        note_opnds(c, o->a, 0, strs, 0);
-    if (o->b)
-        note_opnds(c, o->b, 0, strs, 0);
-    if (o->elems)
-        note_opnds(c, o->elems, first && o->kind == CG_O_VEC, strs, 0);
-}
-
-/* Every register an operand list names (one: its first operand alone);
-   the first operand (and the elements of a vector there) as a possible
-   destination.  `strs`: an instruction's operands, whose strings go to
-   c->str. */
-static void note_opnds(specials *c, cg_opnd *o, int first, int strs, int one)
-{
-    for (; o; o = one ? NULL : o->next, first = 0) {
-        if (o->kind == CG_O_SYM && !o->text.n && !o->a && !o->b && !o->elems) {
-            note(c, o, o->sym, o->index, first, 0);   /* a register: no call */
-            continue;
-        }
-        note_one(c, o, first, strs);
-    }
+    return SG_VISIT_ON;
 }
 
 static void walk(specials *c, cg_stmt *s)
@@ -138,15 +128,17 @@ static void walk(specials *c, cg_stmt *s)
     for (; s; s = s->next) {
         cg_stmt **body = cg_body(s);
         if (s->kind == CG_S_INST) {
-            note_opnds(c, s->u.inst.ops, 1, 1, 0);
+            noting ops = { c, s->u.inst.ops, 1 }, guard = { c, NULL, 0 };
+            sg_visit_opnds(s->u.inst.ops, note_opnd, &ops);
             if (s->u.inst.guard)
-                note_opnds(c, s->u.inst.guard, 0, 0, 1);
+                sg_visit_opnd(s->u.inst.guard, note_opnd, &guard);
         } else if (s->kind == CG_S_RAW) {
             note_text(c, &s->u.raw.text);
         } else if (s->kind >= CG_S_EXT) {   /* nodes of earlier passes */
             if (sg_orig(s))
                 walk(c, sg_orig(s));
-            note_opnds(c, sg_args(s), 0, 0, 0);
+            noting args = { c, NULL, 0 };
+            sg_visit_opnds(sg_args(s), note_opnd, &args);
         }
         if (body)
             walk(c, *body);
@@ -156,8 +148,7 @@ static void walk(specials *c, cg_stmt *s)
 /* The special register that s moves into a register, or NULL. */
 static const char *special_mov(const cg_stmt *s)
 {
-    if (!sg_inst_is(s, "mov") || s->u.inst.guard || s->u.inst.nmods != 1 ||
-        sg_nops(s->u.inst.ops) != 2)
+    if (!sg_inst_match(s, "mov.*", 2))
         return NULL;
     const char *t = s->u.inst.mods[0];
     const cg_opnd *d = s->u.inst.ops, *src = d->next;

@@ -213,6 +213,20 @@ static inline int sg_inst_is(const cg_stmt *s, const char *op)
     return s && s->kind == CG_S_INST && s->u.inst.op[0] == op[0] &&
            !strcmp(s->u.inst.op, op);
 }
+/* The one opcode matcher: s is an instruction spelled as pattern `pat`,
+   "op.mod.mod" (ld.shared.u32): the opcode and every modifier in order, a
+   segment "*" any one modifier, "word*" one that begins with word, a last
+   "**" any further ones; `shape` is the operand count, or SG_ANY_OPS, and
+   SG_ANY_GUARD where a guard may stand (unguarded otherwise).  Rejects on
+   the first byte, so a pass may ask it of every statement. */
+#define SG_ANY_OPS 0x100u
+#define SG_ANY_GUARD 0x200u
+int sg_inst_match(const cg_stmt *s, const char *pat, unsigned shape);
+/* s's operands where sg_inst_match(s, pat, shape), else NULL. */
+static inline cg_opnd *sg_inst_ops(const cg_stmt *s, const char *pat, unsigned shape)
+{
+    return sg_inst_match(s, pat, shape) ? s->u.inst.ops : NULL;
+}
 /* s is a `with CALL(...):` block (ifs.c: ptx.if_, ptx.else_). */
 static inline int sg_with_is(const cg_stmt *s, const char *call)
 {
@@ -243,6 +257,9 @@ void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx);
    guards, labels, what sugar nodes hold (their `orig` too); a symbol in
    carried text counts twice, so that it never looks private. */
 void sg_count_refs(const cg_stmt *s, uint32_t *refs);
+/* sg_count_refs of k's statements into a zeroed array in sc (per symbol,
+   and one more): what most passes ask first. */
+uint32_t *sg_kernel_refs(sg_scratch *sc, const cg_kernel *k);
 /* Takes back what sg_count_refs(s, refs) added (a pass that counts one
    run of statements at a time into one array). */
 void sg_uncount_refs(const cg_stmt *s, uint32_t *refs);
@@ -255,6 +272,9 @@ cg_stmt **sg_list_array(sg_scratch *s, cg_stmt *head, unsigned *n);
    mbarrier helpers, TMA): a SG_O_DYN as the allocation, _dyn_smem(off);
    anything else as cg_print_opnd prints it. */
 void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out);
+/* smem.c: SG_S_SMEM node s prints in the 511 bytes the pass allows a
+   declaration (longer ones stay PTX declarations). */
+int sg_smem_fits(const cg_module *m, const cg_kernel *k, const cg_stmt *s);
 /* Part of "decls" (tile.c): 2-D element access x[row, col] of what
    sg_smem_decls declared. */
 uint32_t sg_smem_tiles(cg_module *m, cg_kernel *k);
@@ -286,6 +306,91 @@ static inline int sg_opnd_emits(const cg_opnd *o)
     return o->kind == SG_O_DYN || o->kind == SG_O_SLOT || o->kind == SG_O_DESC ||
            o->kind == SG_O_OPER || o->kind == SG_O_PY;
 }
+/* ---- the operand visitor -------------------------------------------
+   The one walk over operand trees: fn(ctx, o) on every operand of the list
+   from o and below each (a, b, elems), each before those below it, in
+   the order they print.  fn answers SG_VISIT_ON, SG_VISIT_SKIP (not below
+   this one) or SG_VISIT_STOP (no more: the walk returns 1).  Inline, so
+   that a pass's walk, which may meet every operand of a kernel, calls its
+   own function directly. */
+enum { SG_VISIT_ON, SG_VISIT_SKIP, SG_VISIT_STOP };
+typedef int (*sg_visit_fn)(void *ctx, cg_opnd *o);
+static inline int sg_visit_opnds(const cg_opnd *o, sg_visit_fn fn, void *ctx);
+/* The same for operand o alone (not those after it). */
+static inline int sg_visit_opnd(const cg_opnd *o, sg_visit_fn fn, void *ctx)
+{
+    int r = fn(ctx, (cg_opnd *)o);
+    if (r != SG_VISIT_ON)
+        return r == SG_VISIT_STOP;
+    /* (most operands are leaves: no call for them) */
+    return (o->a && sg_visit_opnds(o->a, fn, ctx)) || (o->b && sg_visit_opnds(o->b, fn, ctx)) ||
+           (o->elems && sg_visit_opnds(o->elems, fn, ctx));
+}
+static inline int sg_visit_opnds(const cg_opnd *o, sg_visit_fn fn, void *ctx)
+{
+    for (; o; o = o->next)
+        if (sg_visit_opnd(o, fn, ctx))
+            return 1;
+    return 0;
+}
+/* ---- the statement visitor ------------------------------------------
+   The one walk over statement lists: fn(ctx, link) on each statement of
+   the list at *head, and then on those of the list it owns (cg_body:
+   taken after fn, which may have put a node in its place), in print
+   order.  fn answers SG_VISIT_ON, SG_VISIT_SKIP (not into this one's
+   list), SG_VISIT_STOP (no more: the walk returns 1) or SG_VISIT_GONE
+   (fn unlinked the statement: *link is the next one, visited next). */
+enum { SG_VISIT_GONE = SG_VISIT_STOP + 1 };
+typedef int (*sg_stmt_fn)(void *ctx, cg_stmt **link);
+static inline int sg_visit_stmts(cg_stmt **head, sg_stmt_fn fn, void *ctx)
+{
+    for (cg_stmt **link = head; *link;) {
+        int r = fn(ctx, link);
+        cg_stmt **body;
+        if (r == SG_VISIT_STOP)
+            return 1;
+        if (r == SG_VISIT_GONE)
+            continue;
+        if (r == SG_VISIT_ON && (body = cg_body(*link)) && sg_visit_stmts(body, fn, ctx))
+            return 1;
+        link = &(*link)->next;
+    }
+    return 0;
+}
+/* What a simple rewriting walk carries: the kernel, its references
+   (sg_kernel_refs, or NULL), and the count of rewrites. */
+typedef struct sg_walk {
+    cg_module *m;
+    cg_kernel *k;
+    const uint32_t *refs;
+    uint32_t made;
+} sg_walk;
+/* The walk of a recognizer of a DSL helper (which takes fresh registers:
+   none in k, nothing to do): fn over k's statements with an sg_walk, its
+   refs counted; the rewrites. */
+uint32_t sg_walk_fresh(cg_module *m, cg_kernel *k, sg_stmt_fn fn);
+/* The list s owns (cg_body), or NULL. */
+static inline cg_stmt *sg_body(const cg_stmt *s)
+{
+    cg_stmt **body = cg_body((cg_stmt *)s);
+    return body ? *body : NULL;
+}
+/* The same from a list's first statement, for a walk that only reads. */
+static inline int sg_visit_list(const cg_stmt *s, sg_stmt_fn fn, void *ctx)
+{
+    cg_stmt *head = (cg_stmt *)s;
+    return sg_visit_stmts(&head, fn, ctx);
+}
+/* The operand visitor on what statement s alone holds: an instruction's
+   operands and guard, raw text (as a CG_O_STR operand), a sugar node's
+   operands (sg_args); returns 1 where fn stopped it. */
+int sg_visit_stmt_opnds(const cg_stmt *s, sg_visit_fn fn, void *ctx);
+/* Does evaluating an operand of list o (or one inside it) emit PTX? */
+int sg_opnds_emit(const cg_opnd *o);
+/* Does an operand of list o (or one inside it) name symbol sym (index:
+   that element; SG_ANY_INDEX any)? */
+#define SG_ANY_INDEX INT32_MIN
+int sg_opnds_name(const cg_opnd *o, cg_symid sym, int32_t index);
 /* util.c: the value of an int operand (decimal: ir.h) into *v; 0 if o is
    not one or does not fit. */
 int sg_int_value(const cg_opnd *o, long long *v);

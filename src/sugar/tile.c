@@ -45,15 +45,6 @@ typedef struct tiles {
     unsigned n, cap;
 } tiles;
 
-static const cg_opnd *ops(const cg_stmt *s, const char *op, const char *m0, const char *m1,
-                          unsigned n)
-{
-    if (!sg_inst_is(s, op) || s->u.inst.guard || s->u.inst.nmods != (m1 ? 2u : 1u) ||
-        strcmp(s->u.inst.mods[0], m0) || (m1 && strcmp(s->u.inst.mods[1], m1)) ||
-        sg_nops(s->u.inst.ops) != n)
-        return NULL;
-    return s->u.inst.ops;
-}
 
 /* A non-negative int operand that fits 32 bits, else 0. */
 static unsigned num(const cg_opnd *o)
@@ -94,10 +85,10 @@ static int access_at(const tiles *c, cg_stmt **link, access *a)
     cg_stmt *use = ad ? ad->next : NULL;
     const cg_opnd *m, *p, *q, *x, *e;
     cg_symid off;
-    if (!sg_fresh_decl(c->k, s0, "u32") || !sg_fresh_decl(c->k, s1, "u32") || !(m = ops(mul, "mul", "lo", "u32", 3)) ||
-        !(p = ops(add, "add", "u32", NULL, 3)) || !sg_alloc_oper(sh, &off, &e) ||
-        !sg_fresh_decl(c->k, ra, "u32") || !(q = ops(mv, "mov", "b32", NULL, 2)) ||
-        !(x = ops(ad, "add", "u32", NULL, 3)) || !use)
+    if (!sg_fresh_decl(c->k, s0, "u32") || !sg_fresh_decl(c->k, s1, "u32") || !(m = sg_inst_ops(mul, "mul.lo.u32", 3)) ||
+        !(p = sg_inst_ops(add, "add.u32", 3)) || !sg_alloc_oper(sh, &off, &e) ||
+        !sg_fresh_decl(c->k, ra, "u32") || !(q = sg_inst_ops(mv, "mov.b32", 2)) ||
+        !(x = sg_inst_ops(ad, "add.u32", 3)) || !use)
         return 0;
     cg_symid idx = s0->u.reg, t = s1->u.reg, r = ra->u.reg;
     if (!sg_reg_is(m, t) || m->next->kind != CG_O_SYM || !(a->cols = num(m->next->next)) ||
@@ -112,17 +103,13 @@ static int access_at(const tiles *c, cg_stmt **link, access *a)
     const cg_opnd *u;
     cg_symid res;
     a->res = CG_NOSYM;
-    if (sg_inst_is(use, "st") && use->u.inst.nmods == 2 && !use->u.inst.guard &&
-        !strcmp(use->u.inst.mods[0], "shared") && (u = use->u.inst.ops) && sg_nops(u) == 2 &&
-        u->kind == CG_O_ADDR && !u->b && sg_reg_is(u->a, r)) {
+    if (sg_inst_match(use, "st.shared.*", 2) && (u = use->u.inst.ops)->kind == CG_O_ADDR && !u->b && sg_reg_is(u->a, r)) {
         a->type = use->u.inst.mods[1];
         a->val = u->next;
         a->last = use;
-    } else if (use->kind == CG_S_REG && use->next && sg_inst_is(use->next, "ld") &&
-               !use->next->u.inst.guard && use->next->u.inst.nmods == 2 &&
-               !strcmp(use->next->u.inst.mods[0], "shared") &&
+    } else if (use->kind == CG_S_REG && sg_inst_match(use->next, "ld.shared.*", 2) &&
                sg_fresh_decl(c->k, use, use->next->u.inst.mods[1]) && (u = use->next->u.inst.ops) &&
-               sg_nops(u) == 2 && sg_reg_is(u, use->u.reg) && u->next->kind == CG_O_ADDR &&
+               sg_reg_is(u, use->u.reg) && u->next->kind == CG_O_ADDR &&
                !u->next->b && sg_reg_is(u->next->a, r)) {
         a->type = use->next->u.inst.mods[1];
         a->res = use->u.reg;
@@ -141,26 +128,23 @@ static int access_at(const tiles *c, cg_stmt **link, access *a)
            cg_type_index(a->type, strlen(a->type)) >= 0;
 }
 
-static void collect(tiles *c, cg_stmt **link)
+static int collect(void *ctx, cg_stmt **link)
 {
-    for (; *link; link = &(*link)->next) {
-        access a;
-        cg_stmt **body = cg_body(*link);
-        if (body)
-            collect(c, body);
-        else if (access_at(c, link, &a)) {
-            c->v = cg_grow(c->m, c->v, c->n, &c->cap, sizeof *c->v);
-            c->v[c->n++] = a;
-        }
+    tiles *c = ctx;
+    access a;
+    if (!cg_body(*link) && access_at(c, link, &a)) {
+        c->v = cg_grow(c->m, c->v, c->n, &c->cap, sizeof *c->v);
+        c->v[c->n++] = a;
     }
+    return SG_VISIT_ON;
 }
 
 /* smem.c's declaration of var (`x = smem.alloc(b8, N, ...)`), or NULL. */
 static cg_stmt *decl_of(const tiles *c, cg_symid var)
 {
     for (cg_stmt *s = c->k->body; s; s = s->next)
-        if (s->kind == SG_S_PY && sg_py_of(s)->orig && sg_py_of(s)->orig->kind == CG_S_VAR &&
-            sg_py_of(s)->orig->u.var.sym == var && strstr(sg_py_of(s)->text, "smem.alloc(b8, "))
+        if (s->kind == SG_S_SMEM && sg_smem_of(s)->var == var && !sg_smem_of(s)->mbarrier &&
+            !sg_smem_of(s)->rows)
             return s;
     return NULL;
 }
@@ -177,19 +161,18 @@ static int redeclare(tiles *c, cg_symid var)
             f = f ? f : &c->v[i];
         }
     cg_stmt *d = decl_of(c, var);
-    const cg_var *v = d ? &sg_py_of(d)->orig->u.var : NULL;
-    unsigned long bytes = v ? strtoul(v->size, NULL, 10) : 0;
+    unsigned long bytes = d ? strtoul(sg_smem_of(d)->size, NULL, 10) : 0;
     unsigned long row = (unsigned long)f->cols << elem_shift(f->type);
     if (!d || !bytes || bytes % row)
         return 0;
-    const char *al = strstr(sg_py_of(d)->text, ", align=");
-    char text[512];
-    int n = snprintf(text, sizeof text, "%s = smem.alloc(%s, (%lu, %u)%.*s, name=\"%s\")",
-                     c->k->syms[var].py, f->type, bytes / row, f->cols,
-                     al ? (int)(strstr(al, ", name=") - al) : 0, al ? al : "", c->k->syms[var].ptx);
-    if (n <= 0 || (size_t)n >= sizeof text)
+    sg_smem was = *sg_smem_of(d);
+    sg_smem_of(d)->dtype = f->type;
+    sg_smem_of(d)->rows = bytes / row;
+    sg_smem_of(d)->cols = f->cols;
+    if (!sg_smem_fits(c->m, c->k, d)) {
+        *sg_smem_of(d) = was;
         return 0;
-    sg_py_of(d)->text = cg_strndup(c->m, text, (size_t)n);
+    }
     c->m->types_used |= 1u << cg_type_index(f->type, strlen(f->type));
     return 1;
 }
@@ -223,10 +206,9 @@ static void rewrite(tiles *c, const access *a)
 uint32_t sg_smem_tiles(cg_module *m, cg_kernel *k)
 {
     sg_scratch sc = { 0 };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs);
+    uint32_t *refs = sg_kernel_refs(&sc, k);
     tiles c = { .m = m, .k = k, .refs = refs };
-    sg_count_refs(k->body, refs);
-    collect(&c, &k->body);
+    sg_visit_stmts(&k->body, collect, &c);
     uint32_t made = 0;
     /* per variable once (its first access decides); later runs first, so
        that the links of earlier ones stay where they point */

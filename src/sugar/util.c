@@ -130,6 +130,43 @@ int sg_opnd_equal(const cg_opnd *a, const cg_opnd *b)
     return x == y;
 }
 
+/* Word w against the pattern segment at *p (up to '.' or the end; a
+   last '*' matches any rest); *p moves past the segment. */
+static int seg_match(const char *w, const char **p)
+{
+    const char *q = *p;
+    for (; *q && *q != '.'; q++, w++)
+        if (*q == '*' && (!q[1] || q[1] == '.')) {
+            w = "";   /* the rest of w, whatever it is */
+            q++;
+            break;
+        } else if (*w != *q) {
+            return 0;
+        }
+    *p = q;
+    return !*w;
+}
+
+int sg_inst_match(const cg_stmt *s, const char *pat, unsigned shape)
+{
+    if (!s || s->kind != CG_S_INST || s->u.inst.op[0] != pat[0])
+        return 0;
+    const cg_inst *in = &s->u.inst;
+    const char *p = pat;
+    uint32_t i = 0;
+    if ((in->guard && !(shape & SG_ANY_GUARD)) || !seg_match(in->op, &p))
+        return 0;
+    while (*p++) {   /* at a '.' */
+        if (p[0] == '*' && p[1] == '*' && !p[2]) {
+            i = in->nmods;
+            break;
+        }
+        if (i == in->nmods || !seg_match(in->mods[i++], &p))
+            return 0;
+    }
+    return i == in->nmods && ((shape & SG_ANY_OPS) || sg_nops(in->ops) == (shape & 0xffu));
+}
+
 unsigned sg_nops(const cg_opnd *o)
 {
     unsigned n = 0;
@@ -147,21 +184,26 @@ void *sg_scratch_get(sg_scratch *s, size_t n)
     return s->p;
 }
 
+typedef struct retarget {
+    sg_retarget_fn map;
+    void *ctx;
+} retarget;
+
+static int retarget_opnd(void *ctx, cg_opnd *o)
+{
+    const retarget *r = ctx;
+    cg_symid to;
+    if (o->kind == CG_O_SYM && (to = r->map(r->ctx, o->sym, o->index)) != CG_NOSYM) {
+        o->sym = to;
+        o->index = -1;
+    }
+    return SG_VISIT_ON;
+}
+
 static void retarget_opnds(cg_opnd *o, sg_retarget_fn map, void *ctx)
 {
-    for (; o; o = o->next) {
-        cg_symid to;
-        if (o->kind == CG_O_SYM && (to = map(ctx, o->sym, o->index)) != CG_NOSYM) {
-            o->sym = to;
-            o->index = -1;
-        }
-        if (o->a)   /* (most operands are leaves: no call for them) */
-            retarget_opnds(o->a, map, ctx);
-        if (o->b)
-            retarget_opnds(o->b, map, ctx);
-        if (o->elems)
-            retarget_opnds(o->elems, map, ctx);
-    }
+    retarget r = { map, ctx };
+    sg_visit_opnds(o, retarget_opnd, &r);
 }
 
 void sg_retarget_one(cg_stmt *s, sg_retarget_fn map, void *ctx)
@@ -175,14 +217,17 @@ void sg_retarget_one(cg_stmt *s, sg_retarget_fn map, void *ctx)
     }
 }
 
+static int retarget_stmt(void *ctx, cg_stmt **link)
+{
+    const retarget *r = ctx;
+    sg_retarget_one(*link, r->map, r->ctx);
+    return SG_VISIT_ON;
+}
+
 void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx)
 {
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
-        sg_retarget_one(s, map, ctx);
-        if (body)
-            sg_retarget(*body, map, ctx);
-    }
+    retarget r = { map, ctx };
+    sg_visit_list(s, retarget_stmt, &r);
 }
 
 cg_stmt **sg_list_array(sg_scratch *sc, cg_stmt *head, unsigned *n)
@@ -257,50 +302,77 @@ cg_text sg_lit(cg_module *m, const char *p, size_t n)
 
 /* step is 1 to count, (uint32_t)-1 to take the count back (sg_uncount_refs:
    unsigned arithmetic wraps). */
-static void count_opnds(const cg_opnd *o, uint32_t *refs, uint32_t step)
+typedef struct counting {
+    uint32_t *refs, step;
+} counting;
+
+static int count_opnd(void *ctx, cg_opnd *o)
 {
-    for (; o; o = o->next) {
-        if (o->kind == CG_O_SYM)
-            refs[o->sym] += step;
-        for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
-            if (o->text.v[i].sym != CG_NOSYM)
-                refs[o->text.v[i].sym] += 2 * step;   /* carried text: never ours */
-        if (o->a)   /* (most operands are leaves: no call for them) */
-            count_opnds(o->a, refs, step);
-        if (o->b)
-            count_opnds(o->b, refs, step);
-        if (o->elems)
-            count_opnds(o->elems, refs, step);
+    const counting *c = ctx;
+    if (o->kind == CG_O_SYM)
+        c->refs[o->sym] += c->step;
+    for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
+        if (o->text.v[i].sym != CG_NOSYM)
+            c->refs[o->text.v[i].sym] += 2 * c->step;   /* carried text: never ours */
+    return SG_VISIT_ON;
+}
+
+int sg_visit_stmt_opnds(const cg_stmt *s, sg_visit_fn fn, void *ctx)
+{
+    if (s->kind == CG_S_INST)
+        return sg_visit_opnds(s->u.inst.ops, fn, ctx) || sg_visit_opnds(s->u.inst.guard, fn, ctx);
+    if (s->kind == CG_S_RAW) {
+        cg_opnd t = { .kind = CG_O_STR, .text = s->u.raw.text };
+        return sg_visit_opnd(&t, fn, ctx);
     }
+    return s->kind >= CG_S_EXT && sg_visit_opnds(sg_args(s), fn, ctx);
+}
+
+static int count_stmt(void *ctx, cg_stmt **link)
+{
+    const counting *c = ctx;
+    const cg_stmt *s = *link;
+    if (s->kind == CG_S_LABEL) {
+        c->refs[s->u.label] += c->step;
+        return SG_VISIT_ON;
+    }
+    if (s->kind >= CG_S_EXT) {
+        if (sg_orig(s))
+            sg_visit_list(sg_orig(s), count_stmt, ctx);
+        if (sg_sym(s) != CG_NOSYM)
+            c->refs[sg_sym(s)] += c->step;
+    }
+    sg_visit_stmt_opnds(s, count_opnd, ctx);
+    return SG_VISIT_ON;
 }
 
 static void count_stmts(const cg_stmt *s, uint32_t *refs, uint32_t step)
 {
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body((cg_stmt *)s);
-        if (s->kind == CG_S_INST) {
-            count_opnds(s->u.inst.ops, refs, step);
-            count_opnds(s->u.inst.guard, refs, step);
-        } else if (s->kind == CG_S_RAW) {
-            cg_opnd t = { .kind = CG_O_STR, .text = s->u.raw.text };
-            count_opnds(&t, refs, step);
-        } else if (s->kind == CG_S_LABEL) {
-            refs[s->u.label] += step;
-        } else if (s->kind >= CG_S_EXT) {
-            if (sg_orig(s))
-                count_stmts(sg_orig(s), refs, step);
-            if (sg_sym(s) != CG_NOSYM)
-                refs[sg_sym(s)] += step;
-            count_opnds(sg_args(s), refs, step);
-        }
-        if (body)
-            count_stmts(*body, refs, step);
-    }
+    counting c = { refs, step };
+    sg_visit_list(s, count_stmt, &c);
 }
 
 void sg_count_refs(const cg_stmt *s, uint32_t *refs)
 {
     count_stmts(s, refs, 1);
+}
+
+uint32_t *sg_kernel_refs(sg_scratch *sc, const cg_kernel *k)
+{
+    uint32_t *refs = sg_scratch_get(sc, (k->nsyms + 1) * sizeof *refs);
+    sg_count_refs(k->body, refs);
+    return refs;
+}
+
+uint32_t sg_walk_fresh(cg_module *m, cg_kernel *k, sg_stmt_fn fn)
+{
+    if (!sg_any_fresh_reg(k))
+        return 0;
+    sg_scratch sc = { 0 };
+    sg_walk w = { m, k, sg_kernel_refs(&sc, k), 0 };
+    sg_visit_stmts(&k->body, fn, &w);
+    ptx_buf_free(&sc);
+    return w.made;
 }
 
 void sg_uncount_refs(const cg_stmt *s, uint32_t *refs)
@@ -331,12 +403,33 @@ void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
     cg_print_opnd(m, k, &one, out);
 }
 
-static int opnds_emit(const cg_opnd *o)
+static int emits(void *ctx, cg_opnd *o)
 {
-    for (; o; o = o->next)
-        if (sg_opnd_emits(o) || opnds_emit(o->a) || opnds_emit(o->b) || opnds_emit(o->elems))
-            return 1;
-    return 0;
+    (void)ctx;
+    return sg_opnd_emits(o) ? SG_VISIT_STOP : SG_VISIT_ON;
+}
+
+int sg_opnds_emit(const cg_opnd *o)
+{
+    return sg_visit_opnds(o, emits, NULL);
+}
+
+typedef struct naming {
+    cg_symid sym;
+    int32_t index;
+} naming;
+
+static int names(void *ctx, cg_opnd *o)
+{
+    const naming *n = ctx;
+    return o->kind == CG_O_SYM && o->sym == n->sym &&
+           (n->index == SG_ANY_INDEX || o->index == n->index) ? SG_VISIT_STOP : SG_VISIT_ON;
+}
+
+int sg_opnds_name(const cg_opnd *o, cg_symid sym, int32_t index)
+{
+    naming n = { sym, index };
+    return sg_visit_opnds(o, names, &n);
 }
 
 int sg_declares(const cg_stmt *s)
@@ -344,7 +437,7 @@ int sg_declares(const cg_stmt *s)
     if (s->kind == CG_S_REG || s->kind == SG_S_ALLOC)
         return 1;
     if (s->kind == CG_S_INST)
-        return opnds_emit(s->u.inst.ops);
+        return sg_opnds_emit(s->u.inst.ops);
     if (s->kind >= CG_S_EXT)
         for (const cg_stmt *t = sg_orig(s); t; t = t->next)
             if (sg_declares(t))

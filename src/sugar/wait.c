@@ -99,16 +99,15 @@ static int local_sym(const locals *l, const cg_opnd *o)
 static int block_shape(cg_stmt *scope, locals *l)
 {
     unsigned nwait = 0, pos = 0;
-    for (cg_stmt *s = scope->u.body; s; s = s->next, pos++) {
+    for (cg_stmt *s = sg_body(scope); s; s = s->next, pos++) {
         if (s->kind == CG_S_REG || s->kind == CG_S_LABEL) {
             if (l->n == MAXLOCAL)
                 return 0;
             l->pos[l->n] = pos;
             l->sym[l->n++] = s->kind == CG_S_REG ? s->u.reg : s->u.label;
         } else if (s->kind == CG_S_INST) {
-            if (sg_inst_is(s, "mbarrier") && s->u.inst.nmods &&
-                (!strncmp(s->u.inst.mods[0], "try_wait", 8) ||
-                 !strncmp(s->u.inst.mods[0], "test_wait", 9)))
+            if (sg_inst_match(s, "mbarrier.try_wait*.**", SG_ANY_OPS | SG_ANY_GUARD) ||
+                sg_inst_match(s, "mbarrier.test_wait*.**", SG_ANY_OPS | SG_ANY_GUARD))
                 nwait++;
             else if (!sg_inst_is(s, "bra"))
                 return 0;
@@ -124,7 +123,7 @@ static int block_shape(cg_stmt *scope, locals *l)
 static int block_loops(cg_stmt *scope, const locals *l)
 {
     unsigned nback = 0, pos = 0;
-    for (cg_stmt *s = scope->u.body; s; s = s->next, pos++) {
+    for (cg_stmt *s = sg_body(scope); s; s = s->next, pos++) {
         if (s->kind != CG_S_INST)
             continue;
         if (s->u.inst.guard && !local_sym(l, s->u.inst.guard))
@@ -160,7 +159,7 @@ static int match_block(sg_key *key, cg_stmt *scope, block *bl)
     key->ctx = &l;
     key->b.n = 0;
     key->nholes = 0;
-    for (cg_stmt *s = scope->u.body; s; s = s->next)
+    for (cg_stmt *s = sg_body(scope); s; s = s->next)
         sg_key_stmt(key, s);
     if (key->nholes > MAXW)
         return 0;
@@ -182,24 +181,22 @@ typedef struct waits {
     unsigned n, cap, ngroups;
 } waits;
 
-static void collect(waits *w, cg_stmt *s)
+/* A spin block is collected, not entered. */
+static int collect(void *ctx, cg_stmt **link)
 {
-    for (; s; s = s->next) {
-        block bl;
-        cg_stmt **body = cg_body(s);
-        if (s->kind == CG_S_SCOPE && match_block(&w->key, s, &bl)) {
-            cg_mslot *g = cg_map_put(w->m, &w->groups, w->key.b.p, w->key.b.n);
-            if (g->val < 0) {
-                g->k = cg_strndup(w->m, w->key.b.p, w->key.b.n);
-                g->val = (int32_t)w->ngroups++;
-            }
-            bl.group = g->val;
-            w->v = cg_grow(w->m, w->v, w->n, &w->cap, sizeof *w->v);
-            w->v[w->n++] = bl;
-        } else if (body) {
-            collect(w, *body);
-        }
+    waits *w = ctx;
+    block bl;
+    if ((*link)->kind != CG_S_SCOPE || !match_block(&w->key, *link, &bl))
+        return SG_VISIT_ON;
+    cg_mslot *g = cg_map_put(w->m, &w->groups, w->key.b.p, w->key.b.n);
+    if (g->val < 0) {
+        g->k = cg_strndup(w->m, w->key.b.p, w->key.b.n);
+        g->val = (int32_t)w->ngroups++;
     }
+    bl.group = g->val;
+    w->v = cg_grow(w->m, w->v, w->n, &w->cap, sizeof *w->v);
+    w->v[w->n++] = bl;
+    return SG_VISIT_SKIP;
 }
 
 /* ---- helper definitions --------------------------------------------- */
@@ -207,7 +204,7 @@ static void collect(waits *w, cg_stmt *s)
 /* Parameter name for hole p of the try_wait instruction (bar, phase...). */
 static const char *role_name(const block *bl, unsigned p)
 {
-    for (cg_stmt *s = bl->scope->u.body; s; s = s->next) {
+    for (cg_stmt *s = sg_body(bl->scope); s; s = s->next) {
         if (!sg_inst_is(s, "mbarrier"))
             continue;
         unsigned idx = 0;
@@ -307,17 +304,18 @@ static cg_stmt *helper_def(cg_module *m, const helper *h, const block *bl)
     ptx_buf_puts(&b, "):");
     cg_stmt *def = sg_node_new(m, SG_S_PY, PTX_NOTOK);
     sg_py_of(def)->text = cg_strndup(m, b.p, b.n);
+    sg_py_of(def)->def = 1;
     ptx_buf_free(&b);
-    cg_stmt *sc = sg_copy_stmt(m, bl->scope), **tail = &sc->u.body;
+    cg_stmt *sc = sg_copy_stmt(m, bl->scope), **tail = cg_body(sc);
     unsigned pos = 0;
-    for (cg_stmt *s = bl->scope->u.body; s; s = s->next) {
+    for (cg_stmt *s = sg_body(bl->scope); s; s = s->next) {
         cg_stmt *c = sg_copy_stmt(m, s);
         if (c->kind == CG_S_INST)
             c->u.inst.ops = copy_params(m, bl, s->u.inst.ops, h, &pos);
         *tail = c;
         tail = &c->next;
     }
-    def->u.ext.body = sc;
+    *cg_body(def) = sc;
     return def;
 }
 
@@ -395,22 +393,11 @@ void sg_print_wait(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 
 /* ---- pyptx's own loop ------------------------------------------------ */
 
-static int mods_are(const cg_inst *in, const char *const *want, unsigned n)
-{
-    if (in->nmods != n)
-        return 0;
-    for (unsigned i = 0; i < n; i++)
-        if (strcmp(in->mods[i], want[i]))
-            return 0;
-    return 1;
-}
-
 /* r = `P = reg.scalar(pred)`, then `L: try_wait.parity.shared.b64 P, [bar],
    phase; @!P bra L;` with P and L named nowhere else: the try_wait. */
 static cg_stmt *own_wait(const cg_module *m, const cg_kernel *k, const uint32_t *refs,
                          const cg_stmt *r)
 {
-    static const char *const try_wait[] = { "try_wait", "parity", "shared", "b64" };
     const cg_stmt *l = r->next, *w = l ? l->next : NULL, *b = w ? w->next : NULL;
     if (r->kind != CG_S_REG || !k->syms[r->u.reg].implicit ||
         strcmp(k->syms[r->u.reg].type, "pred") || !l || l->kind != CG_S_LABEL ||
@@ -423,15 +410,15 @@ static cg_stmt *own_wait(const cg_module *m, const cg_kernel *k, const uint32_t 
        slot's itself, after the label; an operator nested in ptx.addr()
        would be evaluated before the call, outside the loop */
     const cg_opnd *a = d->next;
-    if (wi->guard || !mods_are(wi, try_wait, 4) || sg_nops(d) != 3 || d->kind != CG_O_SYM ||
+    if (!sg_inst_match(w, "mbarrier.try_wait.parity.shared.b64", 3) || d->kind != CG_O_SYM ||
         d->sym != p || d->index >= 0 ||
         (a->kind != CG_O_ADDR && a->kind != SG_O_DYN && a->kind != SG_O_SLOT) ||
         (a->kind == CG_O_ADDR && !reg_slot(a) &&
          (sg_opnd_emits(a->a) || (a->b && sg_opnd_emits(a->b)))))
         return NULL;
     const cg_opnd *g = bi->guard, *t = bi->ops;
-    if (bi->nmods || !g || g->kind != CG_O_NOT || g->a->kind != CG_O_SYM || g->a->sym != p ||
-        g->a->index >= 0 || sg_nops(t) != 1 || t->kind != CG_O_SYM || t->sym != lab ||
+    if (!sg_inst_match(b, "bra", 1 | SG_ANY_GUARD) || !g || g->kind != CG_O_NOT ||
+        g->a->kind != CG_O_SYM || g->a->sym != p || g->a->index >= 0 || t->kind != CG_O_SYM || t->sym != lab ||
         refs[p] != 2 || refs[lab] != 2 || sg_ptx_pinned((cg_module *)m, k->syms[lab].ptx))
         return NULL;
     return (cg_stmt *)w;
@@ -466,8 +453,7 @@ static uint32_t fold_own_waits(cg_module *m, cg_kernel *k)
     if (!sg_any_fresh_reg(k))                 /* its predicate is the pool's */
         return 0;
     sg_scratch sc = { 0 };
-    uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs), made = 0;
-    sg_count_refs(k->body, refs);
+    uint32_t *refs = sg_kernel_refs(&sc, k), made = 0;
     if (!sg_pyptx_label_pinned(m, k, refs))
         made = fold_own(m, k, refs, &k->body);
     ptx_buf_free(&sc);
@@ -480,7 +466,7 @@ uint32_t sugar_wait(cg_module *m, cg_kernel *k)
 {
     waits w = { .m = m, .k = k, .key = { .k = k, .leaf = block_leaf, .m = m } };
     uint32_t own = fold_own_waits(m, k);
-    collect(&w, k->body);
+    sg_visit_stmts(&k->body, collect, &w);
     ptx_buf_free(&w.key.b);
     if (!w.n)
         return own;
