@@ -90,7 +90,14 @@ static void put_opnds(sg_key *key, const cg_opnd *o)
 static void put_sym(sg_key *key, cg_symid sym)
 {
     cg_opnd o = { .kind = CG_O_SYM, .sym = sym, .index = -1 };
-    put_leaf(key, &o);
+    sg_leaf l = key->leaf(key, &o);
+    if (l == SG_LEAF_EXACT || l == SG_LEAF_SPELLED) {
+        put_leaf(key, &o);
+        return;
+    }
+    cg_opnd *hole = cg_alloc(key->m, sizeof *hole);   /* a hole outlives the call */
+    *hole = o;
+    put_leaf(key, hole);
 }
 
 /* The statements of the list s owns (cg_body), each with its own. */
