@@ -379,6 +379,21 @@ static int single_temp(const ctx *c, const cg_opnd *o)
     return sl != UINT32_MAX && c->uses[sl] == 1 && c->defs[sl] == 1;
 }
 
+/* Does an operand left of operand i emit when Python evaluates it (an
+   operator merge.c nested there)?  Then a child folded at i would emit
+   after it, where the source has it before: the nested operator's
+   instructions stood right before the instruction, after every child. */
+static int left_emits(const cg_inst *in, unsigned i)
+{
+    for (unsigned j = 1; j < i; j++) {
+        cg_opnd one = *sg_op(in, j);
+        one.next = NULL;
+        if (sg_opnds_emit(&one))
+            return 1;
+    }
+    return 0;
+}
+
 /* Fold into a[b] the temporaries defined right before it; *start gets the
    first statement of the tree.  Returns the tree. */
 static enode *fold(ctx *c, cg_stmt **a, unsigned lo, unsigned b, unsigned *start,
@@ -392,7 +407,7 @@ static enode *fold(ctx *c, cg_stmt **a, unsigned lo, unsigned b, unsigned *start
     unsigned n = sg_nops(a[b]->u.inst.ops);
     for (unsigned i = n; i-- > 1;) {
         const cg_opnd *o = sg_op(&a[b]->u.inst, i);
-        if (pos == lo || e->size >= budget || o->kind != CG_O_SYM)
+        if (pos == lo || e->size >= budget || o->kind != CG_O_SYM || left_emits(&a[b]->u.inst, i))
             continue;
         /* the statement before writes o (the cheap test first), o is a
            temporary used once, and that statement folds */

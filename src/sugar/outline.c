@@ -81,15 +81,16 @@ static uint32_t sketch(const cg_stmt *s)
 /* The statements of list `head` and (depth first) the lists below them,
    each list followed by an item that ends every window.  A helper's body
    (SG_S_PY) is another function's scope: not entered. */
-static void collect(outliner *o, cg_stmt **head, int32_t loop)
+static void collect(outliner *o, cg_stmt **head, int32_t loop, int32_t up)
 {
+    int32_t at = (int32_t)o->n;
     for (cg_stmt **link = head; *link; link = &(*link)->next) {
         cg_stmt *s = *link;
         push_item(o, (item){ .s = s, .link = link, .sketch = sketch(s), .text = -1,
-                             .loop = loop });
+                             .loop = loop, .up = up });
     }
-    push_item(o, (item){ .text = -1, .loop = -1 });
-    for (cg_stmt *s = *head; s; s = s->next) {
+    push_item(o, (item){ .text = -1, .loop = -1, .up = up });
+    for (cg_stmt *s = *head; s; s = s->next, at++) {
         cg_stmt **body = cg_body(s);
         if (!body || !*body || s->kind == SG_S_PY)
             continue;
@@ -99,8 +100,19 @@ static void collect(outliner *o, cg_stmt **head, int32_t loop)
             ol_append(&o->lb, &l, sizeof l);
             in = (int32_t)(o->lb.n / sizeof l) - 1;
         }
-        collect(o, body, in);
+        collect(o, body, in, at);
     }
+}
+
+/* Is item i, or a statement whose list holds it, in a copy taken?  A
+   copy's text is its statements' as printed before any call replaced
+   one, so nothing inside it may be taken as well. */
+static int taken(const outliner *o, uint32_t i)
+{
+    for (int32_t at = (int32_t)i; at >= 0; at = o->v[at].up)
+        if (o->v[at].used)
+            return 1;
+    return 0;
 }
 
 /* ---- comparing a copy with the first ---------------------------------- */
@@ -511,7 +523,7 @@ static uint32_t agree(const outliner *o, uint32_t lead, uint32_t i)
 {
     uint32_t n = 0, lim = i > lead && i - lead < MAXRUN ? i - lead : MAXRUN;
     while (n < lim && o->v[i + n].sketch && o->v[i + n].sketch == o->v[lead + n].sketch &&
-           !o->v[i + n].used && !o->v[lead + n].used)
+           !taken(o, i + n) && !taken(o, lead + n))
         n++;
     return n;
 }
@@ -745,7 +757,7 @@ static void find_groups(outliner *o, ptx_buf *calls)
     group *g = calloc(2, sizeof *g);
     member *mbs = calloc(2 * MAXMEMB, sizeof *mbs);
     for (uint32_t i = 0; g && mbs && i < o->n && o->budget > 0; i++) {
-        if (!o->v[i].next || o->v[i].used)
+        if (!o->v[i].next || taken(o, i))
             continue;
         g[0].mb = mbs;
         g[1].mb = mbs + MAXMEMB;
@@ -815,7 +827,7 @@ uint32_t sugar_outline(cg_module *m, cg_kernel *k)
         return 0;
     outliner o = { .m = m, .k = k };
     o.dtail = &o.defs;
-    collect(&o, &k->body, -1);
+    collect(&o, &k->body, -1, -1);
     uint32_t made = 0;
     if (o.n > 2 * MINRUN) {
         sg_scratch sc = { 0 };

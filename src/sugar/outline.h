@@ -39,7 +39,8 @@ typedef struct item {
     int32_t text;         /* index into o->tx, or -1 */
     int32_t loop;         /* the innermost Python for loop around it
                              (index into o->lb), or -1 */
-    uint8_t used;
+    int32_t up;           /* the item whose statement owns its list, or -1 */
+    uint8_t used;         /* in a copy taken (see ol_taken) */
 } item;
 
 /* A Python for loop around statements: its variable, the loop around it. */
