@@ -54,7 +54,8 @@ static void insert_at(ptx_buf *b, size_t at, const ptx_buf *what)
 void cg_print_head_at(const cg_module *m, size_t start, ptx_buf *out)
 {
     ptx_buf head = { 0 };
-    cg_print_head(m, out->p + start, out->n - start, &head);
+    const char *code = out->p ? out->p + start : NULL;   /* NULL: nothing printed yet */
+    cg_print_head(m, code, out->n - start, &head);
     insert_at(out, start, &head);
     ptx_buf_free(&head);
 }
