@@ -37,7 +37,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED_ROOT = "../shared/corpus"
 SHARED = SHARED_ROOT
-OWN = "tests/corpus"
+OWN_ROOT = "tests/corpus"
+OWN = OWN_ROOT
 
 
 class Report:
@@ -258,6 +259,13 @@ def sugar_lines(r, a, B, PY):
         cmd = "%s/pyptx-codegen --sugar --stats %s >/dev/null" % (B, f)
         p = subprocess.run(cmd, shell=True, cwd=ROOT, capture_output=True, text=True)
         r.figure(cmd, lines_matching(p.stderr, r"^lines:"))
+    r.add("**`--sugar` against pyptx's own transpiler** (`python -m pyptx.codegen --sugar`), "
+          "lines of each file and of its kernels, nothing traced; `-` where pyptx's file is "
+          "not Python or has no kernel:\n")
+    cmd = ("%s tools/sugar_report.py --lines --python %s --jobs %d %s/pyptx-codegen %s"
+           % (PY, "$PWD/" + PY, a.jobs, B, SHARED))
+    out, dt = r.run(cmd, ok=(0, 1))
+    r.figure(cmd, lines_matching(out, r"^files:", r"^reference failed", r"passed, \d+ failed"), dt)
     r.add("**Kernels written in pyptx, decompiled** (`tests/idiomatic/`: each kernel traced "
           "by pyptx, its PTX through `--sugar`, the result traced again and compared byte "
           "for byte; lines of the original kernel function against the decompiled one, "
@@ -351,6 +359,17 @@ def main():
         big_module(r, a, B, PY, work)
         sugar_lines(r, a, B, PY)
         library(r, a, B, PY)
+    r.add("## Comparing two builds\n")
+    r.add("Timings of separate runs on a shared machine differ by tens of percent; to "
+          "compare two builds, run them interleaved, so that both go through the same "
+          "drift, and check that a change meant to be invisible is:\n")
+    r.add("```sh\n"
+          "python3 tools/ab.py --rounds 5 --modes exact,canonical,codegen OLD_BUILD NEW_BUILD -- %s %s\n"
+          "tools/same_output.sh OLD_BUILD NEW_BUILD %s %s       # the same Python, plain and --sugar\n"
+          "valgrind --tool=callgrind %s/bench_frontend --mode exact --repeat 1 %s   # instructions: steady on a busy machine\n"
+          "```\n" % (SHARED_ROOT, OWN_ROOT, OWN_ROOT, SHARED_ROOT, B, SHARED_ROOT))
+    r.add("`bench_frontend --pass-times` (and `pyptx-codegen --stats`) give each sugar "
+          "pass's time.\n")
     r.add("## Not here\n")
     r.add("GPU checks (`pyptx-roundtrip --jit`, `harness.py --jit`: the original and the "
           "rewritten text JIT-compiled by the CUDA driver, cubins compared) need a GPU and "
