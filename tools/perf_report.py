@@ -169,15 +169,12 @@ def corpus_counts(r, a, B, PY):
           "must give the input's tokens, in sugar mode up to one consistent renaming of "
           "local names; byte-identical modules are counted, not required):\n")
     for mode in ("plain", "sugar"):
-        for c in ((SHARED, OWN) if a.own_harness else (SHARED,)):
+        for c in (SHARED, OWN):
             cmd = ("%s tests/pyptx/harness.py --python %s --mode %s --jobs %d -q %s/pyptx-codegen %s"
                    % (PY, "$PWD/" + PY, mode, a.jobs, B, c))
             out, dt = r.run(cmd, ok=(0, 1))
-            r.figure(cmd, lines_matching(out, r"byte-identical", r"cannot express", r"passed, \d+ failed"), dt)
-    if not a.own_harness:
-        r.add("(The own corpus, 7.5 MB of mostly nvcc `-G` output, takes the harness several "
-              "minutes more in each mode on two cores; `--own-harness` adds it, and the test "
-              "suite runs it: `pyptx_codegen_plain_own`, `pyptx_codegen_sugar_own`.)\n")
+            r.figure(cmd, lines_matching(out, r"^PASS ", r"^FAIL ", r"not expressible", r"byte-identical",
+                                         r"cannot express", r"passed, \d+ failed"), dt)
 
 
 def speed(r, a, B, PY):
@@ -224,8 +221,8 @@ def big_module(r, a, B, PY, work):
     os.makedirs(os.path.dirname(a_ptx))
     cmd = "python3 tools/diff_bench.py %s %s %s --mb %d --changes 5" % (seed, a_ptx, b_ptx, a.mb)
     r.run(cmd)
-    r.add("```sh\n%s\n```\n" % cmd.replace(work, "$WORK"))
-    rows = []
+    r.add("```sh\n%s   # $WORK: a temporary directory\n```\n" % cmd.replace(work, "$WORK"))
+    rows, cmds = ["wall time, the fastest of %d runs:" % a.rounds], []
     for args in ("--stat", "--stat --ignore-debug --ignore-regs", "--jobs 1 --stat",
                  "--jobs %d --stat" % (os.cpu_count() or 1)):
         cmd = "%s/pyptx-diff %s %s %s" % (B, args, a_ptx, b_ptx)
@@ -233,8 +230,9 @@ def big_module(r, a, B, PY, work):
         for _ in range(a.rounds):
             _, dt = r.run(cmd, ok=(1,))
             ts.append(dt)
-        rows.append("%-62s %.3f s" % (cmd.replace(work, "$WORK"), min(ts)))
-    r.figure("# the fastest of %d runs each, wall time" % a.rounds, "\n".join(rows))
+        cmds.append(cmd.replace(work, "$WORK"))
+        rows.append("%-48s %.3f s" % ("pyptx-diff " + args, min(ts)))
+    r.figure("\n".join(cmds), "\n".join(rows))
     r.add("`--jobs` scaling of the programs on that module, and peak memory (GNU time's "
           "`%%M`) over input size (`tools/library_bench.py`; with %d cores, 1 and %d jobs):\n"
           % (os.cpu_count() or 1, os.cpu_count() or 1))
@@ -334,8 +332,6 @@ def main():
     ap.add_argument("--out", default="docs/performance.md")
     ap.add_argument("--lib", help="a directory of NVIDIA library PTX (library-scale figures)")
     ap.add_argument("--quick", action="store_true", help="smaller counts, one round")
-    ap.add_argument("--own-harness", action="store_true",
-                    help="run the pyptx harness over the own corpus too (several minutes)")
     ap.add_argument("--quiet", action="store_true", help="do not log each command")
     a = ap.parse_args()
     a.jobs = os.cpu_count() or 1
