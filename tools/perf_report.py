@@ -13,7 +13,8 @@ not appended to: it says what this build does on this machine today.
 
 Needs a build made by tools/setup.sh (BUILD/venv with pyptx 0.1.1), the
 shared corpus beside the checkout (../shared/corpus), and for the ptxas
-check the CUDA toolkit.  About 6 to 10 minutes on two quiet cores; with
+check the CUDA toolkit.  About 8 minutes on two cores shared with other
+work (the timings are of the machine as it is then); with
 --quick (small inputs, smaller counts and one round: for checking this
 script, not for figures) about a minute.
 
