@@ -6,7 +6,7 @@
 # tools/setup.sh does both in one build directory: GENERATE, train with
 # bench_frontend on the project's own corpus (tests/corpus; the shared corpus
 # is never trained on), then USE.  14-35% faster parsing and code
-# generation on the benchmark (README, "Speed").  GCC only: other
+# generation on the benchmark (tools/bench.py).  GCC only: other
 # compilers, and the sanitizer build, ignore the option.
 set(PTX_PGO OFF CACHE STRING "profile-guided optimisation: OFF, GENERATE or USE")
 set(PTX_PGO_DIR "${CMAKE_BINARY_DIR}/pgo" CACHE PATH "where the profile lives")

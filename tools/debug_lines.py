@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Lines of `pyptx-codegen --sugar` with and without --no-debug, on the
-corpus files that carry debug line tables (README's figures).
+corpus files that carry debug line tables (docs/performance.md).
 
     python3 tools/debug_lines.py [--codegen BUILD/pyptx-codegen] [--files]
 

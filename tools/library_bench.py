@@ -150,13 +150,13 @@ def main():
     builds = a.build.split(",")
     scaling(builds, a.dirs, jobs, a.rounds, size)
     if a.one:
-        for prog, opts, files in (("pyptx-roundtrip", (), 1), ("pyptx-roundtrip", ("--emit",), 1),
-                                  ("pyptx-roundtrip", ("--canonical",), 1),
-                                  ("pyptx-codegen", (), 1), ("pyptx-codegen", ("--sugar",), 1),
-                                  ("pyptx-diff", (), 2)):
+        for prog, opts, copies in (("pyptx-roundtrip", (), 1), ("pyptx-roundtrip", ("--emit",), 1),
+                                   ("pyptx-roundtrip", ("--canonical",), 1),
+                                   ("pyptx-codegen", (), 1), ("pyptx-codegen", ("--sugar",), 1),
+                                   ("pyptx-diff", (), 2)):
             print("\none module, %s: %s, %.1f MB" % (" ".join((prog,) + opts),
                                                   os.path.basename(a.one), os.path.getsize(a.one) / 1e6))
-            scaling(builds, [a.one] * files, jobs, a.rounds, os.path.getsize(a.one), opts, prog)
+            scaling(builds, [a.one] * copies, jobs, a.rounds, os.path.getsize(a.one), opts, prog)
     if not a.no_memory:
         big = [f for f in (files[:a.top] if a.top else files)
                if os.path.getsize(f) >= a.min_mb * 1e6]

@@ -18,7 +18,7 @@ For every .ptx file under PATH... (files or directories):
         differ: the reference renames kernels).
 
 With --lines, only lines and the file's shape, nothing traced
-(lines_report: what the README's figures come from).
+(lines_report: the figures of docs/performance.md).
 
 Prints one line per file and a summary.  Targets checked (exit 1 if one
 fails): ours passes; where both are correct, ours has no more kernel lines

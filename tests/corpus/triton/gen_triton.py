@@ -6,7 +6,7 @@
 Compiles a few typical Triton kernels (elementwise, reduction, softmax,
 matmul with block pointers, flash-attention-like loop) for the GPU present
 and writes each kernel's PTX as OUTDIR/<name>_<arch>.ptx.  Triton embeds no
-timestamps; the PTX depends on the Triton version (recorded in README.md).
+timestamps; the PTX depends on the Triton version (recorded in docs/testing.md).
 """
 import os
 import sys
