@@ -365,7 +365,10 @@ def main(argv=None):
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="pyptx-harness-")
-    opts = {"codegen": os.path.abspath(args.codegen), "python": args.python,
+    # the generated files run from a directory of their own: a relative
+    # interpreter path would name nothing there
+    python = os.path.abspath(args.python) if os.sep in args.python else args.python
+    opts = {"codegen": os.path.abspath(args.codegen), "python": python,
             "mode": args.mode, "timeout": args.timeout, "keep": args.keep, "tmp": tmp,
             "jit": os.path.abspath(args.jit) if args.jit else None,
             "no_debug": os.path.abspath(args.no_debug) if args.no_debug else None,
