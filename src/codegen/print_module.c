@@ -71,6 +71,8 @@ static const char *skip_literal(const char *p, const char *e)
    what the file needs and no more. */
 static void scan_uses(const char *p, size_t n, cg_uses *u)
 {
+    if (!n)
+        return;   /* (an empty buffer's p is NULL) */
     const char *e = p + n, *begin = p;
     size_t len_of[64];   /* a bit of cg_uses each: 13 names, 23 types */
     unsigned nnames = NHEAD_NAMES + cg_ntypes < 64 ? NHEAD_NAMES + cg_ntypes : 64;
