@@ -22,7 +22,8 @@ int main(int argc, char **argv)
     }
     ptx_buf out = { 0 };
     ptx_emit_nodebug(m, &out);
-    int ok = fwrite(out.p, 1, out.n, stdout) == out.n && fflush(stdout) == 0;
+    int ok = (!out.n || fwrite(out.p, 1, out.n, stdout) == out.n) &&   /* p: NULL if empty */
+             fflush(stdout) == 0;
     ptx_buf_free(&out);
     ptx_module_free(m);
     if (!ok)
