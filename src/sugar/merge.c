@@ -620,9 +620,7 @@ static const struct { uint32_t mask; const char *mode; } swizzles[] = {
 static const cg_opnd *oper_src(const cg_stmt *s, const char *op)
 {
     const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
-    return a && a->form == OPER && a->src->kind == SG_O_OPER && a->src->text.n == 1 &&
-           a->src->text.v[0].n == strlen(op) && !memcmp(a->src->text.v[0].p, op, strlen(op))
-           ? a->src : NULL;
+    return a && a->form == OPER && sg_oper_is(a->src, op) ? a->src : NULL;
 }
 
 

@@ -401,6 +401,13 @@ static inline int sg_text_names(const cg_opnd *o)
     return o->kind != CG_O_INT && o->text.n;
 }
 /* o names register r as a whole (not an element of an array). */
+/* o is the operator `a OP b` (SG_O_OPER) with OP spelled op ("+", "<<"). */
+static inline int sg_oper_is(const cg_opnd *o, const char *op)
+{
+    size_t n = strlen(op);
+    return o->kind == SG_O_OPER && o->text.n == 1 && o->text.v[0].n == n &&
+           !memcmp(o->text.v[0].p, op, n);
+}
 static inline int sg_reg_is(const cg_opnd *o, cg_symid r)
 {
     return o && o->kind == CG_O_SYM && o->sym == r && o->index < 0;

@@ -343,20 +343,12 @@ static void make_call(cg_module *m, const block *bl, const helper *h)
    at offset 0 computes when ptx.mbarrier.wait takes its address after
    the loop's label, the same instructions in the same order.  (Not for
    the arrivals: they allocate their state before the address.) */
-/* Is operator o `a OP b` with OP the one-character op? */
-static int oper_is(const cg_opnd *o, char op)
-{
-    return o->kind == SG_O_OPER && o->text.n == 1 && o->text.v[0].n == 1 &&
-           o->text.v[0].p[0] == op;
-}
-
 static int reg_slot(const cg_opnd *o)
 {
-    if (o->kind != CG_O_ADDR || o->b || !oper_is(o->a, '+') || o->a->a->kind != CG_O_SYM)
+    if (o->kind != CG_O_ADDR || o->b || !sg_oper_is(o->a, "+") || o->a->a->kind != CG_O_SYM)
         return 0;
     const cg_opnd *t = o->a->b;
-    return t->kind == SG_O_OPER && t->text.v[0].n == 2 && !memcmp(t->text.v[0].p, "<<", 2) &&
-           t->a->kind == CG_O_SYM && sg_int_is(t->b, 3);
+    return sg_oper_is(t, "<<") && t->a->kind == CG_O_SYM && sg_int_is(t->b, 3);
 }
 
 /* ptx.mbarrier.wait's barrier: pyptx makes the address itself. */
