@@ -122,6 +122,8 @@ static void print_desc(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
 static void print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o, int bare,
                        ptx_buf *out)
 {
+    if (sg_print_pyopnd(m, k, o, out))
+        return;
     switch (o->kind) {
     case SG_O_PY:
         cg_text_ptx(k, &o->text, out);

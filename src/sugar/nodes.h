@@ -56,6 +56,28 @@ typedef struct sg_py {       /* Python lines a pass writes (text, body) */
     cg_stmt *orig;
 } sg_py;
 
+/* [targets =] value: a Python statement a pass builds from parts: an
+   assignment (`d = ptx.wgmma.make_descriptor(...)`, `a, b = x, x`), or a
+   call made for what it emits (`ptx.kloop(n, body=fn)`).  pynodes.c
+   prints it. */
+typedef struct sg_assign {
+    cg_opnd *value;          /* the right side; a list (by next): a tuple */
+    cg_opnd *targets;        /* what it assigns (CG_O_SYM, SG_O_NAME), by
+                                next, or NULL: the value is a statement */
+    cg_symid sym;            /* a register whose value a later pass reads
+                                from `value` (desc.c), or CG_NOSYM */
+    cg_stmt *orig;
+} sg_assign;
+
+typedef struct sg_def {      /* def name(params):  nonlocal ...;  body */
+    const char *name;
+    cg_opnd *params;         /* SG_O_NAME, or SG_O_KW for one with a
+                                default, by next */
+    cg_opnd *nonlocals;      /* the enclosing function's names it assigns
+                                (CG_O_SYM, SG_O_NAME), by next, or NULL */
+    cg_stmt *orig;
+} sg_def;
+
 typedef struct sg_smem {     /* x = smem.alloc(T, shape[, align=A], name="x"),
                                 x = smem.mbarrier(N, name="x") (smem.c) */
     cg_symid var;
@@ -117,7 +139,11 @@ typedef struct sg_alloc {    /* a declaration merged with what first writes
     X(ALLOC, sg_alloc, sg_print_alloc, 0, SG_AT(sg_alloc, orig),            \
       SG_AT(sg_alloc, src), SG_NO, SG_AT(sg_alloc, init), SG_NO)            \
     X(SMEM, sg_smem, sg_print_smem, 0, SG_AT(sg_smem, orig), SG_NO, SG_NO,  \
-      SG_NO, SG_NO)
+      SG_NO, SG_NO)                                                          \
+    X(ASSIGN, sg_assign, sg_print_assign, 0, SG_AT(sg_assign, orig),        \
+      SG_AT(sg_assign, value), SG_AT(sg_assign, sym), SG_NO, SG_NO)         \
+    X(DEF, sg_def, sg_print_def, 1, SG_AT(sg_def, orig), SG_NO, SG_NO,      \
+      SG_AT(sg_def, name), SG_NO)
 
 #define SG_KIND(k, ...) SG_S_##k,
 enum { SG_S_FIRST_ = CG_S_EXT - 1, SG_STMT_KINDS(SG_KIND) SG_S_END };
@@ -199,6 +225,15 @@ enum {
                      addr_byte_offset (desc.c) */
     SG_O_OPER,    /* (a OP b): text = a pyptx operator (+, <<, &, ...) whose
                      result pyptx allocates (merge.c) */
+    SG_O_NAME,    /* text: a Python name a pass chose (a local function,
+                     its parameter); pynodes.c prints these five */
+    SG_O_CALL,    /* [a.]text(elems): text the callee (a dotted name from a
+                     pass's table, or an SG_O_NAME's), a the object whose
+                     method it is (or NULL), elems the arguments by next,
+                     keyword arguments last (SG_O_KW) */
+    SG_O_KW,      /* text=a: a keyword argument, or a parameter's default */
+    SG_O_INDEX,   /* a[b] */
+    SG_O_REPEAT,  /* [a for _ in range(b)], b a CG_O_INT */
     SG_O_AFFINE   /* base + stride*var, var a Python loop's variable (text:
                      its name), a the base (CG_O_INT, or the SG_O_AFFINE
                      index of a loop inside: 4*j + 256*i), b the CG_O_INT

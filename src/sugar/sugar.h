@@ -197,6 +197,21 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s);
 cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s);   /* shallow, next=NULL */
 cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o);   /* deep, next=NULL */
 cg_opnd *sg_py_opnd(cg_module *m, const char *text);     /* SG_O_PY */
+/* pynodes.c: Python built from parts.  An SG_O_NAME, an SG_O_CALL of
+   callee (on obj where not NULL) with args (by next, SG_O_KW last), an
+   SG_O_KW; an SG_S_ASSIGN of value to targets (NULL: a statement), new or
+   in place of the run from *link to last (kept as its orig); an SG_S_DEF
+   of name(params) with nonlocals and body.  The names are not copied. */
+cg_opnd *sg_name_opnd(cg_module *m, const char *name);
+cg_opnd *sg_call_opnd(cg_module *m, const char *callee, cg_opnd *obj, cg_opnd *args);
+cg_opnd *sg_kw_opnd(cg_module *m, const char *kw, cg_opnd *value);
+cg_stmt *sg_assign_new(cg_module *m, ptx_tok first, cg_opnd *targets, cg_opnd *value);
+cg_stmt *sg_assign_splice(cg_module *m, cg_stmt **link, cg_stmt *last, cg_opnd *targets,
+                          cg_opnd *value);
+cg_stmt *sg_def_new(cg_module *m, ptx_tok first, const char *name, cg_opnd *params,
+                    cg_opnd *nonlocals, cg_stmt *body);
+/* The operands above printed (1), or 0 for another kind. */
+int sg_print_pyopnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out);
 cg_opnd *sg_int_opnd(cg_module *m, long long v);         /* CG_O_INT */
 int sg_opnd_equal(const cg_opnd *a, const cg_opnd *b);   /* same Python/PTX */
 cg_text sg_lit(cg_module *m, const char *p, size_t n);   /* copied */
@@ -304,7 +319,7 @@ const char *sg_param_number(const char *name);
 static inline int sg_opnd_emits(const cg_opnd *o)
 {
     return o->kind == SG_O_DYN || o->kind == SG_O_SLOT || o->kind == SG_O_DESC ||
-           o->kind == SG_O_OPER || o->kind == SG_O_PY;
+           o->kind == SG_O_OPER || o->kind == SG_O_PY || o->kind == SG_O_CALL;
 }
 /* ---- the operand visitor -------------------------------------------
    The one walk over operand trees: fn(ctx, o) on every operand of the list
