@@ -87,6 +87,108 @@ void ptx_diff_print_stat(const ptx_diff *d, ptx_buf *out);
 void ptx_diff_print_json(const ptx_diff *d, ptx_buf *out);
 void ptx_diff_free(ptx_diff *d);
 
+/* ---- trees: every kernel of two sets of files ----------------------
+
+   A compiler upgrade is compared as two trees of PTX files (a Triton cache
+   before and after, nvcc's outputs under two flag sets).  Kernels (function
+   definitions, .entry and .func) pair by name across all the files of each
+   side, not by path.  Where one name belongs to several kernels of a side
+   (an autotuner's variants), they pair first by `meta`, the tuning
+   configuration the compiler recorded beside the file (ptx_tree_meta_json:
+   the pair whose configurations agree in the most fields), then by
+   structure: the assignment that maximises the statements the pairs have
+   in common (a statement counts as in common as often as it occurs in
+   both).  A pair that the metadata does not decide, with fewer than half
+   its statements in common, is not made: its kernels count as added and
+   removed.  Each pair is compared as ptx_diff_run compares two functions,
+   with the same flags; so is the module level of each pair of files that
+   holds a pair of kernels.
+
+       ptx_tree_file a[] = { { "a/x.ptx", ma, "num_warps=4" }, ... };
+       ptx_tree_diff *t = ptx_diff_trees(a, na, b, nb, &o, err, sizeof err);
+       for (size_t i = 0; i < ptx_tree_nkernels(t); i++)
+           ... ptx_tree_kernel_at(t, i)->status ...
+       ptx_tree_print(t, PTX_TREE_UNIFIED, NULL, &out);
+       ptx_tree_free(t);
+*/
+typedef struct ptx_tree_file {
+    const char *path;        /* as reported */
+    const ptx_module *m;     /* NULL: the file could not be read or parsed;
+                                `error` says why, and it is reported */
+    const char *meta;        /* a tuning key, or NULL */
+    const char *error;
+} ptx_tree_file;
+
+typedef enum ptx_tree_how {
+    PTX_TREE_BY_NAME,        /* the only kernel of its name on each side */
+    PTX_TREE_BY_META,        /* each the other's only best match by meta */
+    PTX_TREE_BY_SIMILARITY,  /* the assignment by statements in common */
+    PTX_TREE_UNPAIRED        /* added or removed */
+} ptx_tree_how;
+
+typedef struct ptx_tree_kernel {
+    const char *name;        /* the kernel's name; "(module)" for the module
+                                level of a pair of files */
+    ptx_diff_status status;
+    ptx_tree_how how;
+    int module;              /* the module level of two files, not a kernel */
+    int fa, fb;              /* the file on each side, or -1 */
+    unsigned similarity;     /* statements in common, in percent of the
+                                pair's (100: all) */
+    uint32_t added, removed, changed;
+} ptx_tree_kernel;
+
+/* What a kernel uses once compiled (ptx_res_*), for --resources: each
+   figure, or -1 where unknown.  `error` (or NULL) says why a side has no
+   figures: the file does not compile. */
+enum { PTX_RES_REGS, PTX_RES_SPILL_STORES, PTX_RES_SPILL_LOADS, PTX_RES_STACK,
+       PTX_RES_SHARED, PTX_RES_LOCAL, PTX_RES_CONST, PTX_RES_INSTS, PTX_RES_N };
+typedef struct ptx_res {
+    long long v[PTX_RES_N];
+    const char *error;
+} ptx_res;
+/* Their names as the report and --fail-on spell them: "regs", "spill-stores",
+   "spill-loads", "stack", "shared", "local", "const", "insts". */
+const char *ptx_res_name(unsigned i);
+
+typedef struct ptx_tree_diff ptx_tree_diff;
+
+ptx_tree_diff *ptx_diff_trees(const ptx_tree_file *a, size_t na, const ptx_tree_file *b,
+                              size_t nb, const ptx_diff_opts *o, char *err, size_t errn);
+int ptx_tree_same(const ptx_tree_diff *t);
+size_t ptx_tree_nkernels(const ptx_tree_diff *t);
+const ptx_tree_kernel *ptx_tree_kernel_at(const ptx_tree_diff *t, size_t i);
+const ptx_tree_file *ptx_tree_file_at(const ptx_tree_diff *t, int side_b, int f);
+
+typedef enum ptx_tree_format {
+    PTX_TREE_UNIFIED,        /* per differing kernel: a header and its hunks */
+    PTX_TREE_STAT,           /* a line per differing kernel and a summary */
+    PTX_TREE_JSON,           /* everything as one JSON object */
+    PTX_TREE_MARKDOWN        /* a summary table, worst first, and each diff
+                                folded below it, for a pull request */
+} ptx_tree_format;
+
+/* res: NULL, or two figures per kernel (res[2*i] side a, res[2*i+1] side
+   b), which the report shows for each changed kernel with their deltas. */
+void ptx_tree_print(const ptx_tree_diff *t, ptx_tree_format f, const ptx_res *res,
+                    ptx_buf *out);
+void ptx_tree_free(ptx_tree_diff *t);
+
+/* The tuning key of a Triton cache's NAME.json (the text of the file):
+   "num_warps=4;num_stages=3;..." from the fields that a tuner sets
+   (num_warps, num_stages, num_ctas, maxnreg, cluster_dims, and constants
+   where the version records them), written into buf; 0, or -1 where the
+   text holds none of them. */
+int ptx_tree_meta_json(const char *json, size_t n, char *buf, size_t cap);
+
+/* Resource figures from a ptxas/JIT info log (-v: registers, spills,
+   stack) and the cubin it wrote (registers, stack, shared, local and
+   constant bank 0 as cuobjdump -res-usage counts them, and the SASS
+   instruction count) for function `name`: 0, or -1 where the cubin is
+   malformed or does not hold it. */
+int ptx_res_from(const char *log, const void *cubin, size_t n, const char *name,
+                 ptx_res *r);
+
 /* The alignment core, exposed for tests: Myers' linear-space O(ND) diff of
    two sequences of integers.  Sets del[i] = 1 for every a[i] not kept and
    ins[j] = 1 for every b[j] not kept (both arrays zeroed by the caller) and

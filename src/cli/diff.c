@@ -7,16 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ptx/ptx.h"
-#include "ptx/diff.h"
+#include "cli/diff/cli.h"
 #include "util/memory.h"
 #include "util/threads.h"
 
 static const char usage[] =
     "usage: pyptx-diff [options] A.ptx B.ptx\n"
+    "       pyptx-diff [options] DIR_A DIR_B     (or @LIST_A @LIST_B)\n"
     "\n"
     "Compares two PTX modules statement by statement and prints the\n"
     "differences as a unified diff of canonical statements.  Formatting and\n"
-    "comments never count.  \"-\" reads standard input.\n"
+    "comments never count.  \"-\" reads standard input.  Two trees (every\n"
+    "*.ptx below a directory, or the paths listed in a file) compare kernel\n"
+    "by kernel: kernels pair by name, variants of one name by the FILE.json\n"
+    "beside them (Triton's num_warps, num_stages, ...) and by similarity.\n"
     "\n"
     "  --ignore-debug     drop .loc, .file, @@DWARF, .section .debug_* and the\n"
     "                     labels only debug data refers to\n"
@@ -29,21 +33,26 @@ static const char usage[] =
     "  -U N, --unified N  lines of context (default 3)\n"
     "  --stat             per function: statements added, removed, changed\n"
     "  --json             the report as JSON\n"
+    "  --format F         unified (default), stat, json, or markdown (trees)\n"
+    "  --resources        trees: each differing kernel's registers, spills,\n"
+    "                     stack, shared, local and constant memory and SASS\n"
+    "                     instructions before and after, compiled with ptxas\n"
+    "  --jit              compile with the CUDA driver instead of ptxas\n"
+    "  --ptxas PATH       the ptxas to run (default: $PTXAS, PATH, CUDA's)\n"
+    "  --fail-on LIST     exit 3 where a kernel's figure grew: regs,\n"
+    "                     spill-stores, spill-loads, spills, stack, shared,\n"
+    "                     local, const, insts (implies --resources)\n"
     "  -q, --brief        print nothing, only set the exit status\n"
     "  --jobs N           parse and compare with N threads in all (default 2)\n"
     "  --help             show this help;  --version  show the version\n"
     "\n"
-    "Exit status: 0 same, 1 different, 2 trouble.\n";
+    "Exit status: 0 same, 1 different, 2 trouble (a file not read, parsed\n"
+    "or compiled: the rest is still reported), 3 a --fail-on regression.\n";
 
 enum { O_DEBUG = 256, O_LABELS, O_REGS, O_NAMES, O_FUNCTION, O_STAT, O_JSON,
-       O_HELP, O_VERSION, O_JOBS };
+       O_HELP, O_VERSION, O_JOBS, O_FORMAT, O_RESOURCES, O_JIT, O_PTXAS, O_FAIL_ON };
 
-typedef struct cli {
-    ptx_diff_opts o;
-    int stat, json, brief;
-    const char **funcs;
-    size_t nfuncs;
-} cli;
+typedef diff_cli cli;
 
 static const struct option longs[] = {
     { "ignore-debug", no_argument, 0, O_DEBUG },
@@ -56,10 +65,50 @@ static const struct option longs[] = {
     { "json", no_argument, 0, O_JSON },
     { "brief", no_argument, 0, 'q' },
     { "jobs", required_argument, 0, O_JOBS },
+    { "format", required_argument, 0, O_FORMAT },
+    { "resources", no_argument, 0, O_RESOURCES },
+    { "jit", no_argument, 0, O_JIT },
+    { "ptxas", required_argument, 0, O_PTXAS },
+    { "fail-on", required_argument, 0, O_FAIL_ON },
     { "help", no_argument, 0, O_HELP },
     { "version", no_argument, 0, O_VERSION },
     { 0, 0, 0, 0 }
 };
+
+/* --format F. */
+static int set_format(const char *f, cli *c)
+{
+    static const char *const names[] = { "unified", "stat", "json", "markdown" };
+    for (unsigned i = 0; i < 4; i++)
+        if (strcmp(f, names[i]) == 0) {
+            c->stat = i == 1, c->json = i == 2, c->markdown = i == 3;
+            return 0;
+        }
+    fprintf(stderr, "pyptx-diff: --format wants unified, stat, json or markdown\n");
+    return -1;
+}
+
+/* --fail-on a,b,...: figure names (ptx_res_name), and "spills" for both
+   spill counts. */
+static int set_fail_on(const char *list, cli *c)
+{
+    for (const char *p = list; *p; p += *p == ',') {
+        size_t n = strcspn(p, ",");
+        unsigned bits = n == 6 && !strncmp(p, "spills", 6)
+                        ? 1u << PTX_RES_SPILL_STORES | 1u << PTX_RES_SPILL_LOADS : 0;
+        for (unsigned i = 0; i < PTX_RES_N; i++)
+            if (strlen(ptx_res_name(i)) == n && !strncmp(p, ptx_res_name(i), n))
+                bits |= 1u << i;
+        if (!bits) {
+            fprintf(stderr, "pyptx-diff: --fail-on: unknown figure '%.*s'\n", (int)n, p);
+            return -1;
+        }
+        c->fail_on |= bits;
+        p += n;
+    }
+    c->resources = 1;
+    return 0;
+}
 
 static int parse_args(int argc, char **argv, cli *c)
 {
@@ -92,6 +141,17 @@ static int parse_args(int argc, char **argv, cli *c)
                 fprintf(stderr, "pyptx-diff: --jobs wants 1..256\n");
                 return -1;
             }
+            break;
+        case O_FORMAT:
+            if (set_format(optarg, c) != 0)
+                return -1;
+            break;
+        case O_RESOURCES: c->resources = 1; break;
+        case O_JIT: c->jit = c->resources = 1; break;
+        case O_PTXAS: c->ptxas = optarg; break;
+        case O_FAIL_ON:
+            if (set_fail_on(optarg, c) != 0)
+                return -1;
             break;
         case O_HELP: fputs(usage, stdout); exit(0);
         case O_VERSION: puts("pyptx-diff " PTX_VERSION_STRING); exit(0);
@@ -154,6 +214,12 @@ int main(int argc, char **argv)
     if (parse_args(argc, argv, &c) < 0) {
         fputs(usage, stderr);
         return 2;
+    }
+    const char *pa = argv[optind], *pb = argv[optind + 1];
+    if (diff_is_tree(pa) || diff_is_tree(pb) || c.resources || c.markdown) {
+        int rc = diff_trees_main(&c, pa, pb);
+        free(c.funcs);
+        return rc;
     }
     unsigned half = c.o.jobs / 2 ? c.o.jobs / 2 : 1;
     load la = { .path = argv[optind], .jobs = half },

@@ -70,9 +70,11 @@ static void count(pair *p)
 
 static void align(ptx_diff *d, pair *p)
 {
-    static const unit none = { { "", 0 }, NULL, 0, NULL, 0, 0 };
-    const unit *a = p->ua >= 0 ? &d->a.units[p->ua] : &none;
-    const unit *b = p->ub >= 0 ? &d->b.units[p->ub] : &none;
+    pd_align(p, pd_pair_unit(d, p, 0), pd_pair_unit(d, p, 1));
+}
+
+void pd_align(pair *p, const unit *a, const unit *b)
+{
     uint32_t *ia = pd_realloc(NULL, (a->n + 1) * sizeof *ia);
     uint32_t *ib = pd_realloc(NULL, (b->n + 1) * sizeof *ib);
     for (uint32_t i = 0; i < a->n; i++)

@@ -156,8 +156,22 @@ ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
                         const ptx_diff_opts *o, size_t min_part, char *err,
                         size_t errn);
 
+/* Aligns units a and b into p's runs, counts and status (p->ua, p->ub
+   say which side is missing: -1). */
+void pd_align(pair *p, const unit *a, const unit *b);
+
+/* ---- sides.c, for trees */
+
+/* One module's units, built on this thread, every key interned in `in`. */
+void pd_side_build(side *sd, const ptx_module *m, unsigned flags, interner *in);
+
 /* ---- report.c */
 
+/* The unit p pairs on a side (an empty one where it has none). */
 const unit *pd_pair_unit(const ptx_diff *d, const pair *p, int which_b);
+/* A pair's hunks, unified (after its "---"/"+++" lines) and as the JSON
+   array's items, as ptx_diff_print_unified and _json print them. */
+void pd_unified_hunks(const ptx_diff *d, const pair *p, ptx_buf *out);
+void pd_json_hunks(const ptx_diff *d, const pair *p, ptx_buf *out);
 
 #endif

@@ -211,6 +211,12 @@ static void unified_pair(const ptx_diff *d, const pair *p, hfilter f,
     ptx_buf_free(&c.text);
 }
 
+void pd_unified_hunks(const ptx_diff *d, const pair *p, ptx_buf *out)
+{
+    const hfilter all = { UINT32_MAX, 0 };
+    unified_pair(d, p, all, out);
+}
+
 void ptx_diff_print_unified(const ptx_diff *d, ptx_buf *out)
 {
     if (d->same)
@@ -293,7 +299,7 @@ static void json_line(out_ctx *c, char op, int s, uint32_t idx, void *arg)
     ptx_buf_putc(j->out, '}');
 }
 
-static void json_hunks(const ptx_diff *d, const pair *p, ptx_buf *out)
+void pd_json_hunks(const ptx_diff *d, const pair *p, ptx_buf *out)
 {
     out_ctx c;
     init_ctx(&c, d, p);
@@ -347,7 +353,7 @@ void ptx_diff_print_json(const ptx_diff *d, ptx_buf *out)
                        "\"changed\":%u,\"hunks\":[", status[u->status],
                        u->added, u->removed, u->changed);
         if (u->status != PTX_DIFF_SAME)
-            json_hunks(d, p, out);
+            pd_json_hunks(d, p, out);
         ptx_buf_puts(out, "]}");
     }
     ptx_buf_printf(out, "],\"totals\":{\"units\":%zu,\"differing\":%u,"

@@ -93,6 +93,18 @@ void pd_sides_build(ptx_diff *d, const ptx_module *a, const ptx_module *b,
     pd_side_finish(z[1]);
 }
 
+void pd_side_build(side *sd, const ptx_module *m, unsigned flags, interner *in)
+{
+    memset(sd, 0, sizeof *sd);
+    sd->m = m;
+    line_starts(sd);
+    norm *z = pd_side_start(sd, m, flags, in);
+    norm *w = pd_norm_fork(z, in);
+    pd_norm_units(w, 1, sd->n);
+    pd_norm_join(z, w, 1, sd->n);
+    pd_side_finish(z);
+}
+
 void pd_side_free(side *sd)
 {
     for (size_t i = 0; i < sd->n; i++)

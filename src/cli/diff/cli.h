@@ -1,0 +1,35 @@
+/* cli/diff/cli.h - what pyptx-diff's files share: its options, and the tree
+   mode (diff_tree.c) and its resource figures (diff_res.c). */
+#ifndef PTX_CLI_DIFF_CLI_H
+#define PTX_CLI_DIFF_CLI_H
+
+#include "ptx/diff.h"
+
+typedef struct diff_cli {
+    ptx_diff_opts o;
+    int stat, json, brief, markdown;
+    const char **funcs;
+    size_t nfuncs;
+    int resources, jit;      /* --resources, --jit */
+    unsigned fail_on;        /* --fail-on: bit i for figure i (PTX_RES_*) */
+    const char *ptxas;       /* --ptxas, or NULL: $PTXAS, PATH, CUDA's */
+} diff_cli;
+
+/* Is `arg` a tree (a directory, or @FILE listing paths)? */
+int diff_is_tree(const char *arg);
+/* Tree mode: the exit status (diff(1)'s, and 3 for a --fail-on
+   regression). */
+int diff_trees_main(const diff_cli *c, const char *a, const char *b);
+
+/* Two figures per kernel of t (side a, side b), measured by compiling
+   every file that holds a kernel that differs, on c->o.jobs processes
+   (ptxas) or on this thread (--jit): a calloc'ed array, or NULL where the
+   compiler cannot be run at all (a message printed).  Kernels that the
+   compiler rejects carry the error in their figures. */
+ptx_res *diff_measure(const diff_cli *c, const ptx_tree_diff *t);
+void diff_res_free(ptx_res *res, size_t nkernels);
+/* The kernels whose figures named in c->fail_on grew, each printed to
+   stderr: their number. */
+size_t diff_regressions(const diff_cli *c, const ptx_tree_diff *t, const ptx_res *res);
+
+#endif

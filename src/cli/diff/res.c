@@ -1,0 +1,281 @@
+/*
+ * cli/diff/res.c - pyptx-diff --resources: every file that holds a kernel that
+ * differs is compiled, by ptxas on up to --jobs processes at once, or with
+ * --jit by the CUDA driver on this thread, and each kernel's figures read
+ * from the cubin and the compiler's log (ptx_res_from).
+ */
+#define _GNU_SOURCE   /* mkstemps */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cli/diff/cli.h"
+#include "ptx/jit.h"
+#include "util/paths.h"
+
+/* One file's compilation. */
+typedef struct build {
+    int side, file;
+    const ptx_tree_file *f;
+    char arch[32];
+    char *log;              /* the compiler's messages, NUL-terminated */
+    void *cubin;
+    size_t ncubin;
+    char *error;            /* why it gave no cubin, or NULL */
+    pid_t pid;
+    char logname[64], cubinname[64];
+} build;
+
+/* The target of module text src (".target sm_90a, debug" -> sm_90a). */
+static int target_of(const ptx_module *m, char *arch, size_t cap)
+{
+    const char *p = m->src, *e = m->src + m->size;
+    while ((p = memmem(p, (size_t)(e - p), ".target", 7)) != NULL) {
+        p += 7;
+        while (p < e && (*p == ' ' || *p == '\t'))
+            p++;
+        size_t n = 0;
+        while (p + n < e && (p[n] == '_' || (p[n] >= 'a' && p[n] <= 'z') ||
+                             (p[n] >= '0' && p[n] <= '9')))
+            n++;
+        if (n && n < cap) {
+            memcpy(arch, p, n);
+            arch[n] = 0;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The first line of log that says "error", else its first line. */
+static char *error_line(const char *log, const char *fallback)
+{
+    const char *p = log ? strstr(log, "error") : NULL;
+    if (p)
+        while (p > log && p[-1] != '\n')
+            p--;
+    else
+        p = log && *log ? log : fallback;
+    return strndup(p, strcspn(p, "\r\n"));
+}
+
+static const char *find_ptxas(const diff_cli *c)
+{
+    static char found[4096];
+    if (c->ptxas)
+        return c->ptxas;
+    const char *env = getenv("PTXAS");
+    if (env && *env)
+        return env;
+    const char *path = getenv("PATH");
+    for (const char *p = path; p && *p; p += strcspn(p, ":") + (p[strcspn(p, ":")] != 0)) {
+        int n = (int)strcspn(p, ":");
+        snprintf(found, sizeof found, "%.*s/ptxas", n, p);
+        if (n && access(found, X_OK) == 0)
+            return found;
+    }
+    return access("/usr/local/cuda/bin/ptxas", X_OK) == 0 ? "/usr/local/cuda/bin/ptxas" : NULL;
+}
+
+static int temp_file(char *name, size_t cap, const char *suffix)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(name, cap, "%s/pyptx-diff-XXXXXX%s", dir && *dir ? dir : "/tmp", suffix);
+    return mkstemps(name, (int)strlen(suffix));
+}
+
+/* ptxas -arch=ARCH -v -o CUBIN FILE, its output into the log file. */
+static int start_ptxas(const char *ptxas, build *b)
+{
+    int lf = temp_file(b->logname, sizeof b->logname, ".log");
+    int cf = temp_file(b->cubinname, sizeof b->cubinname, ".cubin");
+    if (lf < 0 || cf < 0)
+        return -1;
+    close(cf);
+    fflush(NULL);
+    b->pid = fork();
+    if (b->pid == 0) {
+        dup2(lf, 1);
+        dup2(lf, 2);
+        char arch[48];
+        snprintf(arch, sizeof arch, "-arch=%s", b->arch);
+        execl(ptxas, ptxas, arch, "-v", "-o", b->cubinname, b->f->path, (char *)NULL);
+        _exit(127);
+    }
+    close(lf);
+    return b->pid > 0 ? 0 : -1;
+}
+
+static void finish_ptxas(build *b, int status)
+{
+    size_t n;
+    b->log = paths_read(b->logname, &n);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        b->cubin = paths_read(b->cubinname, &b->ncubin);
+    if (!b->cubin)
+        b->error = error_line(b->log, WIFEXITED(status) && WEXITSTATUS(status) == 127
+                                          ? "ptxas could not be run" : "ptxas failed");
+    unlink(b->logname);
+    unlink(b->cubinname);
+}
+
+/* Every build on up to `jobs` ptxas processes at once: -1 where no ptxas
+   is found. */
+static int run_ptxas(const diff_cli *c, build *v, size_t n)
+{
+    const char *ptxas = find_ptxas(c);
+    if (!ptxas) {
+        fputs("pyptx-diff: --resources: no ptxas (give --ptxas, set PTXAS or PATH, "
+              "or use --jit)\n", stderr);
+        return -1;
+    }
+    unsigned jobs = c->o.jobs ? c->o.jobs : 2, running = 0;
+    for (size_t next = 0, done = 0; done < n;) {
+        while (running < jobs && next < n) {
+            build *b = &v[next++];
+            if (!b->error && start_ptxas(ptxas, b) != 0)
+                b->error = strdup(strerror(errno));
+            else if (!b->error)
+                running++;
+            else
+                done++;
+        }
+        int status;
+        pid_t pid = wait(&status);
+        if (pid < 0)
+            break;
+        for (size_t k = 0; k < next; k++)
+            if (v[k].pid == pid) {
+                finish_ptxas(&v[k], status);
+                v[k].pid = 0;
+                running--, done++;
+            }
+    }
+    return 0;
+}
+
+static int run_jit(build *v, size_t n)
+{
+    char err[256];
+    ptx_jit *j = ptx_jit_open(err, sizeof err);
+    if (!j) {
+        fprintf(stderr, "pyptx-diff: --jit: %s\n", err);
+        return -1;
+    }
+    enum { LOG = 1 << 16 };
+    for (size_t k = 0; k < n; k++) {
+        build *b = &v[k];
+        if (b->error || !(b->log = malloc(LOG)))
+            continue;
+        int r = ptx_jit_compile(j, b->f->m->src, b->f->m->size, b->arch, &b->cubin,
+                                &b->ncubin, b->log, LOG);
+        if (r != 0)
+            b->error = error_line(b->log, "the JIT failed");
+    }
+    ptx_jit_close(j);
+    return 0;
+}
+
+/* The files to compile: each side's file of every kernel that differs,
+   once; idx[s][f] its build, or -1. */
+static size_t plan(const ptx_tree_diff *t, int *idx[2], build *v)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < ptx_tree_nkernels(t); k++) {
+        const ptx_tree_kernel *e = ptx_tree_kernel_at(t, k);
+        if (e->status == PTX_DIFF_SAME || e->module)
+            continue;
+        for (int s = 0; s < 2; s++) {
+            int f = s ? e->fb : e->fa;
+            if (f < 0 || idx[s][f] >= 0)
+                continue;
+            build *b = &v[n];
+            memset(b, 0, sizeof *b);
+            b->side = s, b->file = f, b->f = ptx_tree_file_at(t, s, f);
+            if (target_of(b->f->m, b->arch, sizeof b->arch) != 0)
+                b->error = strdup("no .target directive");
+            idx[s][f] = (int)n++;
+        }
+    }
+    return n;
+}
+
+static void fill(const ptx_tree_diff *t, int *idx[2], const build *v, ptx_res *res)
+{
+    for (size_t k = 0; k < ptx_tree_nkernels(t); k++) {
+        const ptx_tree_kernel *e = ptx_tree_kernel_at(t, k);
+        for (int s = 0; s < 2; s++) {
+            ptx_res *r = &res[2 * k + s];
+            for (unsigned i = 0; i < PTX_RES_N; i++)
+                r->v[i] = -1;
+            int f = s ? e->fb : e->fa;
+            if (f < 0 || idx[s][f] < 0)
+                continue;
+            const build *b = &v[idx[s][f]];
+            if (b->error)
+                r->error = strdup(b->error);
+            else if (ptx_res_from(b->log, b->cubin, b->ncubin, e->name, r) != 0)
+                r->error = strdup("not in the compiled cubin");
+        }
+    }
+}
+
+static size_t nfiles(const ptx_tree_diff *t, int s)
+{
+    size_t n = 0;
+    while (ptx_tree_file_at(t, s, (int)n))
+        n++;
+    return n;
+}
+
+ptx_res *diff_measure(const diff_cli *c, const ptx_tree_diff *t)
+{
+    size_t nf[2] = { nfiles(t, 0), nfiles(t, 1) }, nk = ptx_tree_nkernels(t);
+    int *idx[2] = { malloc((nf[0] + 1) * sizeof(int)), malloc((nf[1] + 1) * sizeof(int)) };
+    build *v = calloc(nf[0] + nf[1] + 1, sizeof *v);
+    ptx_res *res = calloc(2 * nk + 1, sizeof *res);
+    if (!idx[0] || !idx[1] || !v || !res) {
+        fputs("pyptx-diff: out of memory\n", stderr);
+        free(idx[0]), free(idx[1]), free(v), free(res);
+        return NULL;
+    }
+    memset(idx[0], 0xff, (nf[0] + 1) * sizeof(int));
+    memset(idx[1], 0xff, (nf[1] + 1) * sizeof(int));
+    size_t n = plan(t, idx, v);
+    if ((c->jit ? run_jit(v, n) : run_ptxas(c, v, n)) == 0)
+        fill(t, idx, v, res);
+    else
+        free(res), res = NULL;
+    for (size_t k = 0; k < n; k++)
+        free(v[k].log), free(v[k].cubin), free(v[k].error);
+    free(v), free(idx[0]), free(idx[1]);
+    return res;
+}
+
+void diff_res_free(ptx_res *res, size_t nkernels)
+{
+    for (size_t k = 0; res && k < 2 * nkernels; k++)
+        free((char *)res[k].error);
+    free(res);
+}
+
+size_t diff_regressions(const diff_cli *c, const ptx_tree_diff *t, const ptx_res *res)
+{
+    size_t bad = 0;
+    for (size_t k = 0; k < ptx_tree_nkernels(t); k++) {
+        const ptx_tree_kernel *e = ptx_tree_kernel_at(t, k);
+        const ptx_res *a = &res[2 * k], *b = &res[2 * k + 1];
+        int worse = 0;
+        for (unsigned i = 0; i < PTX_RES_N; i++)
+            if ((c->fail_on >> i & 1) && a->v[i] >= 0 && b->v[i] > a->v[i]) {
+                fprintf(stderr, "pyptx-diff: regression: %s: %s %lld -> %lld\n", e->name,
+                        ptx_res_name(i), a->v[i], b->v[i]);
+                worse = 1;
+            }
+        bad += worse;
+    }
+    return bad;
+}
