@@ -379,7 +379,7 @@ static int operand_is(const cg_kernel *k, char c, const cg_opnd *o)
     case 'T': return o->kind == CG_O_TMA;
     case 'C': return o->kind == CG_O_TMA && tma_row_col(o);
     case 'I': return o->kind == CG_O_INT;
-    case 'V': return o->kind == CG_O_VEC || o->kind == SG_O_PY;   /* PY: a slice */
+    case 'V': return o->kind == CG_O_VEC || o->kind == SG_O_CONCAT;   /* a slice */
     case 'P': return is_pred_reg(k, o);
     case 'R': return o->kind == CG_O_SYM && cg_sym_is_reg(&k->syms[o->sym]);
     case 'S': return whole_param(k, o);

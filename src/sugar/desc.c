@@ -36,7 +36,7 @@ typedef struct descs {
     cg_module *m;
     cg_kernel *k;
     const uint32_t *refs;
-    ptx_buf text;
+    cg_opnd *value;          /* masked: the call the run becomes */
 } descs;
 
 
@@ -196,22 +196,35 @@ static cg_stmt *step(const descs *c, cg_stmt *r, const char *pat, cg_symid *a,
     return s->next;
 }
 
-static void put_tcgen05_args(ptx_buf *b, uint64_t k)
+/* The keyword argument kw=v, v an int. */
+static cg_opnd *kw_int(cg_module *m, const char *kw, uint64_t v)
+{
+    return sg_kw_opnd(m, kw, int_opnd(m, v));
+}
+
+/* tcgen05.descriptor's arguments after its base, for byte offset off and
+   const k, those at pyptx's default left out. */
+static cg_opnd *tcgen05_args(cg_module *m, uint64_t off, uint64_t k)
 {
     uint64_t lead = (k >> 16 & 0xFFFF) << 4, stride = (k >> 32 & 0x3FFF) << 4;
     unsigned ver = (unsigned)(k >> 46 & 3), bo = (unsigned)(k >> 49 & 7);
     unsigned lbo = (unsigned)(k >> 52 & 1);
-    ptx_buf_printf(b, ", stride_bytes=%llu", (unsigned long long)stride);
+    cg_opnd *v[7];
+    unsigned n = 0;
+    if (off)
+        v[n++] = kw_int(m, "byte_offset", off);
+    v[n++] = kw_int(m, "stride_bytes", stride);
     if (lead != 16)
-        ptx_buf_printf(b, ", leading_bytes=%llu", (unsigned long long)lead);
+        v[n++] = kw_int(m, "leading_bytes", lead);
     if (strcmp(umma_layout[k >> 61], "128B"))
-        ptx_buf_printf(b, ", swizzle=\"%s\"", umma_layout[k >> 61]);
+        v[n++] = sg_kw_opnd(m, "swizzle", sg_text_opnd(m, CG_O_STR, umma_layout[k >> 61]));
     if (ver != 1)
-        ptx_buf_printf(b, ", version=%u", ver);
+        v[n++] = kw_int(m, "version", ver);
     if (bo)
-        ptx_buf_printf(b, ", base_offset=%u", bo);
+        v[n++] = kw_int(m, "base_offset", bo);
     if (lbo)
-        ptx_buf_printf(b, ", lbo_mode=%u", lbo);
+        v[n++] = kw_int(m, "lbo_mode", lbo);
+    return sg_opnd_list(v, n);
 }
 
 /* k as tcgen05.descriptor encodes it (stride and leading byte offsets
@@ -224,11 +237,12 @@ static int tcgen05_const(uint64_t k)
     return back == k && umma_layout[k >> 61] && !(lead << 4 >> 32);
 }
 
-/* The run from s into c->text (`D = ...`); its last statement, or NULL. */
+/* The run from s as the call c->value that makes *out; its last
+   statement, or NULL. */
 static cg_stmt *masked(descs *c, cg_stmt *s, cg_symid *out)
 {
     const cg_kernel *k = c->k;
-    char base[160];
+    cg_opnd *base;
     cg_symid a = CG_NOSYM;
     cg_stmt *t = s;
     if (sg_fresh_decl(c->k, s, "u32") && sg_inst_match(s->next, "mov.u32", 2) && sg_reg_is(s->next->u.inst.ops, s->u.reg)) {
@@ -238,7 +252,7 @@ static cg_stmt *masked(descs *c, cg_stmt *s, cg_symid *out)
                                     : src->kind == CG_O_SYM && !cg_sym_is_reg(&k->syms[src->sym]) &&
                                       snprintf(w, sizeof w, "%s", k->syms[src->sym].ptx) < 128))
             return NULL;
-        snprintf(base, sizeof base, "\"%s\"", w);
+        base = sg_text_opnd(c->m, CG_O_STR, w);
         a = s->u.reg;
         t = s->next->next;
     } else {
@@ -267,50 +281,35 @@ static cg_stmt *masked(descs *c, cg_stmt *s, cg_symid *out)
     } else {
         *out = d;
     }
-    c->text.n = 0;
-    ptx_buf_printf(&c->text, "%s = ", k->syms[*out].py);
     if (tc && mask == 0x3FFF0 && tcgen05_const(kc)) {
-        ptx_buf_printf(&c->text, "ptx.tcgen05.descriptor(%s", base);
-        if (off)
-            ptx_buf_printf(&c->text, ", byte_offset=%llu", (unsigned long long)off);
-        put_tcgen05_args(&c->text, kc);
+        base->next = tcgen05_args(c->m, off, kc);
+        c->value = sg_call_opnd(c->m, "ptx.tcgen05.descriptor", NULL, base);
     } else {
-        ptx_buf_printf(&c->text, "ptx.%s.masked_descriptor(%s, byte_offset=%llu, mask=%llu, "
-                       "const_bits=%llu", tc ? "tcgen05" : "wgmma", base, (unsigned long long)off,
-                       (unsigned long long)mask, (unsigned long long)kc);
+        cg_opnd *v[4] = { base, kw_int(c->m, "byte_offset", off), kw_int(c->m, "mask", mask),
+                          kw_int(c->m, "const_bits", kc) };
+        c->value = sg_call_opnd(c->m, tc ? "ptx.tcgen05.masked_descriptor"
+                                         : "ptx.wgmma.masked_descriptor", NULL, sg_opnd_list(v, 4));
     }
-    ptx_buf_putc(&c->text, ')');
     return last;
 }
 
 /* ---- the pass part ------------------------------------------------------ */
 
-/* `d = make_descriptor(...)`: a PY node (its text printed now), the
-   operand kept in `args` for an mma_async to take. */
-static cg_stmt *desc_node(descs *c, cg_stmt **link, cg_stmt *last, cg_symid d, cg_opnd *desc)
-{
-    c->text.n = 0;
-    ptx_buf_printf(&c->text, "%s = ", c->k->syms[d].py);
-    cg_print_opnd(c->m, c->k, desc, &c->text);
-    cg_stmt *node = sg_py_splice(c->m, link, last, c->text.p, c->text.n);
-    sg_py_of(node)->args = desc;
-    sg_py_of(node)->sym = d;
-    return node;
-}
-
-/* A descriptor node for register d read only by the instruction after it. */
+/* A descriptor node `d = make_descriptor(...)` for register d read only
+   by the instruction after it. */
 static int inlinable(const descs *c, const cg_stmt *s, const cg_opnd *o)
 {
-    return s && s->kind == SG_S_PY && sg_py_of(s)->args &&
-           sg_py_of(s)->args->kind == SG_O_DESC && o->kind == CG_O_SYM &&
-           o->sym == sg_py_of(s)->sym && o->index < 0 && c->refs[o->sym] == 6;
+    const cg_opnd *t = s && s->kind == SG_S_ASSIGN && sg_assign_of(s)->ntargets == 1
+                       ? sg_assign_of(s)->ops : NULL;
+    return t && t->next->kind == SG_O_DESC && o->kind == CG_O_SYM && sg_reg_is(t, o->sym) &&
+           o->index < 0 && c->refs[o->sym] == 6;
 }
 
 /* Operand o takes the descriptor of node s. */
 static void take(cg_opnd *o, const cg_stmt *s)
 {
     cg_opnd *next = o->next;
-    *o = *sg_py_of(s)->args;
+    *o = *sg_assign_value(s);
     o->next = next;
 }
 
@@ -344,10 +343,10 @@ static uint32_t desc_list(descs *c, cg_stmt **head)
         if (body) {
             made += desc_list(c, body);
         } else if ((last = match(c, s, &d, &desc)) != NULL) {
-            desc_node(c, link, last, d, desc);
+            sg_assign_splice(c->m, link, last, sg_sym_opnd(c->m, d), desc);
             made++;
         } else if ((last = masked(c, s, &d)) != NULL) {
-            sg_py_splice(c->m, link, last, c->text.p, c->text.n);
+            sg_assign_splice(c->m, link, last, sg_sym_opnd(c->m, d), c->value);
             made++;
         } else if (sg_inst_match(s, "wgmma.mma_async.**", SG_ANY_OPS | SG_ANY_GUARD) &&
                    sg_nops(s->u.inst.ops) >= 3) {
@@ -371,6 +370,5 @@ uint32_t sg_wgmma_descriptors(cg_module *m, cg_kernel *k)
     c.refs = refs;
     uint32_t made = desc_list(&c, &k->body);
     ptx_buf_free(&sc);
-    ptx_buf_free(&c.text);
     return made;
 }

@@ -190,7 +190,7 @@ static void count_stmts(ctx *c, cg_stmt *s)
                 }
         } else if (s->kind >= CG_S_EXT && sg_orig(s)) {
             count_stmts(c, sg_orig(s));   /* besides the body, if any */
-        } else if (s->kind == SG_S_PY) {
+        } else if (s->kind == SG_S_DEF) {
             continue;   /* a definition records nothing where it stands:
                            its calls are counted through their orig */
         }

@@ -48,26 +48,17 @@ static int next_slot(const cg_stmt *prev, const cg_stmt *s)
 }
 
 /* The run first..last (n slots) at *link as one init_all call. */
-static void init_all(cg_module *m, cg_kernel *k, cg_stmt **link, cg_stmt *last, unsigned n)
+static void init_all(cg_module *m, cg_stmt **link, cg_stmt *last, unsigned n)
 {
     const cg_stmt *first = *link;
     const cg_opnd *a = init_at(first);
-    cg_opnd base = *a->a, off = *a->b, count = *a->next;
-    ptx_buf b = { 0 };
-    base.next = off.next = count.next = NULL;
-    ptx_buf_puts(&b, "ptx.mbarrier.array(");
-    cg_print_opnd(m, k, &base, &b);
-    ptx_buf_puts(&b, ", ");
-    cg_print_opnd(m, k, &off, &b);
-    ptx_buf_printf(&b, ", %u).init_all(", n);
-    cg_print_opnd(m, k, &count, &b);
-    if (first->u.inst.guard) {
-        ptx_buf_puts(&b, ", pred=");
-        cg_print_opnd(m, k, first->u.inst.guard, &b);
-    }
-    ptx_buf_putc(&b, ')');
-    sg_py_splice(m, link, last, b.p, b.n);
-    ptx_buf_free(&b);
+    cg_opnd *arr[3] = { sg_copy_opnd(m, a->a), sg_copy_opnd(m, a->b), sg_int_opnd(m, n) };
+    cg_opnd *args[2] = { sg_copy_opnd(m, a->next), NULL };
+    if (first->u.inst.guard)
+        args[1] = sg_kw_opnd(m, "pred", sg_copy_opnd(m, first->u.inst.guard));
+    cg_opnd *array = sg_call_opnd(m, "ptx.mbarrier.array", NULL, sg_opnd_list(arr, 3));
+    sg_assign_splice(m, link, last, NULL,
+                     sg_call_opnd(m, "init_all", array, sg_opnd_list(args, args[1] ? 2 : 1)));
 }
 
 static int inits_at(void *ctx, cg_stmt **link)
@@ -80,7 +71,7 @@ static int inits_at(void *ctx, cg_stmt **link)
     for (; last->next && next_slot(last, last->next); last = last->next)
         n++;
     if (n >= 2) {
-        init_all(c->m, c->k, link, last, n);
+        init_all(c->m, link, last, n);
         c->made++;
     }
     return SG_VISIT_ON;

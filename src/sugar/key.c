@@ -61,12 +61,16 @@ static void put_leaf(sg_key *key, const cg_opnd *o)
     key->holes[key->nholes++] = (cg_opnd *)o;
 }
 
+static void put_exact(sg_key *key, const cg_opnd *o);
+
 static void put_opnds(sg_key *key, const cg_opnd *o)
 {
     for (; o; o = o->next) {
         put_num(&key->b, '(', o->kind);
         if (o->kind == CG_O_SYM || o->kind == CG_O_INT) {
             put_leaf(key, o);
+        } else if (o->kind == SG_O_CONCAT) {
+            put_exact(key, o->elems);   /* a slice's ranges: no loop variable */
         } else if (o->kind == SG_O_AFFINE) {
             /* a rolled loop's index: its variable and stride exactly, its
                base a leaf (a loop around it makes that affine in its own
@@ -77,6 +81,8 @@ static void put_opnds(sg_key *key, const cg_opnd *o)
             ptx_buf_putc(&key->b, '*');
             sg_text_key(&o->b->text, &key->b);
         } else {
+            if (o->sym != CG_NOSYM)     /* SG_O_COMP's array, SG_O_NAME's symbol */
+                put_num(&key->b, 's', o->sym);
             sg_text_key(&o->text, &key->b);
             put_opnds(key, o->a);
             put_opnds(key, o->b);
@@ -84,6 +90,24 @@ static void put_opnds(sg_key *key, const cg_opnd *o)
         }
         ptx_buf_putc(&key->b, ')');
     }
+}
+
+static sg_leaf exact_leaf(const sg_key *key, const cg_opnd *o)
+{
+    (void)key, (void)o;
+    return SG_LEAF_EXACT;
+}
+
+/* Operands whose leaves the key holds exactly, whatever the matcher says:
+   what a pass built in Python (an assignment, a slice) matches only the
+   same, as its text did; no roll of one with holes has been checked
+   against pyptx. */
+static void put_exact(sg_key *key, const cg_opnd *o)
+{
+    sg_leaf (*leaf)(const sg_key *, const cg_opnd *) = key->leaf;
+    key->leaf = exact_leaf;
+    put_opnds(key, o);
+    key->leaf = leaf;
 }
 
 /* A declaration's or label's symbol, asked about like an operand. */
@@ -110,9 +134,11 @@ static void put_body(sg_key *key, const cg_stmt *s)
 int sg_key_sugar(const cg_stmt *s)
 {
     /* FOR: range(count) or ptx.range_(args); WAIT: a call of its args;
-       ALLOC: merge.c names the ones that print from args; PY: fixed text */
-    return (s->kind == SG_S_FOR || s->kind == SG_S_WAIT || s->kind == SG_S_ALLOC ||
-            s->kind == SG_S_PY) && sg_name(s) != NULL;
+       ALLOC: merge.c names the ones that print from args; ASSIGN: its
+       operands */
+    return s->kind == SG_S_ASSIGN ||
+           ((s->kind == SG_S_FOR || s->kind == SG_S_WAIT || s->kind == SG_S_ALLOC) &&
+            sg_name(s) != NULL);
 }
 
 /* A call or loop that prints from its name, count, arguments and body
@@ -176,7 +202,11 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s)
         put_body(key, s);
         ptx_buf_putc(b, '}');
         break;
-    case SG_S_FOR: case SG_S_WAIT: case SG_S_ALLOC: case SG_S_PY:
+    case SG_S_ASSIGN:
+        put_num(b, '=', sg_assign_of(s)->ntargets);
+        put_exact(key, sg_args(s));
+        break;
+    case SG_S_FOR: case SG_S_WAIT: case SG_S_ALLOC:
         if (sg_key_sugar(s)) {
             put_sugar(key, s);
             break;

@@ -25,7 +25,6 @@
  * bodies' assignments to Python names (r += ...) need `nonlocal` in the
  * function.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
@@ -207,12 +206,12 @@ static int match(kloops *c, cg_stmt *s, kmatch *km)
 /* ---- the rewrite --------------------------------------------------------- */
 
 /* `nonlocal a, b`: the scalar registers the body writes (a Reg operator
-   in place rebinds its Python name). */
-static cg_stmt *nonlocals(kloops *c, const cg_stmt *body, unsigned n, ptx_buf *b)
+   in place rebinds its Python name), by next. */
+static cg_opnd *nonlocals(kloops *c, const cg_stmt *body, unsigned n)
 {
     cg_symid seen[64];
     unsigned ns = 0;
-    b->n = 0;
+    cg_opnd *head = NULL, **tail = &head;
     for (const cg_stmt *s = body; n--; s = s->next) {
         const cg_opnd *d = s->kind == CG_S_INST ? s->u.inst.ops : NULL;
         if (!d || d->kind != CG_O_SYM || d->index >= 0 || !cg_sym_is_reg(&c->k->syms[d->sym]))
@@ -223,50 +222,31 @@ static cg_stmt *nonlocals(kloops *c, const cg_stmt *body, unsigned n, ptx_buf *b
         if (i < ns || ns == sizeof seen / sizeof *seen)
             continue;
         seen[ns++] = d->sym;
-        ptx_buf_printf(b, "%s%s", b->n ? ", " : "nonlocal ", c->k->syms[d->sym].py);
+        *tail = sg_sym_opnd(c->m, d->sym);
+        tail = &(*tail)->next;
     }
-    if (!b->n)
-        return NULL;
-    cg_stmt *nl = sg_node_new(c->m, SG_S_PY, body->first);
-    sg_py_of(nl)->text = cg_strndup(c->m, b->p, b->n);
-    return nl;
+    return head;
 }
 
 /* def body(): ... ; ptx.kloop(...): two nodes in place of the run. */
 static void rewrite(kloops *c, cg_stmt **link, const kmatch *km)
 {
-    ptx_buf b = { 0 };
     const char *fn = sg_py_fresh(c->m, c->k, "body");
-    cg_stmt *def = sg_node_new(c->m, SG_S_PY, (*link)->first);
     /* the function's statements: a copy of the first body */
     cg_stmt *head = NULL, **t = &head;
     const cg_stmt *s = km->body;
     for (unsigned i = 0; i < km->n; i++, s = s->next, t = &(*t)->next)
         *t = sg_copy_stmt(c->m, s);
-    cg_stmt *nl = nonlocals(c, km->body, km->n, &b);
-    if (nl) {
-        nl->next = head;
-        head = nl;
-    }
-    b.n = 0;
-    ptx_buf_printf(&b, "def %s():", fn);
-    sg_py_of(def)->text = cg_strndup(c->m, b.p, b.n);
-    sg_py_of(def)->def = 1;
-    *cg_body(def) = head;
-    b.n = 0;
-    ptx_buf_puts(&b, "ptx.kloop(");
-    cg_opnd tot = *km->total;
-    tot.next = NULL;
-    cg_print_opnd(c->m, c->k, &tot, &b);
-    ptx_buf_printf(&b, ", unroll=%u, body=%s", km->unroll, fn);
-    if (strcmp(c->k->syms[km->label].ptx, "kloop")) {
-        ptx_buf_puts(&b, ", loop_label=\"");
-        cg_sym_ptx(c->k, km->label, -1, &b);
-        ptx_buf_putc(&b, '"');
-    }
-    ptx_buf_putc(&b, ')');
-    def->next = sg_py_splice(c->m, link, km->last, b.p, b.n);   /* orig: the copies */
-    ptx_buf_free(&b);
+    cg_stmt *def = sg_def_new(c->m, (*link)->first, fn, NULL,
+                              nonlocals(c, km->body, km->n), head);
+    cg_opnd *v[4] = { sg_copy_opnd(c->m, km->total),
+                      sg_kw_opnd(c->m, "unroll", sg_int_opnd(c->m, km->unroll)),
+                      sg_kw_opnd(c->m, "body", sg_name_opnd(c->m, fn)) };
+    unsigned n = 3;
+    if (strcmp(c->k->syms[km->label].ptx, "kloop"))
+        v[n++] = sg_kw_opnd(c->m, "loop_label", sg_sym_opnd(c->m, km->label));
+    def->next = sg_assign_splice(c->m, link, km->last, NULL,   /* orig: the copies */
+                                 sg_call_opnd(c->m, "ptx.kloop", NULL, sg_opnd_list(v, n)));
     *link = def;
 }
 

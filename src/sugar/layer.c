@@ -125,9 +125,6 @@ static void print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
     if (sg_print_pyopnd(m, k, o, out))
         return;
     switch (o->kind) {
-    case SG_O_PY:
-        cg_text_ptx(k, &o->text, out);
-        break;
     case SG_O_DYN:
         ptx_buf_puts(out, "_dyn_smem_addr(");
         cg_print_opnd(m, k, o->a, out);

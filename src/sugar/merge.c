@@ -43,9 +43,11 @@ typedef struct alloc {
     uint32_t n;            /* PTRS: pointers; else 1 */
     cg_symid *regs;        /* the registers declared */
     cg_symid *params;      /* PTRS: their parameters */
-    const cg_opnd *src;    /* INIT, FROM: what the mov writes */
-    const char *init;      /* INIT: the value as Python; WARP: sum, max, min;
-                              ARRIVE: the call; OPER: the operator */
+    const cg_opnd *src;    /* INIT: the value (what the mov writes, or a
+                              float or a call of the same bits); FROM:
+                              what the mov writes */
+    const char *init;      /* WARP: sum, max, min; ARRIVE: the call; OPER:
+                              the operator */
     uint32_t width;        /* WARP: lanes; ARRIVE: 1 if the state is read */
     const cg_opnd *guard;  /* ARRIVE: the instruction's guard */
 } alloc;
@@ -119,7 +121,7 @@ static alloc *merge_mov(merger *c, const cg_stmt *decl, const cg_stmt *mov)
     } else if (src->kind == CG_O_STR && sg_text_lit(&src->text, lit, sizeof lit)) {
         a->form = INIT;
         if (float_literal(y->type, lit, buf, sizeof buf))
-            a->init = cg_strndup(c->m, buf, strlen(buf));
+            a->src = sg_text_opnd(c->m, SG_O_FLOAT, buf);
     } else if (y->implicit && (src->kind == CG_O_SPECIAL || src->kind == CG_O_SYM)) {
         a->form = FROM;
     } else {
@@ -530,10 +532,7 @@ void sg_print_alloc(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         return;
     }
     ptx_buf_printf(out, "reg.scalar(%s, init=", y->type);
-    if (a->init)
-        ptx_buf_puts(out, a->init);
-    else
-        cg_print_opnd(m, k, &src, out);     /* an int, or the text as a str */
+    cg_print_opnd(m, k, &src, out);     /* an int, a float, a call, or the text as a str */
     if (!y->implicit) {
         ptx_buf_puts(out, ", name=\"");
         ptx_buf_puts(out, y->ptx);
@@ -654,20 +653,14 @@ static uint32_t swizzle(merger *c, cg_stmt **head)
             continue;
         cg_stmt *y = (*link)->next->next;
         alloc *a = sg_alloc_of(y)->a;
-        ptx_buf b = { 0 };
-        cg_opnd off = *a->src->a;
-        off.next = NULL;
-        ptx_buf_puts(&b, "smem.apply_swizzle(");
+        cg_opnd *off = sg_copy_opnd(c->m, a->src->a);
         cg_symid x = prev ? oper_result(*prev) : CG_NOSYM;
-        if (x != CG_NOSYM && sg_reg_is(&off, x) && c->refs[x] == 3) {
-            sg_print_oper(c->m, c->k, sg_alloc_of(*prev)->a->src, &b);
+        if (x != CG_NOSYM && sg_reg_is(off, x) && c->refs[x] == 3) {
+            off = sg_copy_opnd(c->m, sg_alloc_of(*prev)->a->src);
             link = prev;
-        } else {
-            cg_print_opnd(c->m, c->k, &off, &b);
         }
-        ptx_buf_printf(&b, ", \"%s\")", mode);
-        a->src = sg_py_opnd(c->m, cg_strndup(c->m, b.p, b.n));
-        ptx_buf_free(&b);
+        off->next = sg_text_opnd(c->m, CG_O_STR, mode);
+        a->src = sg_call_opnd(c->m, "smem.apply_swizzle", NULL, off);
         sg_st(c->m)->uses_smem = 1;
         cg_stmt *first = *link, *last = first;
         while (last->next != y)
@@ -741,17 +734,17 @@ int sg_alloc_load(const cg_stmt *s, cg_symid *x, const cg_opnd **addr)
     return 1;
 }
 
-int sg_alloc_init_int(const cg_stmt *s, cg_symid *x, const cg_opnd **v)
+int sg_alloc_init(const cg_stmt *s, cg_symid *x, const cg_opnd **v)
 {
     const alloc *a = s && s->kind == SG_S_ALLOC ? sg_alloc_of(s)->a : NULL;
-    if (!a || a->form != INIT || a->init || a->src->kind != CG_O_INT)
+    if (!a || a->form != INIT)
         return 0;
     *x = a->regs[0];
     *v = a->src;
     return 1;
 }
 
-void sg_alloc_set_init(cg_stmt *s, const char *python)
+void sg_alloc_set_init(cg_stmt *s, const cg_opnd *v)
 {
-    sg_alloc_of(s)->a->init = python;
+    sg_alloc_of(s)->a->src = v;
 }

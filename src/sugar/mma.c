@@ -15,7 +15,6 @@
  * mask {z, z, z, z} (eight with cta_group 2); the instruction last.  The
  * predicate and z must be named nowhere else.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
@@ -28,7 +27,8 @@ typedef struct mmas {
     cg_kernel *k;
     const uint32_t *refs;
     int mask_tuple;          /* PTX 8.8 or later: pyptx passes {z, z, z, z} */
-    ptx_buf text;
+    cg_opnd *scale;          /* the last match's scale_d= */
+    cg_opnd *call;           /* and its ptx.tcgen05.mma(...) */
     int kind_f16;            /* the last match is kind::f16 */
     cg_symid descs[MAXDESCS];   /* the descriptor registers the matches read */
     unsigned ndescs;
@@ -55,7 +55,7 @@ static cg_stmt *after_set(cg_stmt *s)
     return s->kind == SG_S_ALLOC ? s->next : s->next->next;
 }
 
-/* The scale argument at s into c->text: `p = ...; setp.ne.b32 p, x, 0`,
+/* The scale argument at s into c->scale: `p = ...; setp.ne.b32 p, x, 0`,
    x a register, or for a bool `w = 1|0` between them (the declarations
    stand in the order the trace makes them: a register written before p
    is the caller's, not pyptx's w); the statement after, *p the
@@ -72,19 +72,17 @@ static cg_stmt *scale(mmas *c, cg_stmt *s, cg_symid *p)
         !sg_int_is(setp->u.inst.ops->next->next, 0))
         return NULL;
     const cg_opnd *x = setp->u.inst.ops->next;
-    ptx_buf_puts(&c->text, ", scale_d=");
     if (v) {
         if (!sg_reg_is(x, w) || c->refs[w] != 2 || !(sg_int_is(v, 0) || sg_int_is(v, 1)))
             return NULL;
-        ptx_buf_puts(&c->text, sg_int_is(v, 1) ? "True" : "False");
+        c->scale = sg_name_opnd(c->m, sg_int_is(v, 1) ? "True" : "False");
     } else {
         const cg_sym *y = x->kind == CG_O_SYM ? &c->k->syms[x->sym] : NULL;
         if (!y || !cg_sym_is_reg(y) || (y->type && !strcmp(y->type, "pred")))
             return NULL;
-        cg_opnd one = *x;
-        one.next = NULL;
-        cg_print_opnd(c->m, c->k, &one, &c->text);
+        c->scale = sg_copy_opnd(c->m, x);
     }
+    c->scale = sg_kw_opnd(c->m, "scale_d", c->scale);
     return setp->next;
 }
 
@@ -99,19 +97,32 @@ static int mma_mods(const cg_stmt *s, const char **cg, const char **kind)
     return !strcmp(*cg, "1") || !strcmp(*cg, "2");
 }
 
-/* The mma run at s into c->text; its instruction, or NULL. */
+/* ptx.tcgen05.mma(d, a, b, idesc[, cta_group=N][, kind="K"], scale_d=s
+   [, pred=g]) of instruction in, the scale c->scale. */
+static cg_opnd *mma_call(const mmas *c, const cg_inst *in, const char *cg, const char *kind)
+{
+    cg_opnd *v[9];
+    unsigned n = 0;
+    v[n++] = sg_pair_opnd(c->m, SG_O_TAKEN, sg_copy_opnd(c->m, in->ops), NULL);
+    for (unsigned i = 1; i < 4; i++)
+        v[n++] = sg_copy_opnd(c->m, sg_op(in, i));
+    if (strcmp(cg, "1"))
+        v[n++] = sg_kw_opnd(c->m, "cta_group", sg_text_opnd(c->m, CG_O_INT, cg));
+    if (strcmp(kind, "f16"))
+        v[n++] = sg_kw_opnd(c->m, "kind", sg_text_opnd(c->m, CG_O_STR, kind));
+    v[n++] = c->scale;
+    if (in->guard)
+        v[n++] = sg_kw_opnd(c->m, "pred", sg_copy_opnd(c->m, in->guard));
+    return sg_call_opnd(c->m, "ptx.tcgen05.mma", NULL, sg_opnd_list(v, n));
+}
+
+/* The mma run at s as the call c->call; its instruction, or NULL. */
 static cg_stmt *match(mmas *c, cg_stmt *s)
 {
     cg_symid p, z = CG_NOSYM;
-    c->text.n = 0;
     cg_stmt *t = scale(c, s, &p), *in;
     if (!t)
         return NULL;
-    size_t scale_n = c->text.n;
-    char scale_txt[160];
-    if (scale_n >= sizeof scale_txt)
-        return NULL;
-    memcpy(scale_txt, c->text.p, scale_n);
     const cg_opnd *zero = set_u32(c, t, &z);
     in = zero ? after_set(t) : t;
     const char *cg, *kind;
@@ -132,26 +143,8 @@ static cg_stmt *match(mmas *c, cg_stmt *s)
     }
     if (!sg_reg_is(zero ? mask->next : o->next->next->next->next, p))
         return NULL;
-    c->text.n = 0;
-    ptx_buf_puts(&c->text, "ptx.tcgen05.mma(");
-    sg_print_addr_arg(c->m, c->k, o, &c->text);
-    for (unsigned i = 1; i < 4; i++) {
-        cg_opnd one = *sg_op(&in->u.inst, i);
-        one.next = NULL;
-        ptx_buf_puts(&c->text, ", ");
-        cg_print_opnd(c->m, c->k, &one, &c->text);
-    }
-    if (strcmp(cg, "1"))
-        ptx_buf_printf(&c->text, ", cta_group=%s", cg);
     c->kind_f16 = !strcmp(kind, "f16");
-    if (!c->kind_f16)
-        ptx_buf_printf(&c->text, ", kind=\"%s\"", kind);
-    ptx_buf_put(&c->text, scale_txt, scale_n);
-    if (in->u.inst.guard) {
-        ptx_buf_puts(&c->text, ", pred=");
-        cg_print_opnd(c->m, c->k, in->u.inst.guard, &c->text);
-    }
-    ptx_buf_putc(&c->text, ')');
+    c->call = mma_call(c, &in->u.inst, cg, kind);
     return in;
 }
 
@@ -165,7 +158,12 @@ static cg_stmt *match(mmas *c, cg_stmt *s)
    default are left out, but for m, n and ab_dtype. */
 static const char *const ab_dtypes[] = { "f16", "bf16" };
 
-static int instr_desc(cg_module *m, uint64_t v, const char **python)
+static cg_opnd *kw_int(cg_module *m, const char *kw, long long v)
+{
+    return sg_kw_opnd(m, kw, sg_int_opnd(m, v));
+}
+
+static int instr_desc(cg_module *m, uint64_t v, cg_opnd **call)
 {
     unsigned sparse = v >> 2 & 1, sat = v >> 3 & 1, ab = v >> 7 & 7, neg_a = v >> 13 & 1;
     unsigned neg_b = v >> 14 & 1, a_mn = v >> 15 & 1, b_mn = v >> 16 & 1;
@@ -176,17 +174,26 @@ static int instr_desc(cg_module *m, uint64_t v, const char **python)
                     (uint64_t)(mm >> 4) << 24 | (uint64_t)shift << 30;
     if (back != v || ab > 1 || n < 8 || (mm != 64 && mm != 128 && mm != 256))
         return 0;
-    char buf[256];
-    int len = snprintf(buf, sizeof buf,
-                       "ptx.tcgen05.make_instr_desc_f16bf16_f32(m=%u, n=%u, ab_dtype=\"%s\"%s%s%s%s%s%s",
-                       mm, n, ab_dtypes[ab], a_mn ? ", a_major=\"MN\"" : "",
-                       b_mn ? ", b_major=\"MN\"" : "", neg_a ? ", scale_a=-1" : "",
-                       neg_b ? ", scale_b=-1" : "", sat ? ", saturate=True" : "",
-                       sparse ? ", sparse=True" : "");
+    cg_opnd *a[10];
+    unsigned k = 0;
+    a[k++] = kw_int(m, "m", mm);
+    a[k++] = kw_int(m, "n", n);
+    a[k++] = sg_kw_opnd(m, "ab_dtype", sg_text_opnd(m, CG_O_STR, ab_dtypes[ab]));
+    if (a_mn)
+        a[k++] = sg_kw_opnd(m, "a_major", sg_text_opnd(m, CG_O_STR, "MN"));
+    if (b_mn)
+        a[k++] = sg_kw_opnd(m, "b_major", sg_text_opnd(m, CG_O_STR, "MN"));
+    if (neg_a)
+        a[k++] = kw_int(m, "scale_a", -1);
+    if (neg_b)
+        a[k++] = kw_int(m, "scale_b", -1);
+    if (sat)
+        a[k++] = sg_kw_opnd(m, "saturate", sg_name_opnd(m, "True"));
+    if (sparse)
+        a[k++] = sg_kw_opnd(m, "sparse", sg_name_opnd(m, "True"));
     if (shift)
-        len += snprintf(buf + len, sizeof buf - (size_t)len, ", max_shift=%u", shift);
-    buf[len++] = ')';
-    *python = cg_strndup(m, buf, (size_t)len);
+        a[k++] = kw_int(m, "max_shift", shift);
+    *call = sg_call_opnd(m, "ptx.tcgen05.make_instr_desc_f16bf16_f32", NULL, sg_opnd_list(a, k));
     return 1;
 }
 
@@ -199,15 +206,15 @@ static void name_descs(mmas *c, const cg_symid *descs, unsigned n)
         cg_symid x;
         const cg_opnd *v;
         long long val;
-        const char *py;
-        if (!sg_alloc_init_int(s, &x, &v) || strcmp(c->k->syms[x].type, "u32") ||
+        cg_opnd *call;
+        if (!sg_alloc_init(s, &x, &v) || strcmp(c->k->syms[x].type, "u32") ||
             !sg_int_value(v, &val) || val < 0 || val > 0xffffffffll)
             continue;
         unsigned i = 0;
         while (i < n && descs[i] != x)
             i++;
-        if (i < n && instr_desc(c->m, (uint64_t)val, &py))
-            sg_alloc_set_init(s, py);
+        if (i < n && instr_desc(c->m, (uint64_t)val, &call))
+            sg_alloc_set_init(s, call);
     }
 }
 
@@ -220,7 +227,7 @@ static int mma_at(void *ctx, cg_stmt **link)
     const cg_opnd *d = sg_op(&last->u.inst, 3);
     if (c->kind_f16 && d->kind == CG_O_SYM && d->index < 0 && c->ndescs < MAXDESCS)
         c->descs[c->ndescs++] = d->sym;
-    sg_py_splice(c->m, link, last, c->text.p, c->text.n);
+    sg_assign_splice(c->m, link, last, NULL, c->call);
     c->made++;
     return SG_VISIT_ON;
 }
@@ -241,6 +248,5 @@ uint32_t sugar_mma(cg_module *m, cg_kernel *k)
     if (c.ndescs)
         name_descs(&c, c.descs, c.ndescs);
     ptx_buf_free(&sc);
-    ptx_buf_free(&c.text);
     return made;
 }

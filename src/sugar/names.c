@@ -124,21 +124,10 @@ static void alias_opnd(void *ctx, cg_opnd *o)
         cg_is_identifier(buf, strlen(buf))) {
         const char *py = alias_for(as->m, as->k, as, buf);
         if (py) {
-            o->kind = SG_O_PY;
+            o->kind = SG_O_NAME;
             o->text = sg_lit(as->m, py, strlen(py));
         }
     }
-}
-
-static void python_string(ptx_buf *b, const char *s)
-{
-    ptx_buf_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            ptx_buf_putc(b, '\\');
-        ptx_buf_putc(b, *s);
-    }
-    ptx_buf_putc(b, '"');
 }
 
 /* ---- the pass --------------------------------------------------------- */
@@ -206,39 +195,30 @@ static uint32_t name_params(cg_module *m, cg_kernel *k, const char *mangled, con
 }
 
 /* The Python aliases of the module-level mangled symbols the body uses
-   (as), in one statement at its top; how many. */
+   (as), in statements at its top; how many. */
 static uint32_t name_aliases(cg_module *m, cg_kernel *k, const alias_set *as)
 {
     if (!as->n)
         return 0;
     /* a, b = "_Z1a", "_Z1b" on one line while it stays short, else one
        line each */
-    ptx_buf b = { 0 }, names = { 0 }, vals = { 0 };
+    cg_opnd **names = cg_alloc(m, as->n * sizeof *names);
+    cg_opnd **vals = cg_alloc(m, as->n * sizeof *vals);
+    size_t width = 3;
     for (unsigned i = 0; i < as->n; i++) {
-        ptx_buf_puts(&names, i ? ", " : "");
-        ptx_buf_puts(&names, as->py[i]);
-        ptx_buf_puts(&vals, i ? ", " : "");
-        python_string(&vals, as->ptx[i]);
+        names[i] = sg_name_opnd(m, as->py[i]);
+        vals[i] = sg_text_opnd(m, CG_O_STR, as->ptx[i]);
+        width += (i ? 4 : 0) + strlen(as->py[i]) + strlen(as->ptx[i]) + 2;
     }
-    if (as->n > 1 && names.n + vals.n + 3 <= 88) {
-        ptx_buf_put(&b, names.p, names.n);
-        ptx_buf_puts(&b, " = ");
-        ptx_buf_put(&b, vals.p, vals.n);
+    cg_stmt **tail = &k->body, *rest = k->body;
+    if (as->n > 1 && width <= 88) {
+        *tail = sg_assign_new(m, PTX_NOTOK, sg_opnd_list(names, as->n), sg_opnd_list(vals, as->n));
+        tail = &(*tail)->next;
     } else {
-        for (unsigned i = 0; i < as->n; i++) {
-            if (i)
-                ptx_buf_putc(&b, '\n');
-            ptx_buf_printf(&b, "%s = ", as->py[i]);
-            python_string(&b, as->ptx[i]);
-        }
+        for (unsigned i = 0; i < as->n; i++, tail = &(*tail)->next)
+            *tail = sg_assign_new(m, PTX_NOTOK, names[i], vals[i]);
     }
-    ptx_buf_free(&names);
-    ptx_buf_free(&vals);
-    cg_stmt *py = sg_node_new(m, SG_S_PY, PTX_NOTOK);
-    sg_py_of(py)->text = cg_strndup(m, b.p, b.n);
-    ptx_buf_free(&b);
-    py->next = k->body;
-    k->body = py;
+    *tail = rest;
     return as->n;
 }
 

@@ -46,26 +46,25 @@ typedef struct sg_expr {     /* an integer expression chain, r[k] = a OP b */
     cg_stmt *orig;
 } sg_expr;
 
-typedef struct sg_py {       /* Python lines a pass writes (text, body) */
+typedef struct sg_py {       /* Python lines a pass writes (text, body):
+                                outline.c's helpers and calls, until they
+                                are built from parts too */
     const char *text;
-    cg_opnd *args;           /* an operand the text stands for (desc.c: the
-                                descriptor), or NULL */
-    cg_symid sym;            /* the register the text assigns, or CG_NOSYM */
-    uint8_t def;             /* a local function's definition (kloop, wait,
-                                outline): its body runs where it is called */
+    uint8_t def;             /* a local function's definition: its body
+                                runs where it is called */
     cg_stmt *orig;
 } sg_py;
 
 /* [targets =] value: a Python statement a pass builds from parts: an
    assignment (`d = ptx.wgmma.make_descriptor(...)`, `a, b = x, x`), or a
-   call made for what it emits (`ptx.kloop(n, body=fn)`).  pynodes.c
-   prints it. */
+   call made for what it emits (`ptx.kloop(n, body=fn)`).  The targets and
+   the value are one list, so that the walks that know no kind (references,
+   retargets, keys) see every operand it prints.  pynodes.c prints it. */
 typedef struct sg_assign {
-    cg_opnd *value;          /* the right side; a list (by next): a tuple */
-    cg_opnd *targets;        /* what it assigns (CG_O_SYM, SG_O_NAME), by
-                                next, or NULL: the value is a statement */
-    cg_symid sym;            /* a register whose value a later pass reads
-                                from `value` (desc.c), or CG_NOSYM */
+    cg_opnd *ops;            /* the targets (CG_O_SYM, SG_O_NAME, SG_O_INDEX),
+                                then the value: one operand, or several (a
+                                tuple), by next */
+    uint32_t ntargets;       /* 0: the value is a statement */
     cg_stmt *orig;
 } sg_assign;
 
@@ -128,8 +127,8 @@ typedef struct sg_alloc {    /* a declaration merged with what first writes
       SG_NO, SG_AT(sg_for, var), SG_AT(sg_for, count))                      \
     X(EXPR, sg_expr, sg_print_expr, 0, SG_AT(sg_expr, orig), SG_NO, SG_NO,  \
       SG_NO, SG_NO)                                                          \
-    X(PY, sg_py, sg_print_py, 1, SG_AT(sg_py, orig), SG_AT(sg_py, args),    \
-      SG_AT(sg_py, sym), SG_AT(sg_py, text), SG_NO)                         \
+    X(PY, sg_py, sg_print_py, 1, SG_AT(sg_py, orig), SG_NO, SG_NO,          \
+      SG_AT(sg_py, text), SG_NO)                                             \
     X(WITH, sg_with, sg_print_with, 1, SG_AT(sg_with, orig),                \
       SG_AT(sg_with, cond), SG_NO, SG_AT(sg_with, call), SG_NO)                           \
     X(CMP, sg_cmp, sg_print_cmp, 0, SG_AT(sg_cmp, setp), SG_NO,             \
@@ -141,9 +140,9 @@ typedef struct sg_alloc {    /* a declaration merged with what first writes
     X(SMEM, sg_smem, sg_print_smem, 0, SG_AT(sg_smem, orig), SG_NO, SG_NO,  \
       SG_NO, SG_NO)                                                          \
     X(ASSIGN, sg_assign, sg_print_assign, 0, SG_AT(sg_assign, orig),        \
-      SG_AT(sg_assign, value), SG_AT(sg_assign, sym), SG_NO, SG_NO)         \
-    X(DEF, sg_def, sg_print_def, 1, SG_AT(sg_def, orig), SG_NO, SG_NO,      \
-      SG_AT(sg_def, name), SG_NO)
+      SG_AT(sg_assign, ops), SG_NO, SG_NO, SG_NO)                            \
+    X(DEF, sg_def, sg_print_def, 1, SG_AT(sg_def, orig),                    \
+      SG_AT(sg_def, nonlocals), SG_NO, SG_AT(sg_def, name), SG_NO)
 
 #define SG_KIND(k, ...) SG_S_##k,
 enum { SG_S_FIRST_ = CG_S_EXT - 1, SG_STMT_KINDS(SG_KIND) SG_S_END };
@@ -209,8 +208,7 @@ static inline uint32_t sg_count(const cg_stmt *s)
 
 /* Operand kinds, numbered from CG_O_EXT (layer.c prints them). */
 enum {
-    SG_O_PY = CG_O_EXT, /* Python expression text made by a pass, as is */
-    SG_O_DYN,     /* a = the offset (CG_O_INT): [r] with r = dyn_smem +
+    SG_O_DYN = CG_O_EXT, /* a = the offset (CG_O_INT): [r] with r = dyn_smem +
                      offset, as pyptx materializes an allocation in dynamic
                      shared memory (smem.c); _dyn_smem_addr(off), or where
                      pyptx takes the allocation itself, _dyn_smem(off) */
@@ -225,15 +223,25 @@ enum {
                      addr_byte_offset (desc.c) */
     SG_O_OPER,    /* (a OP b): text = a pyptx operator (+, <<, &, ...) whose
                      result pyptx allocates (merge.c) */
-    SG_O_NAME,    /* text: a Python name a pass chose (a local function,
-                     its parameter); pynodes.c prints these five */
+    SG_O_NAME,    /* a Python name a pass chose (a local function, its
+                     parameter): text; or, where sym is not CG_NOSYM, that
+                     symbol's Python name (an allocation's); pynodes.c
+                     prints these and the kinds up to SG_O_AFFINE */
     SG_O_CALL,    /* [a.]text(elems): text the callee (a dotted name from a
                      pass's table, or an SG_O_NAME's), a the object whose
                      method it is (or NULL), elems the arguments by next,
                      keyword arguments last (SG_O_KW) */
     SG_O_KW,      /* text=a: a keyword argument, or a parameter's default */
-    SG_O_INDEX,   /* a[b] */
+    SG_O_INDEX,   /* a[elems]: one index, or several (x[row, col]) */
     SG_O_REPEAT,  /* [a for _ in range(b)], b a CG_O_INT */
+    SG_O_COMP,    /* [x[k] for k in range(elems)]: x the register array sym,
+                     elems one to three CG_O_INT (range's arguments) */
+    SG_O_CONCAT,  /* elems joined by +: a register list written as
+                     SG_O_COMPs and CG_O_VECs (slices.c) */
+    SG_O_FLOAT,   /* a Python float literal: text its spelling (0.0, 1e-05) */
+    SG_O_TAKEN,   /* address a where a pyptx helper takes it and makes the
+                     register itself: an SG_O_DYN as the allocation
+                     (sg_print_addr_arg) */
     SG_O_AFFINE   /* base + stride*var, var a Python loop's variable (text:
                      its name), a the base (CG_O_INT, or the SG_O_AFFINE
                      index of a loop inside: 4*j + 256*i), b the CG_O_INT

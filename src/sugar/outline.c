@@ -65,8 +65,10 @@ static uint32_t sketch(const cg_stmt *s)
         h = (h ^ (uintptr_t)(s->u.inst.path ? s->u.inst.path : s->u.inst.op)) * 0x100000001b3ull;
         h = (h ^ sg_nops(s->u.inst.ops)) * 0x100000001b3ull;
         break;
+    case SG_S_DEF:          /* a function definition */
+        return 0;
     case SG_S_PY:
-        if (sg_body(s))     /* a function definition, a `with` */
+        if (sg_body(s))     /* (this pass's own definitions yet) */
             return 0;
         /* fall through */
     default:
@@ -80,7 +82,7 @@ static uint32_t sketch(const cg_stmt *s)
 
 /* The statements of list `head` and (depth first) the lists below them,
    each list followed by an item that ends every window.  A helper's body
-   (SG_S_PY) is another function's scope: not entered. */
+   (SG_S_DEF) is another function's scope: not entered. */
 static void collect(outliner *o, cg_stmt **head, int32_t loop, int32_t up)
 {
     int32_t at = (int32_t)o->n;
@@ -92,7 +94,7 @@ static void collect(outliner *o, cg_stmt **head, int32_t loop, int32_t up)
     push_item(o, (item){ .text = -1, .loop = -1, .up = up });
     for (cg_stmt *s = *head; s; s = s->next, at++) {
         cg_stmt **body = cg_body(s);
-        if (!body || !*body || s->kind == SG_S_PY)
+        if (!body || !*body || s->kind == SG_S_DEF || s->kind == SG_S_PY)
             continue;
         int32_t in = loop;
         if (s->kind == SG_S_FOR && sg_for_of(s)->var) {

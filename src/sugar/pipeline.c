@@ -19,7 +19,6 @@
  * made, so the call can name the kernel's own.  wrap and flip must be
  * named nowhere else.
  */
-#include <stdio.h>
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
@@ -73,14 +72,13 @@ static int pipe_at(void *ctx, cg_stmt **link)
     cg_symid st;
     if (cg_body(s) || !(last = advance(k, w->refs, s, &cur, &n, &ph, &st)))
         return SG_VISIT_ON;
-    char t[512], nb[24];
-    sg_text_lit(&n->text, nb, sizeof nb);
-    int len = snprintf(t, sizeof t, "%s, %s = ptx.pipeline(%s, cursor=%s, phase=%s).advance()",
-                       k->syms[st].py, k->syms[ph->sym].py, nb, k->syms[cur->sym].py,
-                       k->syms[ph->sym].py);
-    if (len <= 0 || (size_t)len >= sizeof t)
-        return SG_VISIT_ON;
-    sg_py_splice(w->m, link, last, t, (size_t)len);
+    cg_opnd *targets[2] = { sg_sym_opnd(w->m, st), sg_sym_opnd(w->m, ph->sym) };
+    cg_opnd *args[3] = { sg_copy_opnd(w->m, n),
+                         sg_kw_opnd(w->m, "cursor", sg_sym_opnd(w->m, cur->sym)),
+                         sg_kw_opnd(w->m, "phase", sg_sym_opnd(w->m, ph->sym)) };
+    cg_opnd *state = sg_call_opnd(w->m, "ptx.pipeline", NULL, sg_opnd_list(args, 3));
+    sg_assign_splice(w->m, link, last, sg_opnd_list(targets, 2),
+                     sg_call_opnd(w->m, "advance", state, NULL));
     w->made++;
     return SG_VISIT_ON;
 }

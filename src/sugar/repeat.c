@@ -132,7 +132,7 @@ static uint32_t sketch(const cg_kernel *k, const cg_stmt *s)
         for (const char *t = k->syms[s->u.reg].type; *t; t++)
             h = (h ^ (uint8_t)*t) * 0x100000001b3ull;
     if (sg_key_sugar(s))       /* a rolled loop, a call: its kind and name */
-        return ((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)sg_name(s)[0]) | 1;
+        return ((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)(sg_name(s) ? sg_name(s)[0] : 0)) | 1;
     const cg_stmt *t = s->kind == CG_S_SCOPE ? sg_body(s) : s->kind == CG_S_REG ? NULL : s;
     for (; t; t = s->kind == CG_S_SCOPE ? t->next : NULL)
         h = (h ^ ((uintptr_t)t->u.inst.path + sg_nops(t->u.inst.ops))) * 0x100000001b3ull;

@@ -12,8 +12,6 @@
  * constant index step become one comprehension; the operand is rewritten
  * only when the Python gets shorter.
  */
-#include <stdio.h>
-#include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
 
@@ -45,21 +43,49 @@ static unsigned run_end(const cg_kernel *k, cg_opnd **el, unsigned n,
     return j;
 }
 
-/* el[i..j) as a comprehension over its array. */
-static void put_run(const cg_kernel *k, cg_opnd **el, unsigned i, unsigned j,
-                    long step, ptx_buf *out)
+/* el[i..j) (a run at index step `step`) as a comprehension over its
+   array: range(b), range(a, b) or range(a, b, step). */
+static cg_opnd *comprehension(cg_module *m, cg_opnd **el, unsigned i, unsigned j, long step)
 {
     long a = el[i]->index, b = (long)el[j - 1]->index + (step > 0 ? 1 : -1);
-    const char *py = k->syms[el[i]->sym].py;
-    /* k, not the i of the loops around it (a comprehension has its own
-       scope, but a reader should not have to know that) */
-    const char *v = strcmp(py, "k") ? "k" : "i";
-    if (step == 1 && a == 0)
-        ptx_buf_printf(out, "[%s[%s] for %s in range(%ld)]", py, v, v, b);
-    else if (step == 1)
-        ptx_buf_printf(out, "[%s[%s] for %s in range(%ld, %ld)]", py, v, v, a, b);
-    else
-        ptx_buf_printf(out, "[%s[%s] for %s in range(%ld, %ld, %ld)]", py, v, v, a, b, step);
+    cg_opnd *o = cg_opnd_new(m, SG_O_COMP), *v[3];
+    unsigned n = 0;
+    if (step != 1 || a != 0)
+        v[n++] = sg_int_opnd(m, a);
+    v[n++] = sg_int_opnd(m, b);
+    if (step != 1)
+        v[n++] = sg_int_opnd(m, step);
+    o->sym = el[i]->sym;
+    o->elems = sg_opnd_list(v, n);
+    return o;
+}
+
+/* The parts of vector el[0..n): comprehensions over runs, lists of the
+   elements between them; *nruns the comprehensions. */
+static cg_opnd *parts(cg_module *m, const cg_kernel *k, cg_opnd **el, unsigned n,
+                      unsigned *nruns)
+{
+    cg_opnd **part = cg_alloc(m, n * sizeof *part), *single = NULL, **tail = NULL;
+    unsigned np = 0;
+    *nruns = 0;
+    for (unsigned i = 0, j; i < n; i = j) {
+        long step;
+        j = run_end(k, el, n, i, &step);
+        if (step != 0 && j - i >= MINRUN) {
+            part[np++] = comprehension(m, el, i, j, step);
+            single = NULL;
+            ++*nruns;
+            continue;
+        }
+        j = i + 1;
+        if (!single) {
+            single = part[np++] = cg_opnd_new(m, CG_O_VEC);
+            tail = &single->elems;
+        }
+        *tail = sg_copy_opnd(m, el[i]);
+        tail = &(*tail)->next;
+    }
+    return sg_opnd_list(part, np);
 }
 
 static int rewrite_vec(cg_module *m, const cg_kernel *k, cg_opnd *v)
@@ -73,46 +99,19 @@ static int rewrite_vec(cg_module *m, const cg_kernel *k, cg_opnd *v)
     n = 0;
     for (cg_opnd *e = v->elems; e; e = e->next)
         el[n++] = e;
-    ptx_buf plain = { 0 }, out = { 0 }, single = { 0 };
+    unsigned nruns;
+    cg_opnd *cat = cg_opnd_new(m, SG_O_CONCAT);
+    cat->elems = parts(m, k, el, n, &nruns);
+    ptx_buf plain = { 0 }, out = { 0 };
     cg_print_opnd(m, k, v, &plain);
-    unsigned nruns = 0;
-    int open_single = 0; /* a [...] of single elements is open */
-    for (unsigned i = 0, j; i < n; i = j) {
-        long step;
-        j = run_end(k, el, n, i, &step);
-        if (step != 0 && j - i >= MINRUN) {
-            if (open_single)
-                ptx_buf_puts(&out, "]");
-            open_single = 0;
-            if (out.n)
-                ptx_buf_puts(&out, " + ");
-            put_run(k, el, i, j, step, &out);
-            nruns++;
-            continue;
-        }
-        j = i + 1;
-        if (!open_single)
-            ptx_buf_puts(&out, out.n ? " + [" : "[");
-        else
-            ptx_buf_puts(&out, ", ");
-        open_single = 1;
-        single.n = 0;
-        cg_opnd one = *el[i];
-        one.next = NULL;
-        cg_print_opnd(m, k, &one, &single);
-        ptx_buf_put(&out, single.p, single.n);
-    }
-    if (open_single)
-        ptx_buf_puts(&out, "]");
+    cg_print_opnd(m, k, cat, &out);
     int ok = nruns > 0 && out.n < plain.n;
     if (ok) {
-        v->kind = SG_O_PY;
-        v->text = sg_lit(m, out.p, out.n);
-        v->elems = NULL;
+        v->kind = SG_O_CONCAT;
+        v->elems = cat->elems;
     }
     ptx_buf_free(&plain);
     ptx_buf_free(&out);
-    ptx_buf_free(&single);
     return ok;
 }
 

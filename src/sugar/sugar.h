@@ -110,10 +110,11 @@ int sg_alloc_oper(const cg_stmt *s, cg_symid *x, const cg_opnd **e);
 int sg_alloc_from(const cg_stmt *s, cg_symid *x, const cg_opnd **src);
 /* ... a merged `x = smem.load(T, addr)`. */
 int sg_alloc_load(const cg_stmt *s, cg_symid *x, const cg_opnd **addr);
-/* ... a merged `x = reg.scalar(T, init=V)`, V an int (*v); the setter
-   writes V as a Python expression of the same value instead. */
-int sg_alloc_init_int(const cg_stmt *s, cg_symid *x, const cg_opnd **v);
-void sg_alloc_set_init(cg_stmt *s, const char *python);
+/* ... a merged `x = reg.scalar(T, init=V)` (*v: V, an int, a float, a
+   str or a call); the setter writes V as another operand of the same
+   value (mma.c: a call that gives an int bit for bit). */
+int sg_alloc_init(const cg_stmt *s, cg_symid *x, const cg_opnd **v);
+void sg_alloc_set_init(cg_stmt *s, const cg_opnd *v);
 /* Part of "decls" (smem.c): shared declarations -> smem.alloc/mbarrier. */
 uint32_t sg_smem_decls(cg_module *m, cg_kernel *k);
 /* Part of "names" (specials.c): registers that hold %tid.x ... -> tid.
@@ -196,18 +197,29 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s);
 
 cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s);   /* shallow, next=NULL */
 cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o);   /* deep, next=NULL */
-cg_opnd *sg_py_opnd(cg_module *m, const char *text);     /* SG_O_PY */
-/* pynodes.c: Python built from parts.  An SG_O_NAME, an SG_O_CALL of
-   callee (on obj where not NULL) with args (by next, SG_O_KW last), an
-   SG_O_KW; an SG_S_ASSIGN of value to targets (NULL: a statement), new or
-   in place of the run from *link to last (kept as its orig); an SG_S_DEF
-   of name(params) with nonlocals and body.  The names are not copied. */
+/* pynodes.c: Python built from parts.  An operand of kind `kind` with
+   text (SG_O_NAME, SG_O_FLOAT), an SG_O_NAME, a CG_O_SYM naming symbol
+   sym as a whole, an SG_O_NAME of sym's Python name, an SG_O_CALL of callee (on obj where not
+   NULL) with args (by next, SG_O_KW last), an SG_O_KW, an SG_O_INDEX
+   obj[index...], an operand of kind `kind` over a and b (SG_O_REPEAT,
+   SG_O_TAKEN); v[0..n) linked into a list; an SG_S_ASSIGN of value to
+   targets (NULL: a statement), new or in place of the run from *link to
+   last (kept as its orig), and its value; an SG_S_DEF of name(params)
+   with nonlocals and body.  Operand texts are copied; a definition's
+   name is not. */
+cg_opnd *sg_text_opnd(cg_module *m, unsigned kind, const char *text);
 cg_opnd *sg_name_opnd(cg_module *m, const char *name);
+cg_opnd *sg_sym_opnd(cg_module *m, cg_symid sym);
+cg_opnd *sg_sym_name_opnd(cg_module *m, cg_symid sym);
 cg_opnd *sg_call_opnd(cg_module *m, const char *callee, cg_opnd *obj, cg_opnd *args);
 cg_opnd *sg_kw_opnd(cg_module *m, const char *kw, cg_opnd *value);
+cg_opnd *sg_index_opnd(cg_module *m, cg_opnd *obj, cg_opnd *index);
+cg_opnd *sg_pair_opnd(cg_module *m, unsigned kind, cg_opnd *a, cg_opnd *b);
+cg_opnd *sg_opnd_list(cg_opnd *const *v, unsigned n);
 cg_stmt *sg_assign_new(cg_module *m, ptx_tok first, cg_opnd *targets, cg_opnd *value);
 cg_stmt *sg_assign_splice(cg_module *m, cg_stmt **link, cg_stmt *last, cg_opnd *targets,
                           cg_opnd *value);
+cg_opnd *sg_assign_value(const cg_stmt *s);
 cg_stmt *sg_def_new(cg_module *m, ptx_tok first, const char *name, cg_opnd *params,
                     cg_opnd *nonlocals, cg_stmt *body);
 /* The operands above printed (1), or 0 for another kind. */
@@ -319,7 +331,7 @@ const char *sg_param_number(const char *name);
 static inline int sg_opnd_emits(const cg_opnd *o)
 {
     return o->kind == SG_O_DYN || o->kind == SG_O_SLOT || o->kind == SG_O_DESC ||
-           o->kind == SG_O_OPER || o->kind == SG_O_PY || o->kind == SG_O_CALL;
+           o->kind == SG_O_OPER || o->kind == SG_O_CALL;
 }
 /* ---- the operand visitor -------------------------------------------
    The one walk over operand trees: fn(ctx, o) on every operand of the list
@@ -449,7 +461,8 @@ int sg_any_fresh_reg(const cg_kernel *k);
 /* o is the decimal int v. */
 int sg_int_is(const cg_opnd *o, long long v);
 /* A SG_S_PY node of `text` (copied) in place of the run from *link to
-   last, which it keeps in orig. */
+   last, which it keeps in orig (outline.c's calls, until they are built
+   from parts). */
 cg_stmt *sg_py_splice(cg_module *m, cg_stmt **link, cg_stmt *last, const char *text,
                       size_t n);
 /* repeat.c: the Python loop variables the passes choose from, in order
@@ -461,10 +474,5 @@ extern const char *const sg_loop_vars[SG_NLOOP_VARS];
 void sg_affine(ptx_buf *b, const char *var, long long base, long long stride);
 /* Python indentation. */
 void sg_indent(ptx_buf *out, int depth);
-
-/* Print one statement (plain printer) into `out` without indentation and
-   trailing newline (for building expression text). */
-void sg_print_inline(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
-                     ptx_buf *out);
 
 #endif

@@ -177,30 +177,15 @@ static int redeclare(tiles *c, cg_symid var)
     return 1;
 }
 
-static void print_opnd(tiles *c, const cg_opnd *o, ptx_buf *b)
-{
-    cg_opnd one = *o;
-    one.next = NULL;
-    cg_print_opnd(c->m, c->k, &one, b);
-}
-
 /* The run becomes `x[row, col] = v` or `r = x[row, col]`. */
 static void rewrite(tiles *c, const access *a)
 {
-    ptx_buf b = { 0 };
+    cg_opnd *ix[2] = { sg_copy_opnd(c->m, a->row), sg_copy_opnd(c->m, a->col) };
+    cg_opnd *elem = sg_index_opnd(c->m, sg_sym_name_opnd(c->m, a->var), sg_opnd_list(ix, 2));
     if (a->res != CG_NOSYM)
-        ptx_buf_printf(&b, "%s = ", c->k->syms[a->res].py);
-    ptx_buf_printf(&b, "%s[", c->k->syms[a->var].py);
-    print_opnd(c, a->row, &b);
-    ptx_buf_puts(&b, ", ");
-    print_opnd(c, a->col, &b);
-    ptx_buf_putc(&b, ']');
-    if (a->val) {
-        ptx_buf_puts(&b, " = ");
-        print_opnd(c, a->val, &b);
-    }
-    sg_py_splice(c->m, a->link, a->last, b.p, b.n);
-    ptx_buf_free(&b);
+        sg_assign_splice(c->m, a->link, a->last, sg_sym_opnd(c->m, a->res), elem);
+    else
+        sg_assign_splice(c->m, a->link, a->last, elem, sg_copy_opnd(c->m, a->val));
 }
 
 uint32_t sg_smem_tiles(cg_module *m, cg_kernel *k)

@@ -1,7 +1,7 @@
 /*
  * sugar/util.c - helpers shared by the sugar passes: copying and
- * comparing IR, lists as arrays, inline printing, and the printer of
- * SG_S_PY nodes (Python lines a pass adds: helper definitions, aliases).
+ * comparing IR, lists as arrays, and the printer of
+ * SG_S_PY nodes (the Python lines outline.c still writes as text).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -64,13 +64,6 @@ cg_opnd *sg_int_opnd(cg_module *m, long long v)
     int n = snprintf(buf, sizeof buf, "%lld", v);
     cg_opnd *o = cg_opnd_new(m, CG_O_INT);
     o->text = sg_lit(m, buf, (size_t)n);
-    return o;
-}
-
-cg_opnd *sg_py_opnd(cg_module *m, const char *text)
-{
-    cg_opnd *o = cg_opnd_new(m, SG_O_PY);
-    o->text = sg_lit(m, text, strlen(text));
     return o;
 }
 
@@ -249,22 +242,6 @@ cg_stmt **sg_list_array(sg_scratch *sc, cg_stmt *head, unsigned *n)
 }
 
 /* ---- printing -------------------------------------------------------- */
-
-void sg_print_inline(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
-                     ptx_buf *out)
-{
-    ptx_buf b = { 0 };
-    cg_stmt one = *s;
-    one.next = NULL;
-    cg_print_stmts(m, k, &one, 0, &b);
-    size_t i = 0, n = b.n;
-    while (i < n && (b.p[i] == ' ' || b.p[i] == '\t'))
-        i++;
-    while (n > i && (b.p[n - 1] == '\n' || b.p[n - 1] == ' '))
-        n--;
-    ptx_buf_put(out, b.p + i, n - i);
-    ptx_buf_free(&b);
-}
 
 void sg_indent(ptx_buf *out, int depth)
 {

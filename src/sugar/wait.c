@@ -278,7 +278,7 @@ static cg_opnd *copy_params(cg_module *m, const block *bl, cg_opnd *o,
         cg_opnd *c;
         if (*pos < bl->nw && o == bl->w[*pos]) {
             unsigned p = (*pos)++;
-            c = h->param[p] >= 0 ? sg_py_opnd(m, h->pname[h->param[p]])
+            c = h->param[p] >= 0 ? sg_name_opnd(m, h->pname[h->param[p]])
                                  : sg_copy_opnd(m, o);
         } else {
             c = cg_alloc(m, sizeof *c);
@@ -297,15 +297,9 @@ static cg_opnd *copy_params(cg_module *m, const block *bl, cg_opnd *o,
 /* `def NAME(params):` around a copy of block bl with its parameters. */
 static cg_stmt *helper_def(cg_module *m, const helper *h, const block *bl)
 {
-    ptx_buf b = { 0 };
-    ptx_buf_printf(&b, "def %s(", h->name);
+    cg_opnd *params[MAXW];
     for (unsigned q = 0; q < h->nparams; q++)
-        ptx_buf_printf(&b, "%s%s", q ? ", " : "", h->pname[q]);
-    ptx_buf_puts(&b, "):");
-    cg_stmt *def = sg_node_new(m, SG_S_PY, PTX_NOTOK);
-    sg_py_of(def)->text = cg_strndup(m, b.p, b.n);
-    sg_py_of(def)->def = 1;
-    ptx_buf_free(&b);
+        params[q] = sg_name_opnd(m, h->pname[q]);
     cg_stmt *sc = sg_copy_stmt(m, bl->scope), **tail = cg_body(sc);
     unsigned pos = 0;
     for (cg_stmt *s = sg_body(bl->scope); s; s = s->next) {
@@ -315,8 +309,7 @@ static cg_stmt *helper_def(cg_module *m, const helper *h, const block *bl)
         *tail = c;
         tail = &c->next;
     }
-    *cg_body(def) = sc;
-    return def;
+    return sg_def_new(m, PTX_NOTOK, h->name, sg_opnd_list(params, h->nparams), NULL, sc);
 }
 
 /* The block becomes a call of the helper in place (so the links to it
