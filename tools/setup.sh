@@ -30,8 +30,11 @@ if [ ! -x /usr/local/cuda/bin/ptxas ] && ! command -v ptxas >/dev/null; then
 fi
 
 # Python with pyptx for the tests and for running generated code, pytest
-# and scikit-build-core for the Python package's (tests/python/).
-PY_PACKAGES=("pyptx==$PYPTX_VERSION" "pytest==9.2.0" "scikit-build-core==1.1.2")
+# and scikit-build-core for the Python package's (tests/python/), and
+# NVIDIA's cuobjdump and nvdisasm, which the toolkit here lacks, for the
+# resource figures of pyptx-diff's tree tests (tests/diff/trees/).
+PY_PACKAGES=("pyptx==$PYPTX_VERSION" "pytest==9.2.0" "scikit-build-core==1.1.2"
+             "nvidia-cuda-cuobjdump==13.5.37" "nvidia-cuda-nvdisasm==13.5.37")
 if ! "$BUILD/venv/bin/python" -c "import importlib.metadata as m, sys; \
         want = dict(a.split('==') for a in sys.argv[1:]); \
         assert all(m.version(k) == v for k, v in want.items())" "${PY_PACKAGES[@]}" 2>/dev/null; then

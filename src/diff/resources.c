@@ -14,7 +14,8 @@
  * .text.<k>'s size over 16 bytes (one instruction since sm_70).  Spills
  * are in no section: they come from the log's "Function properties for
  * <k>" line, which ptxas -v and the driver's JIT (with a verbose log) both
- * write.
+ * write.  A .func is no kernel of the cubin: where ptxas kept it a
+ * function, its instructions and spills are given, and nothing else.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,21 @@ static long find_sym(const cb_elf *e, const char *name)
     for (size_t i = 0; i < e->nsym; i++)
         if ((e->sym[i].info & 0xf) == 2 && strcmp(e->sym[i].name, name) == 0)
             return (long)i;
+    return -1;
+}
+
+/* A .func that ptxas kept as a function of its own lies in its callers'
+   .text as the local symbol "$CALLER$NAME": its instructions, or -1. */
+static long long callee_insts(const cb_elf *e, const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < e->nsym; i++) {
+        const char *s = e->sym[i].name;
+        size_t k = strlen(s);
+        if ((e->sym[i].info & 0xf) == 2 && s[0] == '$' && k > n + 1 && s[k - n - 1] == '$' &&
+            strcmp(s + k - n, name) == 0)
+            return (long long)(e->sym[i].size / 16);
+    }
     return -1;
 }
 
@@ -123,8 +139,11 @@ int ptx_res_from(const char *log, const void *cubin, size_t n, const char *name,
     char why[128];
     if (!cubin || cb_elf_parse(&e, cubin, n, "cubin", why, sizeof why) != 0)
         return -1;
-    from_cubin(&e, name, r);
     int found = find_sym(&e, name) >= 0;
+    if (found)
+        from_cubin(&e, name, r);
+    else if ((r->v[PTX_RES_INSTS] = callee_insts(&e, name)) >= 0)
+        found = 1;   /* a function a kernel calls: its code and spills */
     cb_elf_free(&e);
     return found ? 0 : -1;
 }

@@ -64,8 +64,10 @@ static void res_deltas(const ptx_res *ra, const ptx_res *rb, const char *sep, pt
         if (a >= 0 && b >= 0)
             ptx_buf_printf(out, "%lld -> %lld (%+lld, %s)", a, b, b - a,
                            b > a ? "worse" : "better");
+        else if (a >= 0)
+            ptx_buf_printf(out, "%lld -> n/a", a);
         else
-            ptx_buf_printf(out, "%lld -> %lld", a, b);
+            ptx_buf_printf(out, "n/a -> %lld", b);
         s = sep;
     }
     for (int k = 0; k < 2; k++) {
@@ -79,9 +81,10 @@ static void file_errors(const ptx_tree_diff *t, ptx_buf *out)
 {
     for (int s = 0; s < 2; s++)
         for (size_t i = 0; i < t->s[s].n; i++)
-            if (!t->s[s].f[i].m)
-                ptx_buf_printf(out, "error: %s: %s\n", t->s[s].f[i].path,
-                               t->s[s].f[i].error ? t->s[s].f[i].error : "not read");
+            if (!t->s[s].f[i].m && t->s[s].f[i].error)
+                ptx_buf_printf(out, "%s\n", t->s[s].f[i].error);
+            else if (!t->s[s].f[i].m)
+                ptx_buf_printf(out, "%s: error: not read\n", t->s[s].f[i].path);
 }
 
 static void unified(const ptx_tree_diff *t, const ptx_res *res, ptx_buf *out)

@@ -73,8 +73,11 @@ static int walk(path_list *l, const char *dir, const walking *up)
             exit(1);
         snprintf(p, n, "%s/%s", dir, e->d_name);
         struct stat st;
-        if (stat(p, &st) != 0) {
-            free(p);
+        if (stat(p, &st) != 0) {   /* a dangling link: reading it says why */
+            if (ends_with_ptx(e->d_name))
+                push(l, p);
+            else
+                free(p);
             continue;
         }
         if (S_ISDIR(st.st_mode) && on_path(&here, &st)) {

@@ -32,3 +32,20 @@ add_executable(diff_unit ${CMAKE_CURRENT_LIST_DIR}/test_diff.c)
 target_include_directories(diff_unit PRIVATE ${CMAKE_SOURCE_DIR}/src)
 target_link_libraries(diff_unit PRIVATE ptx ${CMOCKA_LIB})
 add_test(NAME diff_unit COMMAND diff_unit)
+
+# Tree mode on real trees (trees/run.py): the project's Triton kernels
+# under two policies (trees/triton.tar.xz) and the nvcc corpus at -O3 and
+# -G.  The resource figures are checked against NVIDIA's cuobjdump (and
+# its nvdisasm), which tools/setup.sh installs into the venv from PyPI: the
+# toolkit here has ptxas but no cuobjdump.
+execute_process(COMMAND ${PTX_VENV_PYTHON} -c
+  "import nvidia, os; print(os.path.join(list(nvidia.__path__)[0], 'cu13', 'bin', 'cuobjdump'))"
+  OUTPUT_VARIABLE DIFF_CUOBJDUMP OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+set(TREE_CASES rename handmade configs resources markdown badinput)
+foreach(case ${TREE_CASES})
+  add_test(NAME diff_tree_${case}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/trees/run.py
+      --diff $<TARGET_FILE:pyptx-diff> --work ${CMAKE_CURRENT_BINARY_DIR}/tree_work
+      --cuobjdump "${DIFF_CUOBJDUMP}" ${case})
+endforeach()
+set_tests_properties(diff_tree_resources PROPERTIES TIMEOUT 900)

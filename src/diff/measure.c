@@ -1,8 +1,10 @@
 /*
- * cli/diff/res.c - pyptx-diff --resources: every file that holds a kernel that
- * differs is compiled, by ptxas on up to --jobs processes at once, or with
- * --jit by the CUDA driver on this thread, and each kernel's figures read
- * from the cubin and the compiler's log (ptx_res_from).
+ * measure.c - the resource figures of a tree diff's kernels
+ * (ptx_tree_measure): every file that holds a kernel that differs is
+ * compiled, by ptxas on up to `jobs` processes at once, or by the CUDA
+ * driver's JIT on this thread, and each kernel's figures read from the
+ * cubin and the compiler's log (ptx_res_from).  Nothing is printed: what
+ * goes wrong is the caller's message, or a kernel's figures' error.
  */
 #define _GNU_SOURCE   /* mkstemps */
 #include <errno.h>
@@ -12,7 +14,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "cli/diff/cli.h"
+#include "ptx/diff.h"
 #include "ptx/jit.h"
 #include "util/paths.h"
 
@@ -62,18 +64,18 @@ static char *error_line(const char *log, const char *fallback)
     return strndup(p, strcspn(p, "\r\n"));
 }
 
-static const char *find_ptxas(const diff_cli *c)
+/* The ptxas to run, into found[cap]: NULL where there is none. */
+static const char *find_ptxas(const char *given, char *found, size_t cap)
 {
-    static char found[4096];
-    if (c->ptxas)
-        return c->ptxas;
+    if (given)
+        return access(given, X_OK) == 0 ? given : NULL;
     const char *env = getenv("PTXAS");
     if (env && *env)
-        return env;
+        return access(env, X_OK) == 0 ? env : NULL;
     const char *path = getenv("PATH");
     for (const char *p = path; p && *p; p += strcspn(p, ":") + (p[strcspn(p, ":")] != 0)) {
         int n = (int)strcspn(p, ":");
-        snprintf(found, sizeof found, "%.*s/ptxas", n, p);
+        snprintf(found, cap, "%.*s/ptxas", n, p);
         if (n && access(found, X_OK) == 0)
             return found;
     }
@@ -124,15 +126,17 @@ static void finish_ptxas(build *b, int status)
 
 /* Every build on up to `jobs` ptxas processes at once: -1 where no ptxas
    is found. */
-static int run_ptxas(const diff_cli *c, build *v, size_t n)
+static int run_ptxas(const ptx_measure_opts *o, build *v, size_t n, char *err, size_t errn)
 {
-    const char *ptxas = find_ptxas(c);
+    char found[4096];
+    const char *ptxas = find_ptxas(o->ptxas, found, sizeof found);
     if (!ptxas) {
-        fputs("pyptx-diff: --resources: no ptxas (give --ptxas, set PTXAS or PATH, "
-              "or use --jit)\n", stderr);
+        snprintf(err, errn, "no ptxas to run: %s", o->ptxas ? o->ptxas
+                 : getenv("PTXAS") && *getenv("PTXAS") ? getenv("PTXAS")
+                 : "none on PATH or in /usr/local/cuda/bin (give one, or use the JIT)");
         return -1;
     }
-    unsigned jobs = c->o.jobs ? c->o.jobs : 2, running = 0;
+    unsigned jobs = o->jobs ? o->jobs : 2, running = 0;
     for (size_t next = 0, done = 0; done < n;) {
         while (running < jobs && next < n) {
             build *b = &v[next++];
@@ -157,14 +161,11 @@ static int run_ptxas(const diff_cli *c, build *v, size_t n)
     return 0;
 }
 
-static int run_jit(build *v, size_t n)
+static int run_jit(build *v, size_t n, char *err, size_t errn)
 {
-    char err[256];
-    ptx_jit *j = ptx_jit_open(err, sizeof err);
-    if (!j) {
-        fprintf(stderr, "pyptx-diff: --jit: %s\n", err);
+    ptx_jit *j = ptx_jit_open(err, errn);
+    if (!j)
         return -1;
-    }
     enum { LOG = 1 << 16 };
     for (size_t k = 0; k < n; k++) {
         build *b = &v[k];
@@ -212,7 +213,7 @@ static void fill(const ptx_tree_diff *t, int *idx[2], const build *v, ptx_res *r
             for (unsigned i = 0; i < PTX_RES_N; i++)
                 r->v[i] = -1;
             int f = s ? e->fb : e->fa;
-            if (f < 0 || idx[s][f] < 0)
+            if (f < 0 || idx[s][f] < 0 || e->module)
                 continue;
             const build *b = &v[idx[s][f]];
             if (b->error)
@@ -231,21 +232,22 @@ static size_t nfiles(const ptx_tree_diff *t, int s)
     return n;
 }
 
-ptx_res *diff_measure(const diff_cli *c, const ptx_tree_diff *t)
+ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_opts *o, char *err,
+                          size_t errn)
 {
     size_t nf[2] = { nfiles(t, 0), nfiles(t, 1) }, nk = ptx_tree_nkernels(t);
     int *idx[2] = { malloc((nf[0] + 1) * sizeof(int)), malloc((nf[1] + 1) * sizeof(int)) };
     build *v = calloc(nf[0] + nf[1] + 1, sizeof *v);
     ptx_res *res = calloc(2 * nk + 1, sizeof *res);
     if (!idx[0] || !idx[1] || !v || !res) {
-        fputs("pyptx-diff: out of memory\n", stderr);
+        snprintf(err, errn, "out of memory");
         free(idx[0]), free(idx[1]), free(v), free(res);
         return NULL;
     }
     memset(idx[0], 0xff, (nf[0] + 1) * sizeof(int));
     memset(idx[1], 0xff, (nf[1] + 1) * sizeof(int));
     size_t n = plan(t, idx, v);
-    if ((c->jit ? run_jit(v, n) : run_ptxas(c, v, n)) == 0)
+    if ((o->jit ? run_jit(v, n, err, errn) : run_ptxas(o, v, n, err, errn)) == 0)
         fill(t, idx, v, res);
     else
         free(res), res = NULL;
@@ -255,27 +257,9 @@ ptx_res *diff_measure(const diff_cli *c, const ptx_tree_diff *t)
     return res;
 }
 
-void diff_res_free(ptx_res *res, size_t nkernels)
+void ptx_res_free(ptx_res *res, size_t nkernels)
 {
     for (size_t k = 0; res && k < 2 * nkernels; k++)
         free((char *)res[k].error);
     free(res);
-}
-
-size_t diff_regressions(const diff_cli *c, const ptx_tree_diff *t, const ptx_res *res)
-{
-    size_t bad = 0;
-    for (size_t k = 0; k < ptx_tree_nkernels(t); k++) {
-        const ptx_tree_kernel *e = ptx_tree_kernel_at(t, k);
-        const ptx_res *a = &res[2 * k], *b = &res[2 * k + 1];
-        int worse = 0;
-        for (unsigned i = 0; i < PTX_RES_N; i++)
-            if ((c->fail_on >> i & 1) && a->v[i] >= 0 && b->v[i] > a->v[i]) {
-                fprintf(stderr, "pyptx-diff: regression: %s: %s %lld -> %lld\n", e->name,
-                        ptx_res_name(i), a->v[i], b->v[i]);
-                worse = 1;
-            }
-        bad += worse;
-    }
-    return bad;
 }
