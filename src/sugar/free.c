@@ -252,8 +252,9 @@ static void fresh_made(const cg_stmt *s, uint32_t *n, uint8_t *const *gen)
             if (gen)
                 gen[first + i][*n] = 1;
         /* a helper made by a pass (def ...) runs where it is called, and its
-           caller keeps the copies it stands for in orig (kloop.c); a Python
-           `for` (repeat.c: no args) runs its body count times when traced */
+           caller keeps the copies it stands for in orig (kloop.c, outline.c);
+           a Python `for` (repeat.c: no args) runs its body count times when
+           traced */
         cg_stmt **body = cg_body((cg_stmt *)s);
         uint32_t times = s->kind == SG_S_FOR && !sg_for_of(s)->range ? sg_for_of(s)->count : 1;
         /* (outline.c's helpers are SG_S_PY definitions yet) */

@@ -242,6 +242,7 @@ enum {
     SG_O_TAKEN,   /* address a where a pyptx helper takes it and makes the
                      register itself: an SG_O_DYN as the allocation
                      (sg_print_addr_arg) */
+    SG_O_PAREN,   /* (a): a sum as an operator's operand (outline's loops) */
     SG_O_AFFINE   /* base + stride*var, var a Python loop's variable (text:
                      its name), a the base (CG_O_INT, or the SG_O_AFFINE
                      index of a loop inside: 4*j + 256*i), b the CG_O_INT

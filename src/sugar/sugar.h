@@ -183,7 +183,24 @@ typedef struct sg_key {
     cg_opnd **holes;          /* wild leaves, in key order (arena) */
     uint32_t nholes, capholes;
     cg_module *m;
+    uint8_t deep;             /* every sugar node by what it prints (outline:
+                                 the statements a block repeats); otherwise
+                                 sg_key_sugar's alone, the rest only itself */
+    const cg_opnd *up;        /* while the leaf is asked: the operand that
+                                 holds it (SG_O_AFFINE, SG_O_DESC ...), or
+                                 sg_key_operator, or NULL */
 } sg_key;
+/* A guard an instruction prints as `pred=V`, V a register or its negation,
+   or none: a deep key leaves it out, for outline, which passes pred=None
+   where a copy has none, compares these itself. */
+static inline int sg_guard_slot(const cg_opnd *g)
+{
+    const cg_opnd *r = g && g->kind == CG_O_NOT ? g->a : g;
+    return !g || (r->kind == CG_O_SYM && r->index < 0);
+}
+/* key->up of an operand a node prints as an operator's (`d = l + r`,
+   `p = a < b`) without an SG_O_OPER of its own (expr.c, compare.c). */
+extern const cg_opnd sg_key_operator;
 
 /* s is a sugar node that prints from its name, count, args and body
    alone, so that two with equal keys print alike (sg_key_stmt keys those;
@@ -192,11 +209,32 @@ int sg_key_sugar(const cg_stmt *s);
 /* Appends statement s (and a scope's or such a node's body) to key->b;
    wild leaves are appended to key->holes. */
 void sg_key_stmt(sg_key *key, const cg_stmt *s);
+/* Parts of a key, for a node whose key its own file writes: operand o
+   (not those after it), an instruction's opcode. */
+void sg_key_opnd(sg_key *key, const cg_opnd *o);
+void sg_key_op(sg_key *key, const cg_inst *in);
+/* A declaration's or label's symbol, asked about like an operand. */
+void sg_key_sym(sg_key *key, cg_symid sym);
+/* expr.c: an expression node's key, its instructions in print order;
+   merge.c: a merged declaration's, what it prints from. */
+void sg_key_expr(sg_key *key, const cg_stmt *s);
+void sg_key_alloc(sg_key *key, const cg_stmt *s);
+/* What a statement binds as a Python name where it stands (`x = ...`,
+   `x += ...`): SG_BINDS, SG_AUGMENTS, or 0, *sym the register.  expr.c,
+   merge.c: an expression, a merged declaration. */
+enum { SG_BINDS = 1, SG_AUGMENTS };
+int sg_expr_binds(const cg_stmt *s, cg_symid *sym);
+/* a merged declaration binds up to max registers into syms; the count */
+unsigned sg_alloc_binds(const cg_stmt *s, cg_symid *syms, unsigned max, int *how);
 
 /* ---- IR helpers (util.c) ---------------------------------------------- */
 
 cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s);   /* shallow, next=NULL */
 cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o);   /* deep, next=NULL */
+/* A deep copy of the list from s: statements, their operands, the lists
+   they own and the statements sugar nodes replaced; a node's private data
+   (a merge's, an expression's tree) stays shared. */
+cg_stmt *sg_copy_list(cg_module *m, const cg_stmt *s);
 /* pynodes.c: Python built from parts.  An operand of kind `kind` with
    text (SG_O_NAME, SG_O_FLOAT), an SG_O_NAME, a CG_O_SYM naming symbol
    sym as a whole, an SG_O_NAME of sym's Python name, an SG_O_CALL of callee (on obj where not

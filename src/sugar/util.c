@@ -58,6 +58,37 @@ cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o)
     return c;
 }
 
+static cg_opnd *copy_opnds(cg_module *m, const cg_opnd *o)
+{
+    cg_opnd *head = NULL, **tail = &head;
+    for (; o; o = o->next, tail = &(*tail)->next)
+        *tail = sg_copy_opnd(m, o);
+    return head;
+}
+
+cg_stmt *sg_copy_list(cg_module *m, const cg_stmt *s)
+{
+    cg_stmt *head = NULL, **tail = &head;
+    for (; s; s = s->next, tail = &(*tail)->next) {
+        cg_stmt *c = *tail = sg_copy_stmt(m, s);
+        if (s->kind == CG_S_INST) {
+            c->u.inst.ops = copy_opnds(m, s->u.inst.ops);
+            c->u.inst.guard = sg_copy_opnd(m, s->u.inst.guard);
+        } else if (s->kind >= CG_S_EXT) {
+            cg_opnd **args = sg_argsp(c);
+            cg_stmt **orig = sg_field(c, sg_kind_of(c)->orig);
+            if (args)
+                *args = copy_opnds(m, *args);
+            if (orig)
+                *orig = sg_copy_list(m, *orig);
+        }
+        cg_stmt **body = cg_body(c);
+        if (body)
+            *body = sg_copy_list(m, *body);
+    }
+    return head;
+}
+
 cg_opnd *sg_int_opnd(cg_module *m, long long v)
 {
     char buf[24];
