@@ -12,7 +12,8 @@
  *
  * A deep key (key->deep: outline, which compares what the copies print)
  * writes every sugar node by what it prints, and leaves out a guard that
- * prints as pred=V (sg_guard_slot), which outline compares itself; other
+ * prints as pred=V (sg_guard_slot) and a Python loop's count
+ * (sg_count_slot), which outline compares itself; other
  * matchers see a sugar node only where sg_key_sugar says it prints from
  * its name, count, args and body, and any other as itself.
  *
@@ -231,7 +232,10 @@ static void put_deep(sg_key *key, const cg_stmt *s)
     }
     if (sg_name(s))
         ptx_buf_puts(&key->b, sg_name(s));
-    put_num(&key->b, '#', sg_count(s));
+    if (sg_count_slot(s))          /* (a count outline compares itself) */
+        ptx_buf_puts(&key->b, "#?");
+    else
+        put_num(&key->b, '#', sg_count(s));
     if (s->kind == SG_S_ASSIGN)   /* its targets, then its value */
         put_num(&key->b, '=', sg_assign_of(s)->ntargets);
     put_opnds(key, sg_args(s));

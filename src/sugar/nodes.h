@@ -36,6 +36,8 @@ typedef struct sg_for {      /* for var in range(count): body (repeat.c), or
     const char *var;
     uint32_t count;
     cg_opnd *range;          /* start, stop[, step]; NULL: range(count) */
+    cg_opnd *count_by;       /* what range() prints for count where a helper
+                                passes it (outline.c), or NULL */
     cg_stmt *orig;
     cg_stmt *rolled;         /* repeat.c: the loop made before it in the same
                                 list, which is rolled again (NULL after) */

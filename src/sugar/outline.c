@@ -182,12 +182,13 @@ static uint32_t lines(const cg_stmt *s)
     return n;
 }
 
-/* An instruction whose guard the key left out: a slot. */
+/* An instruction whose guard the key left out, a loop whose count: a
+   slot. */
 static int slot_stmt(void *ctx, cg_stmt **link)
 {
     outliner *o = ctx;
     cg_stmt *s = *link;
-    if (s->kind == CG_S_INST && sg_guard_slot(s->u.inst.guard)) {
+    if ((s->kind == CG_S_INST && sg_guard_slot(s->u.inst.guard)) || sg_count_slot(s)) {
         ptx_buf_put(&o->sb, (const char *)&s, sizeof s);
         o->slots = (cg_stmt **)o->sb.p;
         o->ns++;
@@ -359,6 +360,20 @@ static int pair_guard(const names *fn, member *mb, uint32_t pos, const cg_opnd *
     return 1;
 }
 
+/* The first's slot pos against y: loops' counts, which may differ (an int
+   in range()), or guards. */
+static int pair_slot(const outliner *o, const names *fn, member *mb, uint32_t pos,
+                     const cg_stmt *y)
+{
+    const cg_stmt *x = o->slots[pos];
+    if (x->kind != y->kind)
+        return 0;
+    if (x->kind == CG_S_INST)
+        return pair_guard(fn, mb, pos, x->u.inst.guard, y->u.inst.guard);
+    return sg_count(x) == sg_count(y) ||
+           add_diff(mb, pos, P_COUNT, (val){ CG_NOSYM, sg_count(y) });
+}
+
 /* An int that may be a parameter: a decimal >= 0 (-5 prints as an
    operator and a literal). */
 static int plain_int(const cg_opnd *o, long long *v)
@@ -395,8 +410,7 @@ static int match_stmt(outliner *o, const names *fn, member *mb, uint32_t fi, uin
         if (!pair_hole(o, fn, mb, a->hole + h, o->holes[b->hole + h]))
             return 0;
     for (uint32_t t = 0; t < a->nslots; t++)
-        if (!pair_guard(fn, mb, a->slot + t, o->slots[a->slot + t]->u.inst.guard,
-                        o->slots[b->slot + t]->u.inst.guard))
+        if (!pair_slot(o, fn, mb, a->slot + t, o->slots[b->slot + t]))
             return 0;
     return 1;
 }

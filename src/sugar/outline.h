@@ -25,8 +25,9 @@ typedef struct item {
     int32_t up;           /* the item whose statement owns its list, or -1 */
     uint32_t shape;       /* its key's number (equal keys, equal numbers) */
     uint32_t hole, nholes;    /* its key's holes: o->holes[hole ...] */
-    uint32_t slot, nslots;    /* its instructions whose guard the key
-                                 leaves out (sg_guard_slot): o->slots[...] */
+    uint32_t slot, nslots;    /* what its key leaves out: instructions'
+                                 guards (sg_guard_slot), loops' counts
+                                 (sg_count_slot): o->slots[...] */
     uint32_t lines;       /* lines it prints */
     uint8_t keyed;        /* shape, holes, lines and ok are set */
     uint8_t ok;           /* it may move into a helper */
@@ -40,9 +41,9 @@ typedef struct loopvar {
 } loopvar;
 
 /* What part of a hole differs: the register (or an element's array), an
-   element's index, an int; of a guard slot, the guard's register, or the
-   guard itself (where a copy has none). */
-enum { P_NAME, P_INDEX, P_INT, P_GUARD_REG, P_GUARD };
+   element's index, an int; of a slot, a loop's count, a guard's register,
+   or the guard itself (where a copy has none). */
+enum { P_NAME, P_INDEX, P_INT, P_COUNT, P_GUARD_REG, P_GUARD };
 
 /* A copy's value at one part: a register, an int, a guard (v: 1 negated,
    0 not, -1 none). */
@@ -52,7 +53,7 @@ typedef struct val {
 } val;
 
 /* Where a copy differs from the first: the first's hole (an index into
-   o->holes; a guard's: into o->slots) and part, and the copy's value
+   o->holes; a slot's: into o->slots) and part, and the copy's value
    there. */
 typedef struct diff {
     uint32_t pos;
@@ -137,6 +138,11 @@ int ol_keyed(outliner *o, uint32_t i);
    slot) pos, part; a guard's value. */
 val ol_value(const outliner *o, const group *g, uint32_t q, uint32_t pos, uint8_t part);
 val ol_guard_value(const cg_opnd *g);
+/* Slot t's guard (NULL for a loop's count). */
+static inline const cg_opnd *ol_guard(const outliner *o, uint32_t t)
+{
+    return o->slots[t]->kind == CG_S_INST ? o->slots[t]->u.inst.guard : NULL;
+}
 /* g's parameters from its copies' differences, named; 0 if there are
    too many or None would reach anything but a guard. */
 int ol_make_params(outliner *o, group *g);

@@ -66,6 +66,11 @@ static void put_substs(outliner *o, const group *g, cg_opnd *const *by)
         for (uint32_t k = 0; k < g->p[r].nkey; k++) {
             uint32_t pos = g->p[r].key[k].pos;
             uint8_t part = g->p[r].key[k].part;
+            if (part == P_COUNT) {       /* range(by) */
+                subst s = { NULL, &sg_for_of(o->slots[pos])->count_by, by[r] };
+                ol_append(&o->substs, &s, sizeof s);
+                continue;
+            }
             if (part >= P_GUARD_REG) {   /* pred=by, or its register: ~by */
                 cg_opnd **guard = &o->slots[pos]->u.inst.guard;
                 subst s = { NULL, guard, by[r] };
@@ -110,7 +115,9 @@ static void record(outliner *o, uint32_t at, uint32_t len, cg_opnd *args, cg_stm
 
 /* ---- a loop over copies in a row -------------------------------------- */
 
-/* Copy q's value of parameter p as an int, or 0 if it is none. */
+/* Copy q's value of parameter p as an int, or 0 if it is none (or a
+   loop's count: the loop's body would stand for every copy's, where
+   sg_fix_pyptx_labels counts the fresh labels a body takes). */
 static int int_value(const outliner *o, const group *g, uint32_t q, const param *p,
                      long long *v)
 {

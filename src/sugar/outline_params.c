@@ -20,7 +20,7 @@ val ol_guard_value(const cg_opnd *g)
 
 val ol_value(const outliner *o, const group *g, uint32_t q, uint32_t pos, uint8_t part)
 {
-    const cg_opnd *guard = part >= P_GUARD_REG ? o->slots[pos]->u.inst.guard : NULL;
+    const cg_opnd *guard = part >= P_GUARD_REG ? ol_guard(o, pos) : NULL;
     for (uint32_t i = 0; q && i < g->mb[q - 1].nd; i++) {
         const diff *d = &g->mb[q - 1].d[i];
         if (d->pos == pos && d->part == part)
@@ -28,6 +28,8 @@ val ol_value(const outliner *o, const group *g, uint32_t q, uint32_t pos, uint8_
         if (d->pos == pos && d->part == P_GUARD_REG && part == P_GUARD)
             return (val){ d->v.sym, ol_guard_value(guard).v };   /* another register */
     }
+    if (part == P_COUNT)
+        return (val){ CG_NOSYM, sg_count(o->slots[pos]) };
     if (part >= P_GUARD_REG) {
         val v = ol_guard_value(guard);
         return part == P_GUARD || !guard ? v : (val){ v.sym, 0 };
@@ -79,8 +81,9 @@ static int name_free(const outliner *o, const group *g, const param *p, const ch
                 return 0;
         }
         for (uint32_t t = it->slot; t < it->slot + it->nslots; t++) {
-            val v = ol_guard_value(o->slots[t]->u.inst.guard);
-            if (v.sym != CG_NOSYM && !strcmp(o->k->syms[v.sym].py, name) &&
+            val v = ol_guard_value(ol_guard(o, t));
+            if (o->slots[t]->kind == CG_S_INST && v.sym != CG_NOSYM &&
+                !strcmp(o->k->syms[v.sym].py, name) &&
                 !has_key(p, t, P_GUARD_REG) && !has_key(p, t, P_GUARD))
                 return 0;
         }

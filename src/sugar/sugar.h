@@ -198,6 +198,11 @@ static inline int sg_guard_slot(const cg_opnd *g)
     const cg_opnd *r = g && g->kind == CG_O_NOT ? g->a : g;
     return !g || (r->kind == CG_O_SYM && r->index < 0);
 }
+/* A Python loop's count, range(count): a deep key leaves it out too. */
+static inline int sg_count_slot(const cg_stmt *s)
+{
+    return s->kind == SG_S_FOR && !sg_for_of(s)->range;
+}
 /* key->up of an operand a node prints as an operator's (`d = l + r`,
    `p = a < b`) without an SG_O_OPER of its own (expr.c, compare.c). */
 extern const cg_opnd sg_key_operator;
