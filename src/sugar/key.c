@@ -207,7 +207,7 @@ void sg_key_op(sg_key *key, const cg_inst *in)
    themselves. */
 static int deep_kind(unsigned kind)
 {
-    static const uint8_t kinds[] = { SG_S_WAIT, SG_S_FOR, SG_S_EXPR, SG_S_PY, SG_S_WITH,
+    static const uint8_t kinds[] = { SG_S_WAIT, SG_S_FOR, SG_S_EXPR, SG_S_WITH,
                                      SG_S_CMP, SG_S_ALIAS, SG_S_ALLOC, SG_S_ASSIGN };
     for (unsigned i = 0; i < sizeof kinds; i++)
         if (kinds[i] == kind)

@@ -48,15 +48,6 @@ typedef struct sg_expr {     /* an integer expression chain, r[k] = a OP b */
     cg_stmt *orig;
 } sg_expr;
 
-typedef struct sg_py {       /* Python lines a pass writes (text, body):
-                                outline.c's helpers and calls, until they
-                                are built from parts too */
-    const char *text;
-    uint8_t def;             /* a local function's definition: its body
-                                runs where it is called */
-    cg_stmt *orig;
-} sg_py;
-
 /* [targets =] value: a Python statement a pass builds from parts: an
    assignment (`d = ptx.wgmma.make_descriptor(...)`, `a, b = x, x`), or a
    call made for what it emits (`ptx.kloop(n, body=fn)`).  The targets and
@@ -129,8 +120,6 @@ typedef struct sg_alloc {    /* a declaration merged with what first writes
       SG_NO, SG_AT(sg_for, var), SG_AT(sg_for, count))                      \
     X(EXPR, sg_expr, sg_print_expr, 0, SG_AT(sg_expr, orig), SG_NO, SG_NO,  \
       SG_NO, SG_NO)                                                          \
-    X(PY, sg_py, sg_print_py, 1, SG_AT(sg_py, orig), SG_NO, SG_NO,          \
-      SG_AT(sg_py, text), SG_NO)                                             \
     X(WITH, sg_with, sg_print_with, 1, SG_AT(sg_with, orig),                \
       SG_AT(sg_with, cond), SG_NO, SG_AT(sg_with, call), SG_NO)                           \
     X(CMP, sg_cmp, sg_print_cmp, 0, SG_AT(sg_cmp, setp), SG_NO,             \

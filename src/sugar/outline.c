@@ -56,12 +56,6 @@ static void push_item(outliner *o, item it)
 
 /* ---- statements and sketches ------------------------------------------ */
 
-/* Another function's scope: a helper a pass defined. */
-static int is_def(const cg_stmt *s)
-{
-    return s->kind == SG_S_DEF || (s->kind == SG_S_PY && sg_py_of(s)->def);
-}
-
 static uint32_t sketch(const cg_stmt *s)
 {
     uint64_t h = 0x9e3779b97f4a7c15ull ^ s->kind;
@@ -72,10 +66,6 @@ static uint32_t sketch(const cg_stmt *s)
         h = (h ^ (uintptr_t)(s->u.inst.path ? s->u.inst.path : s->u.inst.op)) * 0x100000001b3ull;
         h = (h ^ sg_nops(s->u.inst.ops)) * 0x100000001b3ull;
         break;
-    case SG_S_PY:
-        if (sg_body(s))     /* a function definition, a `with` */
-            return 0;
-        /* fall through */
     default:
         if (s->kind >= CG_S_EXT && sg_name(s))
             for (const char *p = sg_name(s); *p && p - sg_name(s) < 8; p++)
@@ -98,7 +88,7 @@ static void collect(outliner *o, cg_stmt **head, int32_t loop, int32_t up)
     push_item(o, (item){ .loop = -1, .up = up });
     for (cg_stmt *s = *head; s; s = s->next, at++) {
         cg_stmt **body = cg_body(s);
-        if (!body || !*body || s->kind == SG_S_PY || is_def(s))
+        if (!body || !*body || s->kind == SG_S_DEF)
             continue;
         int32_t in = loop;
         if (s->kind == SG_S_FOR && sg_for_of(s)->var) {
@@ -156,27 +146,20 @@ static int label_opnd(void *ctx, cg_opnd *o)
    (the spellings of labels may still change after the passes: driver.c),
    comment lines (one copy's would stand for all), a helper's definition
    (its body would run where the new helper is called), and a block with
-   no statements (it prints `pass`; a Python node prints no body of its
-   own where it has none). */
+   no statements (it prints `pass`). */
 static int unmovable_stmt(void *ctx, cg_stmt **link)
 {
     const cg_stmt *s = *link;
     cg_stmt **body = cg_body(*link);
-    return s->kind == CG_S_LABEL || s->kind == SG_S_LOOP || s->kind == CG_S_COMMENT ||
-                   is_def(s) || (body && !*body && s->kind != SG_S_PY) || sg_visit_stmt_opnds(s, label_opnd, ctx)
-               ? SG_VISIT_STOP
-               : SG_VISIT_ON;
+    int fixed = s->kind == CG_S_LABEL || s->kind == SG_S_LOOP || s->kind == CG_S_COMMENT ||
+                s->kind == SG_S_DEF || (body && !*body);
+    return fixed || sg_visit_stmt_opnds(s, label_opnd, ctx) ? SG_VISIT_STOP : SG_VISIT_ON;
 }
 
-/* The lines statement s prints: one, or a Python node's text lines, and
-   those of its body. */
+/* The lines statement s prints: one, and those of its body. */
 static uint32_t lines(const cg_stmt *s)
 {
     uint32_t n = 1;
-    const char *t = s->kind == SG_S_PY ? sg_py_of(s)->text : NULL;
-    if (t)
-        for (n = *t != 0; *t; t++)
-            n += *t == '\n' && t[1];
     for (const cg_stmt *b = sg_body(s); b; b = b->next)
         n += lines(b);
     return n;

@@ -503,11 +503,6 @@ int sg_declares(const cg_stmt *s);
 int sg_any_fresh_reg(const cg_kernel *k);
 /* o is the decimal int v. */
 int sg_int_is(const cg_opnd *o, long long v);
-/* A SG_S_PY node of `text` (copied) in place of the run from *link to
-   last, which it keeps in orig (outline.c's calls, until they are built
-   from parts). */
-cg_stmt *sg_py_splice(cg_module *m, cg_stmt **link, cg_stmt *last, const char *text,
-                      size_t n);
 /* repeat.c: the Python loop variables the passes choose from, in order
    (repeat's rolled loops, outline's). */
 #define SG_NLOOP_VARS 6

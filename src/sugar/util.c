@@ -1,7 +1,6 @@
 /*
  * sugar/util.c - helpers shared by the sugar passes: copying and
- * comparing IR, lists as arrays, and the printer of
- * SG_S_PY nodes (the Python lines outline.c still writes as text).
+ * comparing IR, lists as arrays, references.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -283,23 +282,6 @@ void sg_indent(ptx_buf *out, int depth)
     out->n += n;
 }
 
-/* SG_S_PY: its name holds one or more lines of Python (joined by
-   '\n'), printed at `depth`; its body, if any, at depth + 1. */
-void sg_print_py(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
-                     int depth, ptx_buf *out)
-{
-    const char *t = sg_py_of(s)->text ? sg_py_of(s)->text : "";
-    while (*t) {
-        const char *e = strchr(t, '\n');
-        size_t n = e ? (size_t)(e - t) : strlen(t);
-        sg_indent(out, depth);
-        ptx_buf_put(out, t, n);
-        ptx_buf_putc(out, '\n');
-        t += n + (e != NULL);
-    }
-    if (s->u.ext.body)
-        cg_print_stmts(m, k, s->u.ext.body, depth + 1, out);
-}
 
 cg_text sg_lit(cg_module *m, const char *p, size_t n)
 {
@@ -479,14 +461,6 @@ int sg_int_is(const cg_opnd *o, long long v)
     snprintf(want, sizeof want, "%lld", v);   /* ints are spelled so (ir.h) */
     return o && o->kind == CG_O_INT && sg_text_lit(&o->text, buf, sizeof buf) &&
            !strcmp(buf, want);
-}
-
-cg_stmt *sg_py_splice(cg_module *m, cg_stmt **link, cg_stmt *last, const char *text, size_t n)
-{
-    cg_stmt *node = sg_node_new(m, SG_S_PY, (*link)->first);
-    sg_py_of(node)->text = cg_strndup(m, text, n);
-    sg_py_of(node)->orig = cg_splice(link, last, node);
-    return node;
 }
 
 int sg_any_fresh_reg(const cg_kernel *k)
