@@ -42,8 +42,8 @@ void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k);
    "expr" runs before "repeat" so that address chains become one
    expression each rather than being rolled as parallel copies with odd
    strides; "calls" runs after the other idioms, on the instructions none
-   took; "outline" last of all, because it compares copies as the Python
-   that will be printed. */
+   took; "outline" last of all, because it compares copies as the nodes
+   that will be printed (their deep keys). */
 #define SG_PASSES(X) \
     X(comments, "drop blank and comment-only source lines (_raw(\"\"), _raw(\"//\"))") \
     X(names, "readable names: C++ mangled kernels, params, symbols; tid for %tid.x") \
