@@ -520,6 +520,48 @@ void sg_print_expr(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int
     ptx_buf_putc(out, '\n');
 }
 
+/* e's instruction as text_of prints it: the opcode, a top operator's
+   symbol, the operands in order with a folded child's key in its place,
+   the guard. */
+static void key_node(sg_key *key, const enode *e, int top)
+{
+    const cg_inst *in = &e->inst->u.inst;
+    sg_key_op(key, in);
+    if (top && e->opsym)
+        ptx_buf_puts(&key->b, e->opsym);
+    unsigned i = 0;
+    for (const cg_opnd *o = in->ops; o; o = o->next, i++) {
+        if (i < MAXOPS && e->kid[i]) {
+            ptx_buf_putc(&key->b, '<');
+            key_node(key, e->kid[i], 0);
+            ptx_buf_putc(&key->b, '>');
+        } else {
+            key->up = top && e->opsym && i ? &sg_key_operator : NULL;   /* d = l OP r */
+            sg_key_opnd(key, o);
+            key->up = NULL;
+        }
+    }
+    if (in->guard) {
+        ptx_buf_putc(&key->b, '|');
+        sg_key_opnd(key, in->guard);
+    }
+}
+
+void sg_key_expr(sg_key *key, const cg_stmt *s)
+{
+    key_node(key, sg_expr_of(s)->tree, 1);
+}
+
+int sg_expr_binds(const cg_stmt *s, cg_symid *sym)
+{
+    const enode *e = sg_expr_of(s)->tree;
+    const cg_opnd *d = e->inst->u.inst.ops;
+    if (!e->opsym || !d || d->kind != CG_O_SYM || d->index >= 0)
+        return 0;   /* a call, or an element: r[5] = ... binds no name */
+    *sym = d->sym;
+    return e->opsym[strlen(e->opsym) - 1] == '=' ? SG_AUGMENTS : SG_BINDS;
+}
+
 /* ---- the pass ------------------------------------------------------------ */
 
 /* A chain of two written with an operator, `x += ptx.inst.mul.wide.u32(t,

@@ -252,16 +252,15 @@ static void fresh_made(const cg_stmt *s, uint32_t *n, uint8_t *const *gen)
             if (gen)
                 gen[first + i][*n] = 1;
         /* a helper made by a pass (def ...) runs where it is called, and its
-           caller keeps the copies it stands for in orig (kloop.c); a Python
-           `for` (repeat.c: no args) runs its body count times when traced */
+           caller keeps the copies it stands for in orig (kloop.c, outline.c);
+           a Python `for` (repeat.c: no args) runs its body count times when
+           traced */
         cg_stmt **body = cg_body((cg_stmt *)s);
         uint32_t times = s->kind == SG_S_FOR && !sg_for_of(s)->range ? sg_for_of(s)->count : 1;
-        /* (outline.c's helpers are SG_S_PY definitions yet) */
-        const sg_py *py = s->kind == SG_S_PY ? sg_py_of(s) : NULL;
-        cg_stmt *calls = s->kind == SG_S_ASSIGN ? sg_orig(s) : py ? py->orig : NULL;
+        cg_stmt *calls = s->kind == SG_S_ASSIGN ? sg_orig(s) : NULL;
         if (calls)
             fresh_made(calls, n, gen);
-        else if (body && s->kind != SG_S_DEF && !(py && py->def)) {
+        else if (body && s->kind != SG_S_DEF) {
             uint32_t before = *n;
             fresh_made(*body, n, gen);
             for (uint32_t t = 1; t < times && *n != before; t++)

@@ -2,12 +2,20 @@
  * sugar/key.c - structural keys: one serializer for every pattern matcher.
  *
  * A matcher that looks for repeated or known shapes (repeat: blocks that
- * differ by strides; wait: spin loops that differ by their barrier) needs
- * "equal up to these holes".  sg_key_stmt writes a statement as a string,
+ * differ by strides; wait: spin loops that differ by their barrier;
+ * outline: blocks that differ by registers and ints) needs "equal up to
+ * these holes".  sg_key_stmt writes a statement as a string,
  * asking the matcher about each leaf operand (a symbol or an integer) how
  * much of it the string holds; two statements match exactly when their
  * strings are equal, and the holes come out in the same order for both,
  * so the matcher can pair them up.
+ *
+ * A deep key (key->deep: outline, which compares what the copies print)
+ * writes every sugar node by what it prints, and leaves out a guard that
+ * prints as pred=V (sg_guard_slot) and a Python loop's count
+ * (sg_count_slot), which outline compares itself; other
+ * matchers see a sugar node only where sg_key_sugar says it prints from
+ * its name, count, args and body, and any other as itself.
  *
  * Grammar (the brackets keep concatenations unambiguous):
  *   stmt    [<kind> ...]      with INST: opcode|guard|operands, the opcode
@@ -61,35 +69,60 @@ static void put_leaf(sg_key *key, const cg_opnd *o)
     key->holes[key->nholes++] = (cg_opnd *)o;
 }
 
+static void put_opnds(sg_key *key, const cg_opnd *o);
 static void put_exact(sg_key *key, const cg_opnd *o);
+
+/* The operands below o, with o as their context (key->up). */
+static void put_below(sg_key *key, const cg_opnd *o, const cg_opnd *list)
+{
+    const cg_opnd *up = key->up;
+    key->up = o;
+    put_opnds(key, list);
+    key->up = up;
+}
+
+void sg_key_opnd(sg_key *key, const cg_opnd *o)
+{
+    put_num(&key->b, '(', o->kind);
+    if (o->kind == CG_O_SYM || o->kind == CG_O_INT) {
+        put_leaf(key, o);
+    } else if (o->kind == SG_O_CONCAT) {
+        put_exact(key, o->elems);   /* a slice's ranges: no loop variable */
+    } else if (o->kind == SG_O_AFFINE) {
+        /* a rolled loop's index: its variable and stride exactly, its
+           base a leaf (a loop around it makes that affine in its own
+           variable: base + 4*j + 256*i) */
+        put_num(&key->b, 's', o->sym);
+        sg_text_key(&o->text, &key->b);
+        put_below(key, o, o->a);
+        ptx_buf_putc(&key->b, '*');
+        sg_text_key(&o->b->text, &key->b);
+    } else {
+        if (o->sym != CG_NOSYM)     /* SG_O_COMP's array, SG_O_NAME's symbol */
+            put_num(&key->b, 's', o->sym);
+        sg_text_key(&o->text, &key->b);
+        put_below(key, o, o->a);
+        put_below(key, o, o->b);
+        put_below(key, o, o->elems);
+    }
+    ptx_buf_putc(&key->b, ')');
+}
 
 static void put_opnds(sg_key *key, const cg_opnd *o)
 {
-    for (; o; o = o->next) {
-        put_num(&key->b, '(', o->kind);
-        if (o->kind == CG_O_SYM || o->kind == CG_O_INT) {
-            put_leaf(key, o);
-        } else if (o->kind == SG_O_CONCAT) {
-            put_exact(key, o->elems);   /* a slice's ranges: no loop variable */
-        } else if (o->kind == SG_O_AFFINE) {
-            /* a rolled loop's index: its variable and stride exactly, its
-               base a leaf (a loop around it makes that affine in its own
-               variable: base + 4*j + 256*i) */
-            put_num(&key->b, 's', o->sym);
-            sg_text_key(&o->text, &key->b);
-            put_opnds(key, o->a);
-            ptx_buf_putc(&key->b, '*');
-            sg_text_key(&o->b->text, &key->b);
-        } else {
-            if (o->sym != CG_NOSYM)     /* SG_O_COMP's array, SG_O_NAME's symbol */
-                put_num(&key->b, 's', o->sym);
-            sg_text_key(&o->text, &key->b);
-            put_opnds(key, o->a);
-            put_opnds(key, o->b);
-            put_opnds(key, o->elems);
-        }
-        ptx_buf_putc(&key->b, ')');
-    }
+    for (; o; o = o->next)
+        sg_key_opnd(key, o);
+}
+
+const cg_opnd sg_key_operator = { .kind = SG_O_OPER };
+
+/* Operand o, as an operator's. */
+static void put_operand(sg_key *key, const cg_opnd *o)
+{
+    const cg_opnd *up = key->up;
+    key->up = &sg_key_operator;
+    sg_key_opnd(key, o);
+    key->up = up;
 }
 
 static sg_leaf exact_leaf(const sg_key *key, const cg_opnd *o)
@@ -110,8 +143,7 @@ static void put_exact(sg_key *key, const cg_opnd *o)
     key->leaf = leaf;
 }
 
-/* A declaration's or label's symbol, asked about like an operand. */
-static void put_sym(sg_key *key, cg_symid sym)
+void sg_key_sym(sg_key *key, cg_symid sym)
 {
     cg_opnd o = { .kind = CG_O_SYM, .sym = sym, .index = -1 };
     sg_leaf l = key->leaf(key, &o);
@@ -151,6 +183,73 @@ static void put_sugar(sg_key *key, const cg_stmt *s)
     put_body(key, s);
 }
 
+void sg_key_op(sg_key *key, const cg_inst *in)
+{
+    ptx_buf *b = &key->b;
+    if (in->path) {   /* one string per opcode word in the module (ir.h) */
+        char *w = ptx_buf_room(b, 1 + sizeof in->path);
+        *w = 'w';
+        memcpy(w + 1, &in->path, sizeof in->path);   /* keys are bytes */
+        b->n += 1 + sizeof in->path;
+    } else {
+        ptx_buf_puts(b, in->op);
+        for (uint32_t i = 0; i < in->nmods; i++) {
+            ptx_buf_putc(b, '.');
+            ptx_buf_puts(b, in->mods[i]);
+        }
+    }
+    if (key->deep)    /* a typed wrapper prints it ("calls") */
+        put_num(b, 'h', in->hook);
+}
+
+/* Sugar kinds a deep key writes by what they print; the others (a loop
+   with its label, a shared allocation, a local function) match only
+   themselves. */
+static int deep_kind(unsigned kind)
+{
+    static const uint8_t kinds[] = { SG_S_WAIT, SG_S_FOR, SG_S_EXPR, SG_S_WITH,
+                                     SG_S_CMP, SG_S_ALIAS, SG_S_ALLOC, SG_S_ASSIGN };
+    for (unsigned i = 0; i < sizeof kinds; i++)
+        if (kinds[i] == kind)
+            return 1;
+    return 0;
+}
+
+/* A sugar node as it prints: its name and count, what it assigns, its
+   operands, its symbol, and its body; an expression's tree (expr.c) and a
+   merged declaration (merge.c) by their own files, which hold what they
+   print; a comparison prints from the setp it stands for (orig), the
+   others never from theirs. */
+static void put_deep(sg_key *key, const cg_stmt *s)
+{
+    if (s->kind == SG_S_EXPR) {
+        sg_key_expr(key, s);
+        return;
+    }
+    if (s->kind == SG_S_ALLOC) {
+        sg_key_alloc(key, s);
+        return;
+    }
+    if (sg_name(s))
+        ptx_buf_puts(&key->b, sg_name(s));
+    if (sg_count_slot(s))          /* (a count outline compares itself) */
+        ptx_buf_puts(&key->b, "#?");
+    else
+        put_num(&key->b, '#', sg_count(s));
+    if (s->kind == SG_S_ASSIGN)   /* its targets, then its value */
+        put_num(&key->b, '=', sg_assign_of(s)->ntargets);
+    put_opnds(key, sg_args(s));
+    if (sg_sym(s) != CG_NOSYM)
+        sg_key_sym(key, sg_sym(s));
+    if (s->kind == SG_S_CMP) {   /* p = a < b, from the setp */
+        const cg_inst *setp = &sg_orig(s)->u.inst;
+        sg_key_op(key, setp);
+        for (const cg_opnd *o = setp->ops ? setp->ops->next : NULL; o; o = o->next)
+            put_operand(key, o);
+    }
+    put_body(key, s);
+}
+
 void sg_key_stmt(sg_key *key, const cg_stmt *s)
 {
     ptx_buf *b = &key->b;
@@ -158,20 +257,11 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s)
     switch (s->kind) {
     case CG_S_INST: {
         const cg_inst *in = &s->u.inst;
-        if (in->path) {   /* one string per opcode word in the module (ir.h) */
-            char *w = ptx_buf_room(b, 1 + sizeof in->path);
-            *w = 'w';
-            memcpy(w + 1, &in->path, sizeof in->path);   /* keys are bytes */
-            b->n += 1 + sizeof in->path;
-        } else {
-            ptx_buf_puts(b, in->op);
-            for (uint32_t i = 0; i < in->nmods; i++) {
-                ptx_buf_putc(b, '.');
-                ptx_buf_puts(b, in->mods[i]);
-            }
-        }
+        sg_key_op(key, in);
         ptx_buf_putc(b, '|');
-        if (in->guard) {
+        if (key->deep && sg_guard_slot(in->guard)) {
+            ptx_buf_putc(b, '?');
+        } else if (in->guard) {
             cg_opnd g = *in->guard;
             g.next = NULL;
             put_opnds(key, &g);
@@ -184,12 +274,14 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s)
         break;
     }
     case CG_S_LABEL:
-        put_sym(key, s->u.label);
+        sg_key_sym(key, s->u.label);
         break;
     case CG_S_REG: case CG_S_BIND: {
         const cg_sym *y = &key->k->syms[s->u.reg];
-        ptx_buf_printf(b, "%d %s %u ", y->kind, y->type ? y->type : "", y->count);
-        put_sym(key, s->u.reg);
+        /* (deep: the PTX name it prints, where pyptx does not pick it) */
+        ptx_buf_printf(b, "%d %s %u %s ", y->kind, y->type ? y->type : "", y->count,
+                       key->deep && (!y->implicit || s->kind == CG_S_BIND) ? y->ptx : "");
+        sg_key_sym(key, s->u.reg);
         break;
     }
     case CG_S_RAW:
@@ -202,19 +294,17 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s)
         put_body(key, s);
         ptx_buf_putc(b, '}');
         break;
-    case SG_S_ASSIGN:
-        put_num(b, '=', sg_assign_of(s)->ntargets);
-        put_exact(key, sg_args(s));
-        break;
-    case SG_S_FOR: case SG_S_WAIT: case SG_S_ALLOC:
-        if (sg_key_sugar(s)) {
-            put_sugar(key, s);
-            break;
-        }
-        /* fall through */
     default:
-        /* no matcher looks into other kinds: each matches only itself */
-        ptx_buf_printf(b, "@%p", (const void *)s);
+        if (s->kind >= CG_S_EXT && key->deep && deep_kind(s->kind)) {
+            put_deep(key, s);
+        } else if (s->kind == SG_S_ASSIGN) {
+            put_num(b, '=', sg_assign_of(s)->ntargets);
+            put_exact(key, sg_args(s));
+        } else if (s->kind >= CG_S_EXT && sg_key_sugar(s)) {
+            put_sugar(key, s);
+        } else {   /* no matcher looks into other kinds: each matches only itself */
+            ptx_buf_printf(b, "@%p", (const void *)s);
+        }
         break;
     }
     ptx_buf_putc(b, ']');

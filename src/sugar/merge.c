@@ -744,6 +744,56 @@ int sg_alloc_init(const cg_stmt *s, cg_symid *x, const cg_opnd **v)
     return 1;
 }
 
+void sg_key_alloc(sg_key *key, const cg_stmt *s)
+{
+    const alloc *a = sg_alloc_of(s)->a;
+    const cg_opnd *src = sg_alloc_of(s)->src ? sg_alloc_of(s)->src : a->src;
+    const cg_sym *y = &key->k->syms[a->regs[0]];
+    /* the registers it names: all (PTRS), the one it assigns, or none (a
+       call whose registers are the helper's own: WARP, an arrival's
+       unread state, AUG's left, which is src's) */
+    uint32_t named = a->form == PTRS ? a->n
+                     : a->form == WARP || a->form == AUG || (a->form == ARRIVE && !a->width) ? 0
+                                                                                         : 1;
+    int typed = a->form == INIT || a->form == FROM || a->form == LOAD;   /* prints T */
+    ptx_buf_printf(&key->b, "%u %s %s %u %u %s %s|", a->form, a->init ? a->init : "",
+                   sg_alloc_of(s)->init ? sg_alloc_of(s)->init : "", a->width, a->n,
+                   typed && y->type ? y->type : "", !typed || y->implicit ? "" : y->ptx);
+    for (uint32_t i = 0; i < named; i++) {
+        sg_key_sym(key, a->regs[i]);
+        if (a->params)
+            sg_key_sym(key, a->params[i]);
+    }
+    if (src && a->form != PTRS) {
+        sg_key_opnd(key, src);
+        if (a->form == ARRIVE && src->next)
+            sg_key_opnd(key, src->next);
+    }
+    if (a->guard)
+        sg_key_opnd(key, a->guard);
+}
+
+unsigned sg_alloc_binds(const cg_stmt *s, cg_symid *syms, unsigned max, int *how)
+{
+    const alloc *a = sg_alloc_of(s)->a;
+    *how = SG_BINDS;
+    if (a->form == PTRS) {   /* `(x,) = ...` for one: a tuple, no name */
+        unsigned n = a->n > 1 && a->n <= max ? a->n : 0;
+        memcpy(syms, a->regs, n * sizeof *syms);
+        return n;
+    }
+    if (a->form == AUG) {    /* left OP= off */
+        const cg_opnd *l = a->src->a;
+        *how = SG_AUGMENTS;
+        syms[0] = l->sym;
+        return l->kind == CG_O_SYM && l->index < 0;
+    }
+    if (a->form == WARP || (a->form == ARRIVE && !a->width))
+        return 0;            /* a call */
+    syms[0] = a->regs[0];
+    return 1;
+}
+
 void sg_alloc_set_init(cg_stmt *s, const cg_opnd *v)
 {
     sg_alloc_of(s)->a->src = v;

@@ -36,6 +36,8 @@ typedef struct sg_for {      /* for var in range(count): body (repeat.c), or
     const char *var;
     uint32_t count;
     cg_opnd *range;          /* start, stop[, step]; NULL: range(count) */
+    cg_opnd *count_by;       /* what range() prints for count where a helper
+                                passes it (outline.c), or NULL */
     cg_stmt *orig;
     cg_stmt *rolled;         /* repeat.c: the loop made before it in the same
                                 list, which is rolled again (NULL after) */
@@ -45,15 +47,6 @@ typedef struct sg_expr {     /* an integer expression chain, r[k] = a OP b */
     const struct enode *tree; /* expr.c */
     cg_stmt *orig;
 } sg_expr;
-
-typedef struct sg_py {       /* Python lines a pass writes (text, body):
-                                outline.c's helpers and calls, until they
-                                are built from parts too */
-    const char *text;
-    uint8_t def;             /* a local function's definition: its body
-                                runs where it is called */
-    cg_stmt *orig;
-} sg_py;
 
 /* [targets =] value: a Python statement a pass builds from parts: an
    assignment (`d = ptx.wgmma.make_descriptor(...)`, `a, b = x, x`), or a
@@ -127,8 +120,6 @@ typedef struct sg_alloc {    /* a declaration merged with what first writes
       SG_NO, SG_AT(sg_for, var), SG_AT(sg_for, count))                      \
     X(EXPR, sg_expr, sg_print_expr, 0, SG_AT(sg_expr, orig), SG_NO, SG_NO,  \
       SG_NO, SG_NO)                                                          \
-    X(PY, sg_py, sg_print_py, 1, SG_AT(sg_py, orig), SG_NO, SG_NO,          \
-      SG_AT(sg_py, text), SG_NO)                                             \
     X(WITH, sg_with, sg_print_with, 1, SG_AT(sg_with, orig),                \
       SG_AT(sg_with, cond), SG_NO, SG_AT(sg_with, call), SG_NO)                           \
     X(CMP, sg_cmp, sg_print_cmp, 0, SG_AT(sg_cmp, setp), SG_NO,             \
@@ -242,6 +233,7 @@ enum {
     SG_O_TAKEN,   /* address a where a pyptx helper takes it and makes the
                      register itself: an SG_O_DYN as the allocation
                      (sg_print_addr_arg) */
+    SG_O_PAREN,   /* (a): a sum as an operator's operand (outline's loops) */
     SG_O_AFFINE   /* base + stride*var, var a Python loop's variable (text:
                      its name), a the base (CG_O_INT, or the SG_O_AFFINE
                      index of a loop inside: 4*j + 256*i), b the CG_O_INT

@@ -13,35 +13,36 @@
  *                                              _block()
  *                                              _block(pred=p3)
  *
- * The pass runs last, so it compares copies as the Python that will be
- * printed, token by token; a call is exact when it runs the same Python
- * operations, in the same order, as the copy it replaces.  Tokens must be
- * equal, except:
- *   - a name the copy binds that nothing outside the copy names (a fresh
- *     register: pyptx takes its PTX name from a counter, so the Python
- *     name does not matter): copies pair these up one to one, and the
- *     helper keeps the first copy's;
- *   - a name the copy only reads, or a decimal int: it may differ, and
- *     becomes a parameter (evaluating a name or a literal emits nothing,
- *     so passing it in is the same as reading it in place);
- *   - `pred=V` (V a name or ~name) in one copy and absent in another: a
+ * A call is exact when it runs the same Python operations, in the same
+ * order, as the copy it replaces.  Copies are compared by their structural
+ * keys (key.c, deep: every node by what it prints), the operands that may
+ * differ left as holes: registers and ints.  Holes must be equal, except:
+ *   - a register the copy binds (`x = ...`) that nothing outside the copy
+ *     names (a fresh register: pyptx takes its PTX name from a counter, so
+ *     the Python name does not matter): copies pair these up one to one,
+ *     and the helper keeps the first copy's;
+ *   - a register the copy only reads, an element's index, an int: it may
+ *     differ, and becomes a parameter (evaluating a name or a literal emits
+ *     nothing, so passing it in is the same as reading it in place);
+ *   - `pred=V` (V a register or ~register the copy does not bind, a guard
+ *     slot the key leaves out) in one copy and none in another: a
  *     parameter `pred=None` (every pyptx call's pred defaults to None).
  * A name a copy binds that other code names too (`rd3 += 64`) must be the
  * same in every copy, and is declared nonlocal.  Copies in a row whose
  * parameters are all ints that grow by one step per copy become a loop,
- * `for i in range(c):` over the body, rather than a helper.  A copy never holds
- * labels (their spellings may still change after the passes, ir.h),
- * nested function definitions, or statements that print nothing.
+ * `for i in range(c):` over the body, rather than a helper.  A copy never
+ * holds labels (their spellings may still change after the passes, ir.h),
+ * comment lines, nested function definitions, or an empty block.
  *
  * Finding copies is linear: every statement gets a sketch (its kind and
  * opcode word), windows of MINRUN sketches are chained through a hash
  * table, and a leader's copies are the windows chained to it, as far as
  * their sketches agree with the leader's (choose_copies).  Only those
- * statements are printed and compared, within a budget proportional to
- * the kernel's size.  The pass applies only to kernels with registers
- * pyptx allocated itself (src/sugar/NOTES.md says why).
+ * statements are keyed and compared, within a budget proportional to the
+ * kernel's size.  The pass applies only to kernels with registers pyptx
+ * allocated itself (src/sugar/NOTES.md says why).  outline_emit.c builds
+ * the helper and the calls.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
@@ -59,18 +60,12 @@ static uint32_t sketch(const cg_stmt *s)
 {
     uint64_t h = 0x9e3779b97f4a7c15ull ^ s->kind;
     switch (s->kind) {
-    case CG_S_LABEL: case SG_S_LOOP: case CG_S_COMMENT: case CG_S_VAR:
+    case CG_S_LABEL: case SG_S_LOOP: case CG_S_COMMENT: case CG_S_VAR: case SG_S_DEF:
         return 0;
     case CG_S_INST:
         h = (h ^ (uintptr_t)(s->u.inst.path ? s->u.inst.path : s->u.inst.op)) * 0x100000001b3ull;
         h = (h ^ sg_nops(s->u.inst.ops)) * 0x100000001b3ull;
         break;
-    case SG_S_DEF:          /* a function definition */
-        return 0;
-    case SG_S_PY:
-        if (sg_body(s))     /* (this pass's own definitions yet) */
-            return 0;
-        /* fall through */
     default:
         if (s->kind >= CG_S_EXT && sg_name(s))
             for (const char *p = sg_name(s); *p && p - sg_name(s) < 8; p++)
@@ -82,19 +77,18 @@ static uint32_t sketch(const cg_stmt *s)
 
 /* The statements of list `head` and (depth first) the lists below them,
    each list followed by an item that ends every window.  A helper's body
-   (SG_S_DEF) is another function's scope: not entered. */
+   is another function's scope: not entered. */
 static void collect(outliner *o, cg_stmt **head, int32_t loop, int32_t up)
 {
     int32_t at = (int32_t)o->n;
     for (cg_stmt **link = head; *link; link = &(*link)->next) {
         cg_stmt *s = *link;
-        push_item(o, (item){ .s = s, .link = link, .sketch = sketch(s), .text = -1,
-                             .loop = loop, .up = up });
+        push_item(o, (item){ .s = s, .link = link, .sketch = sketch(s), .loop = loop, .up = up });
     }
-    push_item(o, (item){ .text = -1, .loop = -1, .up = up });
+    push_item(o, (item){ .loop = -1, .up = up });
     for (cg_stmt *s = *head; s; s = s->next, at++) {
         cg_stmt **body = cg_body(s);
-        if (!body || !*body || s->kind == SG_S_DEF || s->kind == SG_S_PY)
+        if (!body || !*body || s->kind == SG_S_DEF)
             continue;
         int32_t in = loop;
         if (s->kind == SG_S_FOR && sg_for_of(s)->var) {
@@ -107,7 +101,7 @@ static void collect(outliner *o, cg_stmt **head, int32_t loop, int32_t up)
 }
 
 /* Is item i, or a statement whose list holds it, in a copy taken?  A
-   copy's text is its statements' as printed before any call replaced
+   copy's key is its statements' as they were before any call replaced
    one, so nothing inside it may be taken as well. */
 static int taken(const outliner *o, uint32_t i)
 {
@@ -117,22 +111,203 @@ static int taken(const outliner *o, uint32_t i)
     return 0;
 }
 
-/* ---- comparing a copy with the first ---------------------------------- */
+/* ---- keys --------------------------------------------------------------- */
 
-static int add_diff(member *mb, uint32_t pos, uint32_t span, uint32_t vat, uint32_t vn)
+/* Registers and ints are holes; an int stays in the key where its value
+   decides how its operand prints (a descriptor leaves a field of 0 out, a
+   loop's index a term of 0 or a factor of 1). */
+static sg_leaf hole_leaf(const sg_key *key, const cg_opnd *o)
 {
-    if (mb->nd == sizeof mb->d / sizeof *mb->d)
+    if (o->kind == CG_O_SYM)
+        return o->sym != CG_NOSYM && cg_sym_is_reg(&key->k->syms[o->sym]) ? SG_LEAF_WILD
+                                                                           : SG_LEAF_EXACT;
+    if (key->up && (key->up->kind == SG_O_DESC || key->up->kind == SG_O_AFFINE))
+        return SG_LEAF_EXACT;
+    /* (an int is asked about once, in key order: whether it is an
+       operator's operand, for a loop's sum in its place) */
+    outliner *ol = key->ctx;
+    uint8_t oper = key->up && key->up->kind == SG_O_OPER;
+    ptx_buf_putc(&ol->ints, (char)oper);
+    return SG_LEAF_WILD;
+}
+
+static int label_opnd(void *ctx, cg_opnd *o)
+{
+    const cg_kernel *k = ctx;
+    if (o->kind == CG_O_SYM && o->sym != CG_NOSYM && k->syms[o->sym].kind == CG_SYM_LABEL)
+        return SG_VISIT_STOP;
+    for (uint32_t i = 0, n = sg_text_names(o) ? o->text.n : 0; i < n; i++)
+        if (o->text.v[i].sym != CG_NOSYM && k->syms[o->text.v[i].sym].kind == CG_SYM_LABEL)
+            return SG_VISIT_STOP;
+    return SG_VISIT_ON;
+}
+
+/* Statements that may not move into a helper: a label, or a name of one
+   (the spellings of labels may still change after the passes: driver.c),
+   comment lines (one copy's would stand for all), a helper's definition
+   (its body would run where the new helper is called), and a block with
+   no statements (it prints `pass`). */
+static int unmovable_stmt(void *ctx, cg_stmt **link)
+{
+    const cg_stmt *s = *link;
+    cg_stmt **body = cg_body(*link);
+    int fixed = s->kind == CG_S_LABEL || s->kind == SG_S_LOOP || s->kind == CG_S_COMMENT ||
+                s->kind == SG_S_DEF || (body && !*body);
+    return fixed || sg_visit_stmt_opnds(s, label_opnd, ctx) ? SG_VISIT_STOP : SG_VISIT_ON;
+}
+
+/* The lines statement s prints: one, and those of its body. */
+static uint32_t lines(const cg_stmt *s)
+{
+    uint32_t n = 1;
+    for (const cg_stmt *b = sg_body(s); b; b = b->next)
+        n += lines(b);
+    return n;
+}
+
+/* An instruction whose guard the key left out, a loop whose count: a
+   slot. */
+static int slot_stmt(void *ctx, cg_stmt **link)
+{
+    outliner *o = ctx;
+    cg_stmt *s = *link;
+    if ((s->kind == CG_S_INST && sg_guard_slot(s->u.inst.guard)) || sg_count_slot(s)) {
+        ptx_buf_put(&o->sb, (const char *)&s, sizeof s);
+        o->slots = (cg_stmt **)o->sb.p;
+        o->ns++;
+    }
+    return SG_VISIT_ON;
+}
+
+int ol_keyed(outliner *o, uint32_t i)
+{
+    item *it = &o->v[i];
+    if (it->keyed)
+        return it->ok;
+    it->keyed = 1;
+    if (sg_visit_list(it->s, unmovable_stmt, o->k))
         return 0;
-    mb->d[mb->nd++] = (diff){ pos, span, vat, vn };
+    o->key.b.n = 0;
+    o->key.nholes = 0;
+    o->ints.n = 0;
+    sg_key_stmt(&o->key, it->s);
+    for (uint32_t h = 0, q = 0; h < o->key.nholes; h++) {
+        char oper = o->key.holes[h]->kind == CG_O_INT && q < o->ints.n ? o->ints.p[q++] : 0;
+        ptx_buf_putc(&o->ob, oper);
+    }
+    cg_mslot *slot = cg_map_put(o->m, &o->shapes, o->key.b.p, o->key.b.n);
+    if (slot->val < 0) {
+        slot->k = cg_strndup(o->m, o->key.b.p, o->key.b.n);
+        slot->val = (int32_t)o->shapes.n;
+    }
+    it->shape = (uint32_t)slot->val;
+    it->hole = o->nh;
+    it->nholes = o->key.nholes;
+    ptx_buf_put(&o->hb, (const char *)o->key.holes, o->key.nholes * sizeof *o->key.holes);
+    o->holes = (cg_opnd **)o->hb.p;
+    o->nh += o->key.nholes;
+    it->slot = o->ns;          /* in key order: the statement, then its list */
+    slot_stmt(o, &it->s);
+    if (cg_body(it->s))
+        sg_visit_stmts(cg_body(it->s), slot_stmt, o);
+    it->nslots = o->ns - it->slot;
+    it->lines = lines(it->s);
+    return it->ok = 1;
+}
+
+/* ---- what a copy binds -------------------------------------------------- */
+
+static int name_at(const names *nm, cg_symid sym)
+{
+    for (uint32_t i = 0; i < nm->cnt; i++)
+        if (nm->sym[i] == sym)
+            return (int)i;
+    return -1;
+}
+
+/* The registers statement s (and its body) binds, appended to nm in
+   order; 0 if there are too many. */
+static int bind_stmt(names *nm, const cg_stmt *s)
+{
+    cg_symid syms[MAXNAMES];
+    unsigned n = 0;
+    int how = SG_BINDS;
+    if (s->kind == CG_S_REG || s->kind == CG_S_BIND)
+        syms[n++] = s->u.reg;
+    else if (s->kind == SG_S_ALLOC)
+        n = sg_alloc_binds(s, syms, MAXNAMES, &how);
+    else if (s->kind == SG_S_EXPR)
+        n = (how = sg_expr_binds(s, syms)) != 0;
+    else if (s->kind == SG_S_ASSIGN)   /* its targets */
+        for (const cg_opnd *t = sg_assign_of(s)->ops; t && t != sg_assign_value(s); t = t->next)
+            if (t->kind == CG_O_SYM && t->index < 0 && n < MAXNAMES)
+                syms[n++] = t->sym;
+    if (n == 0 && (s->kind == SG_S_CMP || s->kind == SG_S_ALIAS) && sg_sym(s) != CG_NOSYM)
+        syms[n++] = sg_sym(s);   /* p = a < b, tid = r[2] */
+    for (unsigned i = 0; i < n; i++) {
+        if (name_at(nm, syms[i]) >= 0)
+            continue;
+        if (nm->cnt == MAXNAMES)
+            return 0;
+        nm->sym[nm->cnt] = syms[i];
+        nm->role[nm->cnt++] = (uint8_t)how;
+    }
+    for (const cg_stmt *t = sg_body(s); t; t = t->next)
+        if (!bind_stmt(nm, t))
+            return 0;
     return 1;
 }
 
-/* Names a and b (o->t[i], o->t[j]) of one role: a pair of the copies'
-   own, the same name, or a read that may differ. */
-static int pair_names(outliner *o, const names *fn, member *mb, uint32_t i, uint32_t j)
+static void count_run(outliner *o, uint32_t at, uint32_t len, int undo)
 {
-    const tok *a = &o->t[i], *b = &o->t[j];
-    int fa = ol_name_at(o, fn, a), fb = ol_name_at(o, &mb->nm, b);
+    for (uint32_t i = at; i < at + len; i++) {
+        cg_stmt one = *o->v[i].s;
+        one.next = NULL;
+        (undo ? sg_uncount_refs : sg_count_refs)(&one, o->inrun);
+    }
+}
+
+/* The names statements at..at+len bind, and which are the copy's own (a
+   register bound with `=` that nothing outside names).  0 if a statement
+   may not move or there are too many. */
+static int bound_names(outliner *o, uint32_t at, uint32_t len, names *nm)
+{
+    nm->cnt = 0;
+    if (!o->refs) {
+        o->refs = cg_alloc(o->m, (o->k->nsyms + 1) * sizeof *o->refs);
+        o->inrun = cg_alloc(o->m, (o->k->nsyms + 1) * sizeof *o->inrun);
+        sg_count_refs(o->k->body, o->refs);
+    }
+    for (uint32_t i = at; i < at + len; i++)
+        if (!ol_keyed(o, i) || !bind_stmt(nm, o->v[i].s))
+            return 0;
+    count_run(o, at, len, 0);
+    for (uint32_t i = 0; i < nm->cnt; i++) {
+        cg_symid s = nm->sym[i];
+        nm->local[i] = nm->role[i] == SG_BINDS && cg_sym_is_reg(&o->k->syms[s]) &&
+                       o->refs[s] == o->inrun[s];
+    }
+    count_run(o, at, len, 1);
+    return 1;
+}
+
+/* ---- comparing a copy with the first ---------------------------------- */
+
+static int add_diff(member *mb, uint32_t pos, uint8_t part, val v)
+{
+    if (mb->nd == MAXDIFF)
+        return 0;
+    mb->d[mb->nd++] = (diff){ pos, part, v };
+    return 1;
+}
+
+/* Registers a and b at the first's hole pos (part P_NAME, or a guard's
+   register): a pair of the copies' own, the same register, or a read that
+   may differ. */
+static int pair_names(const names *fn, member *mb, uint32_t pos, uint8_t part, cg_symid a,
+                      cg_symid b)
+{
+    int fa = name_at(fn, a), fb = name_at(&mb->nm, b);
     int la = fa >= 0 && fn->local[fa], lb = fb >= 0 && mb->nm.local[fb];
     if (la != lb)
         return 0;
@@ -145,64 +320,82 @@ static int pair_names(outliner *o, const names *fn, member *mb, uint32_t i, uint
         mb->pair[fa] = fb;
         return 1;
     }
-    if (a->n == b->n && !memcmp(o->src.p + a->at, o->src.p + b->at, a->n))
+    if (a == b)
         return 1;
-    if (a->role != R_READ || fa >= 0 || fb >= 0)
+    if (fa >= 0 || fb >= 0)
         return 0;                       /* what a copy binds never differs */
-    return add_diff(mb, i, 1, b->at, b->n);
+    return add_diff(mb, pos, part, (val){ b, 0 });
 }
 
-/* `, pred=V)` at t[i] (V a name or ~name the copy does not bind): the
-   index of V's first token in *v and V's length in tokens, or 0. */
-static uint32_t pred_slot(const outliner *o, uint32_t i, uint32_t end, const names *nm,
-                          uint32_t *v)
+/* The first's guard slot pos against y's guard: none in both, registers
+   paired as above, or one where the other has none, which the helper
+   passes as pred=None (every pyptx call's default): a register neither
+   copy binds. */
+static int pair_guard(const names *fn, member *mb, uint32_t pos, const cg_opnd *x,
+                      const cg_opnd *y)
 {
-    const tok *t = o->t;
-    if (i + 4 >= end || !ol_tok_is(o, &t[i], ",") || !ol_tok_is(o, &t[i + 1], "pred") ||
-        t[i + 1].role != R_FIXED || !ol_tok_is(o, &t[i + 2], "="))
+    val a = ol_guard_value(x), b = ol_guard_value(y);
+    if (x && y)
+        return a.v == b.v && pair_names(fn, mb, pos, P_GUARD_REG, a.sym, b.sym);
+    if (x || y)
+        return name_at(fn, a.sym) < 0 && name_at(&mb->nm, b.sym) < 0 &&
+               add_diff(mb, pos, P_GUARD, b);
+    return 1;
+}
+
+/* The first's slot pos against y: loops' counts, which may differ (an int
+   in range()), or guards. */
+static int pair_slot(const outliner *o, const names *fn, member *mb, uint32_t pos,
+                     const cg_stmt *y)
+{
+    const cg_stmt *x = o->slots[pos];
+    if (x->kind != y->kind)
         return 0;
-    uint32_t j = i + 3, neg = ol_tok_is(o, &t[j], "~");
-    j += neg;
-    if (j + 1 >= end || t[j].kind != T_NAME || t[j].role != R_READ ||
-        ol_name_at(o, nm, &t[j]) >= 0 || !ol_tok_is(o, &t[j + 1], ")"))
+    if (x->kind == CG_S_INST)
+        return pair_guard(fn, mb, pos, x->u.inst.guard, y->u.inst.guard);
+    return sg_count(x) == sg_count(y) ||
+           add_diff(mb, pos, P_COUNT, (val){ CG_NOSYM, sg_count(y) });
+}
+
+/* An int that may be a parameter: a decimal >= 0 (-5 prints as an
+   operator and a literal). */
+static int plain_int(const cg_opnd *o, long long *v)
+{
+    return sg_int_value(o, v) && *v >= 0;
+}
+
+/* The first copy's hole pos against y, the member's. */
+static int pair_hole(outliner *o, const names *fn, member *mb, uint32_t pos, const cg_opnd *y)
+{
+    const cg_opnd *x = o->holes[pos];
+    long long a, b;
+    if (x->kind == CG_O_INT) {
+        if (sg_opnd_equal(x, y))
+            return 1;
+        return plain_int(x, &a) && plain_int(y, &b) &&
+               add_diff(mb, pos, P_INT, (val){ CG_NOSYM, b });
+    }
+    if ((x->index < 0) != (y->index < 0) || !pair_names(fn, mb, pos, P_NAME, x->sym, y->sym))
         return 0;
-    *v = i + 3;
-    return neg + 1;
+    return x->index == y->index || add_diff(mb, pos, P_INDEX, (val){ CG_NOSYM, y->index });
 }
 
 /* Statement fi of the first copy against mi of the member: 1 if alike,
    the differences appended to mb->d. */
 static int match_stmt(outliner *o, const names *fn, member *mb, uint32_t fi, uint32_t mi)
 {
-    text mx = *ol_text(o, mi), fx = *ol_text(o, fi);
-    uint32_t j = mx.tok, me = j + mx.ntok, i = fx.tok, fe = i + fx.ntok, v, span;
-    o->budget -= fx.ntok;
-    while (i < fe && j < me) {
-        const tok *a = &o->t[i], *b = &o->t[j];
-        if (a->kind == T_NAME && b->kind == T_NAME && a->role == b->role && a->role != R_FIXED) {
-            if (!pair_names(o, fn, mb, i++, j++))
-                return 0;
-        } else if (a->kind == b->kind && a->role == b->role && a->n == b->n &&
-                   !memcmp(o->src.p + a->at, o->src.p + b->at, a->n)) {
-            i++, j++;
-        } else if (a->kind == T_INT && b->kind == T_INT) {
-            if (!add_diff(mb, i++, 1, b->at, b->n))
-                return 0;
-            j++;
-        } else if (ol_tok_is(o, b, ")") && (span = pred_slot(o, i, fe, fn, &v))) {
-            if (!add_diff(mb, v, span, NONE, 0))
-                return 0;
-            i = v + span;
-        } else if (ol_tok_is(o, a, ")") && (span = pred_slot(o, j, me, &mb->nm, &v))) {
-            const tok *e = &o->t[v + span - 1];
-            if (!add_diff(mb, i, 0, o->t[v].at, e->at + e->n - o->t[v].at))
-                return 0;
-            j = v + span;
-        } else {
+    if (!ol_keyed(o, fi) || !ol_keyed(o, mi) || o->v[fi].shape != o->v[mi].shape ||
+        o->v[fi].nslots != o->v[mi].nslots)
+        return 0;
+    const item *a = &o->v[fi], *b = &o->v[mi];
+    o->budget -= a->nholes + a->nslots + 1;
+    for (uint32_t h = 0; h < a->nholes; h++)
+        if (!pair_hole(o, fn, mb, a->hole + h, o->holes[b->hole + h]))
             return 0;
-        }
-    }
-    return i == fe && j == me;
+    for (uint32_t t = 0; t < a->nslots; t++)
+        if (!pair_slot(o, fn, mb, a->slot + t, o->slots[b->slot + t]))
+            return 0;
+    return 1;
 }
 
 /* How many of len statements from mb->at match the first copy's. */
@@ -211,7 +404,7 @@ static void match(outliner *o, uint32_t first, const names *fn, member *mb, uint
     mb->len = mb->nd = 0;
     for (uint32_t q = 0; q < MAXNAMES; q++)
         mb->pair[q] = -1;
-    if (!ol_bound_names(o, mb->at, len, &mb->nm))
+    if (!bound_names(o, mb->at, len, &mb->nm))
         return;
     for (uint32_t s = 0; s < len && o->budget > 0; s++) {
         uint32_t nd = mb->nd;
@@ -223,293 +416,13 @@ static void match(outliner *o, uint32_t first, const names *fn, member *mb, uint
     }
 }
 
-/* ---- parameters -------------------------------------------------------- */
-
-typedef struct param {
-    diff key[4 * MAXPARAM];   /* positions in the first copy (vat unused) */
-    uint32_t nkey;
-    int optional;             /* some copy passes None: `pred=None` */
-    const char *name;
-} param;
-
-typedef struct group {
-    uint32_t at[MAXMEMB], c, len;
-    member *mb;               /* mb[q - 1]: copy q > 0 */
-    names fn;
-    param p[MAXPARAM];
-    uint32_t np;
-} group;
-
-/* The value copy q passes at key (pos, span): bytes, or NONE. */
-static void value(const outliner *o, const group *g, uint32_t q, const diff *key,
-                  uint32_t *at, uint32_t *n)
-{
-    if (q)
-        for (uint32_t i = 0; i < g->mb[q - 1].nd; i++) {
-            const diff *d = &g->mb[q - 1].d[i];
-            if (d->pos == key->pos && d->span == key->span) {
-                *at = d->vat;
-                *n = d->vn;
-                return;
-            }
-        }
-    if (!key->span) {
-        *at = NONE;
-        *n = 0;
-        return;
-    }
-    const tok *a = &o->t[key->pos], *e = &o->t[key->pos + key->span - 1];
-    *at = a->at;
-    *n = e->at + e->n - a->at;
-}
-
-static int same_values(const outliner *o, const group *g, const diff *x, const diff *y)
-{
-    for (uint32_t q = 0; q < g->c; q++) {
-        uint32_t a, an, b, bn;
-        value(o, g, q, x, &a, &an);
-        value(o, g, q, y, &b, &bn);
-        if ((a == NONE) != (b == NONE) || an != bn ||
-            (a != NONE && memcmp(o->src.p + a, o->src.p + b, an)))
-            return 0;
-    }
-    return 1;
-}
-
-/* Is `name` spelled by no name of the first copy but at p's own keys? */
-static int name_free(const outliner *o, const group *g, const param *p, const char *name)
-{
-    size_t n = strlen(name);
-    if (cg_py_keyword(name, n))
-        return 0;       /* shadowing a type or module name is fine: p's
-                           own keys are the only uses in the body */
-    for (uint32_t q = 0; q < g->np; q++)
-        if (&g->p[q] != p && g->p[q].name && !strcmp(g->p[q].name, name))
-            return 0;
-    for (uint32_t s = g->at[0]; s < g->at[0] + g->len; s++) {
-        const text *x = &o->tx[o->v[s].text];
-        for (uint32_t i = x->tok; i < x->tok + x->ntok; i++) {
-            const tok *t = &o->t[i];
-            if (t->kind != T_NAME || t->role == R_FIXED || t->n != n ||
-                memcmp(o->src.p + t->at, name, n))
-                continue;       /* (an attribute or keyword is no variable) */
-            uint32_t k = 0;
-            while (k < p->nkey && p->key[k].pos != i)
-                k++;
-            if (k == p->nkey)
-                return 0;
-        }
-    }
-    return 1;
-}
-
-/* A parameter is named for what the first copy passes, if that is a
-   name; else `pred`, or a0, a1 ... in order. */
-static void name_param(outliner *o, group *g, param *p, unsigned *numbered)
-{
-    char base[64], buf[80];
-    const tok *t = &o->t[p->key[0].pos];
-    if (p->optional)
-        snprintf(base, sizeof base, "pred");
-    else if (p->key[0].span == 1 && t->kind == T_NAME && t->n < sizeof base)
-        snprintf(base, sizeof base, "%.*s", (int)t->n, o->src.p + t->at);
-    else
-        snprintf(base, sizeof base, "a%u", (*numbered)++);
-    snprintf(buf, sizeof buf, "%s", base);
-    for (unsigned i = 2; !name_free(o, g, p, buf); i++)
-        snprintf(buf, sizeof buf, "%s_%u", base, i);
-    p->name = cg_strndup(o->m, buf, strlen(buf));
-}
-
-/* The copies' differences as parameters: keys whose values agree in
-   every copy share one.  0 if there are too many, or None would reach
-   anything but a pred= slot. */
-static int make_params(outliner *o, group *g)
-{
-    g->np = 0;
-    for (uint32_t q = 1; q < g->c; q++)
-        for (uint32_t i = 0; i < g->mb[q - 1].nd; i++) {
-            const diff *d = &g->mb[q - 1].d[i];
-            param *p = NULL;
-            for (uint32_t r = 0; r < g->np && !p; r++)
-                for (uint32_t k = 0; k < g->p[r].nkey && !p; k++)
-                    if (g->p[r].key[k].pos == d->pos) {
-                        if (g->p[r].key[k].span != d->span)
-                            return 0;
-                        p = &g->p[r];
-                    }
-            for (uint32_t r = 0; r < g->np && !p; r++)
-                if (same_values(o, g, &g->p[r].key[0], d))
-                    p = &g->p[r];
-            if (p && p->key[0].pos != d->pos) {
-                uint32_t k = 0;
-                while (k < p->nkey && p->key[k].pos != d->pos)
-                    k++;
-                if (k == p->nkey) {
-                    if (p->nkey == sizeof p->key / sizeof *p->key)
-                        return 0;
-                    p->key[p->nkey++] = *d;
-                }
-            }
-            if (!p) {
-                if (g->np == MAXPARAM)
-                    return 0;
-                p = &g->p[g->np++];
-                *p = (param){ .key = { *d }, .nkey = 1 };
-            }
-        }
-    for (uint32_t r = 0; r < g->np; r++) {
-        param *p = &g->p[r];
-        for (uint32_t q = 0; q < g->c; q++) {
-            uint32_t a, n;
-            value(o, g, q, &p->key[0], &a, &n);
-            p->optional |= a == NONE;
-        }
-        for (uint32_t k = 0; k < p->nkey && p->optional; k++) {
-            uint32_t pos = p->key[k].pos;
-            if (p->key[k].span && !(pos >= 2 && ol_tok_is(o, &o->t[pos - 1], "=") &&
-                                    ol_tok_is(o, &o->t[pos - 2], "pred")))
-                return 0;
-        }
-    }
-    unsigned numbered = 0;
-    for (uint32_t r = 0; r < g->np; r++)
-        name_param(o, g, &g->p[r], &numbered);
-    return 1;
-}
-
-/* ---- the helper and the calls ----------------------------------------- */
-
-static const param *key_at(const group *g, uint32_t i, const diff **key)
-{
-    for (uint32_t r = 0; r < g->np; r++)
-        for (uint32_t k = 0; k < g->p[r].nkey; k++)
-            if (g->p[r].key[k].pos == i) {
-                *key = &g->p[r].key[k];
-                return &g->p[r];
-            }
-    return NULL;
-}
-
-/* Is repl one Python atom (a name, an int, -i)?  Otherwise it is an
-   expression ("8 + 4*i") that keeps its own evaluation only where it
-   stands alone: as an operator's operand it takes parentheses, or Python
-   would apply the operator to its first term (pyptx emitting one
-   instruction per operator). */
-static int py_atom(const char *repl)
-{
-    for (const char *c = repl + (*repl == '-'); *c; c++)
-        if (!(*c == '_' || (*c >= '0' && *c <= '9') || ((*c | 32) >= 'a' && (*c | 32) <= 'z')))
-            return 0;
-    return 1;
-}
-
-/* Do the tokens first..last stand alone: an argument, an index, an
-   assigned value, never an operator's operand? */
-static int stands_alone(const outliner *o, uint32_t first, uint32_t last)
-{
-    static const char *const before[] = { "(", ",", "[", "=" }, *const after[] = { ")", ",", "]" };
-    int b = 0, a = 0;
-    for (unsigned i = 0; i < sizeof before / sizeof *before && first > 0; i++)
-        b |= ol_tok_is(o, &o->t[first - 1], before[i]);
-    for (unsigned i = 0; i < sizeof after / sizeof *after && last + 1 < o->nt; i++)
-        a |= ol_tok_is(o, &o->t[last + 1], after[i]);
-    return a && b;
-}
-
-/* The first copy's text with repl[r] in place of parameter r's values. */
-static void put_body(const outliner *o, const group *g, const char *const *repl, ptx_buf *b)
-{
-    for (uint32_t s = g->at[0]; s < g->at[0] + g->len; s++) {
-        const text *x = &o->tx[o->v[s].text];
-        uint32_t cur = x->at;
-        for (uint32_t i = x->tok; i < x->tok + x->ntok; i++) {
-            const diff *key;
-            const param *p = key_at(g, i, &key);
-            if (!p)
-                continue;
-            const tok *t = &o->t[i], *e = &o->t[i + (key->span ? key->span - 1 : 0)];
-            ptx_buf_put(b, o->src.p + cur, t->at - cur);
-            if (key->span) {
-                const char *r = repl[p - g->p];
-                if (py_atom(r) || stands_alone(o, i, i + key->span - 1))
-                    ptx_buf_puts(b, r);
-                else
-                    ptx_buf_printf(b, "(%s)", r);
-                cur = e->at + e->n;
-                i += key->span - 1;
-            } else {
-                ptx_buf_printf(b, "%spred=%s", ol_tok_is(o, &o->t[i - 1], "(") ? "" : ", ",
-                               repl[p - g->p]);
-                cur = t->at;
-            }
-        }
-        ptx_buf_put(b, o->src.p + cur, x->at + x->n - cur);
-    }
-}
-
-static const char *helper_text(const outliner *o, const group *g, const char *name)
-{
-    ptx_buf b = { 0 };
-    ptx_buf_printf(&b, "def %s(", name);
-    const char *sep = "";
-    for (int opt = 0; opt < 2; opt++)
-        for (uint32_t r = 0; r < g->np; r++)
-            if (g->p[r].optional == opt) {
-                ptx_buf_printf(&b, "%s%s%s", sep, g->p[r].name, opt ? "=None" : "");
-                sep = ", ";
-            }
-    ptx_buf_puts(&b, "):\n");
-    sep = "    nonlocal ";
-    for (uint32_t i = 0; i < g->fn.cnt; i++)
-        if (g->fn.role[i] == R_AUG && !g->fn.local[i]) {
-            ptx_buf_printf(&b, "%s%.*s", sep, (int)g->fn.n[i], o->src.p + g->fn.at[i]);
-            sep = ", ";
-        }
-    if (*sep == ',')
-        ptx_buf_putc(&b, '\n');
-    const char *repl[MAXPARAM];
-    for (uint32_t r = 0; r < g->np; r++)
-        repl[r] = g->p[r].name;
-    put_body(o, g, repl, &b);
-    const char *t = cg_strndup(o->m, b.p, b.n);
-    ptx_buf_free(&b);
-    return t;
-}
-
-static const char *call_text(const outliner *o, const group *g, uint32_t q, const char *name)
-{
-    ptx_buf b = { 0 };
-    ptx_buf_printf(&b, "%s(", name);
-    const char *sep = "";
-    for (int opt = 0; opt < 2; opt++)
-        for (uint32_t r = 0; r < g->np; r++) {
-            uint32_t at, n;
-            value(o, g, q, &g->p[r].key[0], &at, &n);
-            if (g->p[r].optional != opt || at == NONE)
-                continue;
-            ptx_buf_printf(&b, "%s%s%s%.*s", sep, opt ? g->p[r].name : "", opt ? "=" : "",
-                           (int)n, o->src.p + at);
-            sep = ", ";
-        }
-    ptx_buf_putc(&b, ')');
-    const char *t = cg_strndup(o->m, b.p, b.n);
-    ptx_buf_free(&b);
-    return t;
-}
-
 /* ---- groups of copies ------------------------------------------------- */
-
-typedef struct call {
-    uint32_t at, len;
-    const char *text;
-} call;
 
 static uint32_t lines_of(const outliner *o, uint32_t at, uint32_t len)
 {
     uint32_t n = 0;
     for (uint32_t i = at; i < at + len; i++)
-        n += o->tx[o->v[i].text].lines;
+        n += o->v[i].lines;
     return n;
 }
 
@@ -570,7 +483,7 @@ static uint32_t choose_copies(const outliner *o, uint32_t lead, group *g)
 static void keep(outliner *o, group *g, uint32_t len, int rematch)
 {
     uint32_t c = 1;
-    if (rematch && !ol_bound_names(o, g->at[0], len, &g->fn)) {
+    if (rematch && !bound_names(o, g->at[0], len, &g->fn)) {
         g->c = 0;
         return;
     }
@@ -614,111 +527,9 @@ static uint32_t best_length(outliner *o, const group *g, uint32_t n)
 static int names_ok(const names *nm)
 {
     for (uint32_t i = 0; i < nm->cnt; i++)
-        if (nm->role[i] == R_BIND && !nm->local[i])
+        if (nm->role[i] == SG_BINDS && !nm->local[i])
             return 0;   /* it would have to be the same in every copy */
     return 1;
-}
-
-static void record(outliner *o, ptx_buf *calls, uint32_t at, uint32_t len, const char *text)
-{
-    call c = { at, len, text };
-    ptx_buf_put(calls, (const char *)&c, sizeof c);
-    for (uint32_t i = at; i < at + len; i++)
-        o->v[i].used = 1;
-}
-
-/* Copy q's value of parameter p as an int, or 0 if it is none. */
-static int int_value(const outliner *o, const group *g, uint32_t q, const param *p,
-                     long long *v)
-{
-    uint32_t at, n;
-    char buf[24];
-    value(o, g, q, &p->key[0], &at, &n);
-    if (at == NONE || n >= sizeof buf || !cg_is_decimal(o->src.p + at, n))
-        return 0;
-    memcpy(buf, o->src.p + at, n);
-    buf[n] = 0;
-    *v = strtoll(buf, NULL, 10);
-    return n < 16;
-}
-
-/* May a loop over g's copies use `var`?  Not if a loop around them does,
-   a register is named so, or the copies name it. */
-static int var_free(const outliner *o, const group *g, const char *var)
-{
-    const loopvar *l = (const loopvar *)o->lb.p;
-    size_t n = strlen(var);
-    for (int32_t at = o->v[g->at[0]].loop; at >= 0; at = l[at].up)
-        if (!strcmp(l[at].var, var))
-            return 0;
-    for (uint32_t s = 0; s < o->k->nsyms; s++)
-        if (cg_sym_is_reg(&o->k->syms[s]) && o->k->syms[s].py && !strcmp(o->k->syms[s].py, var))
-            return 0;
-    for (uint32_t s = g->at[0]; s < g->at[0] + g->len; s++) {
-        const text *x = &o->tx[o->v[s].text];
-        for (uint32_t i = x->tok; i < x->tok + x->ntok; i++)
-            if (o->t[i].kind == T_NAME && o->t[i].n == n && !memcmp(o->src.p + o->t[i].at, var, n))
-                return 0;
-    }
-    return 1;
-}
-
-/* Copies that follow one another, each passing ints that grow by one step
-   per copy, are a loop rather than calls: `for i in range(c):` over the
-   body with `base + step*i` for each parameter. */
-static const char *loop_text(outliner *o, const group *g)
-{
-    char exprs[MAXPARAM][64];
-    const char *repl[MAXPARAM], *var = NULL;
-    for (uint32_t q = 1; q < g->c; q++)
-        if (g->at[q] != g->at[q - 1] + g->len)
-            return NULL;
-    for (uint32_t r = 0; r < g->np; r++)
-        if (g->p[r].optional)
-            return NULL;
-    for (unsigned i = 0; i < SG_NLOOP_VARS && !var; i++)
-        if (var_free(o, g, sg_loop_vars[i]))
-            var = sg_loop_vars[i];
-    for (uint32_t r = 0; r < g->np && var; r++) {
-        long long base, next, v;
-        if (!int_value(o, g, 0, &g->p[r], &base) || !int_value(o, g, 1, &g->p[r], &next))
-            return NULL;
-        for (uint32_t q = 2; q < g->c; q++)
-            if (!int_value(o, g, q, &g->p[r], &v) || v != base + (next - base) * (long long)q)
-                return NULL;
-        ptx_buf e = { 0 };
-        sg_affine(&e, var, base, next - base);
-        snprintf(exprs[r], sizeof exprs[r], "%.*s", (int)e.n, e.p);
-        ptx_buf_free(&e);
-        repl[r] = exprs[r];
-    }
-    if (!var)
-        return NULL;
-    ptx_buf b = { 0 };
-    ptx_buf_printf(&b, "for %s in range(%u):\n", var, g->c);
-    put_body(o, g, repl, &b);
-    const char *t = cg_strndup(o->m, b.p, b.n);
-    ptx_buf_free(&b);
-    return t;
-}
-
-static void take(outliner *o, group *g, ptx_buf *calls)
-{
-    const char *loop = loop_text(o, g);
-    if (loop) {
-        record(o, calls, g->at[0], g->c * g->len, loop);
-        return;
-    }
-    const char *name = sg_py_fresh(o->m, o->k, "_block");
-    if (!name)
-        return;
-    cg_stmt *def = sg_node_new(o->m, SG_S_PY, PTX_NOTOK);
-    sg_py_of(def)->text = helper_text(o, g, name);
-    sg_py_of(def)->def = 1;
-    *o->dtail = def;
-    o->dtail = &def->next;
-    for (uint32_t q = 0; q < g->c; q++)
-        record(o, calls, g->at[q], g->len, call_text(o, g, q, name));
 }
 
 /* The best group of copies of the statements from `lead` on, in *g; the
@@ -728,7 +539,7 @@ static long plan(outliner *o, uint32_t lead, group *g)
     member *mbs = g->mb;
     *g = (group){ .mb = mbs };
     uint32_t n = choose_copies(o, lead, g);
-    if (!n || !ol_bound_names(o, lead, n, &g->fn))
+    if (!n || !bound_names(o, lead, n, &g->fn))
         return 0;
     for (uint32_t q = 1; q < g->c; q++) {
         mbs[q - 1].at = g->at[q];
@@ -742,19 +553,19 @@ static long plan(outliner *o, uint32_t lead, group *g)
         return 0;
     int nonlocal = 0;
     for (uint32_t i = 0; i < g->fn.cnt; i++)
-        nonlocal |= g->fn.role[i] == R_AUG && !g->fn.local[i];
+        nonlocal |= g->fn.role[i] == SG_AUGMENTS;
     for (uint32_t q = 1; q < g->c; q++)
         if (!names_ok(&g->mb[q - 1].nm))
             return 0;
     long s = saved(g->c, lines_of(o, lead, len), nonlocal);
-    return s >= MINSAVED && make_params(o, g) ? s : 0;
+    return s >= MINSAVED && ol_make_params(o, g) ? s : 0;
 }
 
 /* Groups, leader by leader.  A group that starts one statement later and
    saves more wins (two calls of one helper, each after a statement that
    happens to repeat too: the group of helper bodies, not the pairs that
    start with that statement). */
-static void find_groups(outliner *o, ptx_buf *calls)
+static void find_groups(outliner *o)
 {
     group *g = calloc(2, sizeof *g);
     member *mbs = calloc(2 * MAXMEMB, sizeof *mbs);
@@ -767,7 +578,7 @@ static void find_groups(outliner *o, ptx_buf *calls)
         if (here && i + 1 < o->n && o->v[i + 1].next && plan(o, i + 1, &g[1]) > here)
             continue;
         if (here)
-            take(o, &g[0], calls);
+            ol_take(o, &g[0]);
     }
     free(g);
     free(mbs);
@@ -799,52 +610,32 @@ static void chain_windows(outliner *o, sg_scratch *sc)
     }
 }
 
-static int by_position_down(const void *a, const void *b)
-{
-    const call *x = a, *y = b;
-    return x->at < y->at ? 1 : x->at > y->at ? -1 : 0;
-}
-
-/* Every copy becomes a call (the last first, so that the links of the
-   earlier ones stay valid), and the helpers go to the top of the body. */
-static uint32_t rewrite(outliner *o, ptx_buf *calls)
-{
-    uint32_t n = (uint32_t)(calls->n / sizeof(call));
-    call *c = (call *)calls->p;
-    if (n)
-        qsort(c, n, sizeof *c, by_position_down);
-    for (uint32_t i = 0; i < n; i++)
-        sg_py_splice(o->m, o->v[c[i].at].link, o->v[c[i].at + c[i].len - 1].s, c[i].text,
-                     strlen(c[i].text));
-    if (o->defs) {
-        *o->dtail = o->k->body;
-        o->k->body = o->defs;
-    }
-    return n;
-}
-
 uint32_t sugar_outline(cg_module *m, cg_kernel *k)
 {
     if (!sg_any_fresh_reg(k))
         return 0;
-    outliner o = { .m = m, .k = k };
+    outliner o = { .m = m, .k = k,
+                   .key = { .k = k, .leaf = hole_leaf, .m = m, .deep = 1 } };
+    o.key.ctx = &o;
     o.dtail = &o.defs;
     collect(&o, &k->body, -1, -1);
     uint32_t made = 0;
     if (o.n > 2 * MINRUN) {
         sg_scratch sc = { 0 };
-        ptx_buf calls = { 0 };
         chain_windows(&o, &sc);
         o.budget = 64 * (int64_t)o.n + 4096;
-        find_groups(&o, &calls);
-        made = rewrite(&o, &calls);
-        ptx_buf_free(&calls);
+        find_groups(&o);
+        made = ol_rewrite(&o);
         ptx_buf_free(&sc);
     }
     ptx_buf_free(&o.vb);
-    ptx_buf_free(&o.tb);
-    ptx_buf_free(&o.xb);
+    ptx_buf_free(&o.hb);
+    ptx_buf_free(&o.sb);
     ptx_buf_free(&o.lb);
-    ptx_buf_free(&o.src);
+    ptx_buf_free(&o.calls);
+    ptx_buf_free(&o.substs);
+    ptx_buf_free(&o.key.b);
+    ptx_buf_free(&o.ints);
+    ptx_buf_free(&o.ob);
     return made;
 }

@@ -1,8 +1,7 @@
 /*
- * sugar/outline.h - what the two files of pass "outline" share: outline.c
- * finds the copies and rewrites them; outline_text.c prints statements as
- * the Python that will be printed, and tokenizes it, which is what the
- * copies are compared as.
+ * sugar/outline.h - what the files of pass "outline" share: outline.c
+ * finds the copies of a block and where they differ; outline_params.c
+ * makes the parameters; outline_emit.c the helper, its calls, or a loop.
  */
 #ifndef PTX_SUGAR_OUTLINE_H
 #define PTX_SUGAR_OUTLINE_H
@@ -15,32 +14,24 @@
 #define MAXPARAM 6
 #define MAXNAMES 64   /* names a copy binds */
 #define MINSAVED 4    /* lines a helper must save */
-
-enum { T_NAME, T_INT, T_OTHER, T_EOL };
-/* A name's role: R_READ may differ; R_FIXED (attribute, keyword argument,
-   Python keyword) never; the rest are bindings. */
-enum { R_READ, R_FIXED, R_BIND, R_AUG, R_FOR };
-
-typedef struct tok {
-    uint32_t at, n;       /* bytes in o->src */
-    uint8_t kind, role, depth;
-} tok;
-
-/* A statement as printed (depth 1), tokenized; ok = 0: never moved. */
-typedef struct text {
-    uint32_t at, n, tok, ntok, lines;
-    uint8_t ok;
-} text;
+#define MAXDIFF (4 * MAXPARAM)
 
 typedef struct item {
     cg_stmt *s, **link;
     uint32_t sketch;      /* 0: ends every window */
     uint32_t next;        /* the next window with the same sketches, or 0 */
-    int32_t text;         /* index into o->tx, or -1 */
     int32_t loop;         /* the innermost Python for loop around it
                              (index into o->lb), or -1 */
     int32_t up;           /* the item whose statement owns its list, or -1 */
-    uint8_t used;         /* in a copy taken (see ol_taken) */
+    uint32_t shape;       /* its key's number (equal keys, equal numbers) */
+    uint32_t hole, nholes;    /* its key's holes: o->holes[hole ...] */
+    uint32_t slot, nslots;    /* what its key leaves out: instructions'
+                                 guards (sg_guard_slot), loops' counts
+                                 (sg_count_slot): o->slots[...] */
+    uint32_t lines;       /* lines it prints */
+    uint8_t keyed;        /* shape, holes, lines and ok are set */
+    uint8_t ok;           /* it may move into a helper */
+    uint8_t used;         /* in a copy taken (see taken) */
 } item;
 
 /* A Python for loop around statements: its variable, the loop around it. */
@@ -49,20 +40,32 @@ typedef struct loopvar {
     int32_t up;
 } loopvar;
 
-/* Where the first copy and another differ: tokens [pos, pos+span) of the
-   first (span 0: `, pred=V` goes before token pos), the other's value
-   (bytes in o->src; vat == NONE: None). */
-#define NONE UINT32_MAX
+/* What part of a hole differs: the register (or an element's array), an
+   element's index, an int; of a slot, a loop's count, a guard's register,
+   or the guard itself (where a copy has none). */
+enum { P_NAME, P_INDEX, P_INT, P_COUNT, P_GUARD_REG, P_GUARD };
+
+/* A copy's value at one part: a register, an int, a guard (v: 1 negated,
+   0 not, -1 none). */
+typedef struct val {
+    cg_symid sym;         /* CG_NOSYM for an int, or no guard */
+    long long v;
+} val;
+
+/* Where a copy differs from the first: the first's hole (an index into
+   o->holes; a slot's: into o->slots) and part, and the copy's value
+   there. */
 typedef struct diff {
-    uint32_t pos, span, vat, vn;
+    uint32_t pos;
+    uint8_t part;
+    val v;
 } diff;
 
-/* Names a copy binds: which are its own (local), and for the other copy,
-   the pairing of its locals with the first's. */
+/* The names a copy binds (`x = `, `x += `), in order, and which are its
+   own: registers that nothing outside the copy names. */
 typedef struct names {
-    uint32_t at[MAXNAMES];       /* bytes in o->src */
-    uint32_t n[MAXNAMES];
-    uint8_t local[MAXNAMES], role[MAXNAMES];
+    cg_symid sym[MAXNAMES];
+    uint8_t local[MAXNAMES], role[MAXNAMES];   /* role: SG_BINDS, SG_AUGMENTS */
     uint32_t cnt;
 } names;
 
@@ -70,21 +73,54 @@ typedef struct member {
     uint32_t at, len;     /* item index; statements that match */
     names nm;
     int32_t pair[MAXNAMES];       /* first's local i -> this copy's, or -1 */
-    diff d[4 * MAXPARAM];
+    diff d[MAXDIFF];
     uint32_t nd;
 } member;
+
+/* A parameter: the holes of the first copy it stands for, its name. */
+typedef struct param {
+    diff key[MAXDIFF];    /* (v unused) */
+    uint32_t nkey;
+    uint8_t optional;     /* a guard some copy has not: pred=None */
+    const char *name;
+} param;
+
+typedef struct group {
+    uint32_t at[MAXMEMB], c, len;
+    member *mb;           /* mb[q - 1]: copy q > 0 */
+    names fn;
+    param p[MAXPARAM];
+    uint32_t np;
+} group;
+
+/* A copy to replace, and a hole of a first copy to replace (emit). */
+typedef struct call {
+    uint32_t at, len;
+    cg_opnd *args;        /* the helper's arguments */
+    cg_stmt *def;         /* the helper (its body: the first copy), or the
+                             loop over the copies; NULL: a later copy */
+} call;
+
+typedef struct subst {
+    cg_opnd *hole;        /* or NULL: */
+    cg_opnd **slot;       /* an instruction's guard */
+    cg_opnd *by;          /* the operand that takes its place */
+} subst;
 
 typedef struct outliner {
     cg_module *m;
     cg_kernel *k;
-    item *v;                      /* the arrays live in vb, tb, xb */
-    tok *t;
-    text *tx;
-    uint32_t n, nt, ntx;
-    ptx_buf vb, tb, xb, lb, src;
+    item *v;                      /* the arrays live in vb, hb, sb */
+    cg_opnd **holes;
+    cg_stmt **slots;
+    uint32_t n, nh, ns;
+    ptx_buf vb, hb, sb, lb, calls, substs;
+    ptx_buf ob;                   /* per hole: an operator's operand (1) */
+    ptx_buf ints;                 /* the same per int, while keying */
+    sg_key key;
+    cg_map shapes;                /* key -> its number */
     uint32_t *refs, *inrun;       /* per symbol: the kernel's, a run's */
-    cg_map pysym;                 /* Python name -> register symbol */
-    int64_t budget;               /* tokens left to compare */
+    int64_t budget;               /* holes left to compare */
     cg_stmt *defs, **dtail;
 } outliner;
 
@@ -95,15 +131,25 @@ static inline void *ol_append(ptx_buf *b, const void *e, size_t size)
     return b->p;
 }
 
-/* Statement i of o->v as printed and tokenized (printed on first use: the
-   arrays may move, so callers keep indices, not pointers, across calls). */
-const text *ol_text(outliner *o, uint32_t i);
-/* Token t is spelled s. */
-int ol_tok_is(const outliner *o, const tok *t, const char *s);
-/* The index of t's name in nm, or -1. */
-int ol_name_at(const outliner *o, const names *nm, const tok *t);
-/* The names statements at..at+len of o->v bind, and which are the copy's
-   own; 0 if a statement is never moved or there are too many names. */
-int ol_bound_names(outliner *o, uint32_t at, uint32_t len, names *nm);
+/* Item i keyed (on first use); 0 if it may not move. */
+int ol_keyed(outliner *o, uint32_t i);
+
+/* outline_params.c: copy q's value at the first copy's hole (or guard
+   slot) pos, part; a guard's value. */
+val ol_value(const outliner *o, const group *g, uint32_t q, uint32_t pos, uint8_t part);
+val ol_guard_value(const cg_opnd *g);
+/* Slot t's guard (NULL for a loop's count). */
+static inline const cg_opnd *ol_guard(const outliner *o, uint32_t t)
+{
+    return o->slots[t]->kind == CG_S_INST ? o->slots[t]->u.inst.guard : NULL;
+}
+/* g's parameters from its copies' differences, named; 0 if there are
+   too many or None would reach anything but a guard. */
+int ol_make_params(outliner *o, group *g);
+
+/* outline_emit.c: copies of g become calls of a new helper, or one loop. */
+void ol_take(outliner *o, group *g);
+/* The calls and the helpers put in place; the rewrites. */
+uint32_t ol_rewrite(outliner *o);
 
 #endif

@@ -428,6 +428,10 @@ void sg_print_for(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int 
             cg_print_opnd(m, k, &one, out);
             ptx_buf_puts(out, a->next ? ", " : "):\n");
         }
+    } else if (sg_for_of(s)->count_by) {
+        ptx_buf_printf(out, "for %s in range(", sg_for_of(s)->var);
+        cg_print_opnd(m, k, sg_for_of(s)->count_by, out);
+        ptx_buf_puts(out, "):\n");
     } else {
         ptx_buf_printf(out, "for %s in range(%u):\n", sg_for_of(s)->var, sg_for_of(s)->count);
     }

@@ -42,8 +42,8 @@ void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k);
    "expr" runs before "repeat" so that address chains become one
    expression each rather than being rolled as parallel copies with odd
    strides; "calls" runs after the other idioms, on the instructions none
-   took; "outline" last of all, because it compares copies as the Python
-   that will be printed. */
+   took; "outline" last of all, because it compares copies as the nodes
+   that will be printed (their deep keys). */
 #define SG_PASSES(X) \
     X(comments, "drop blank and comment-only source lines (_raw(\"\"), _raw(\"//\"))") \
     X(names, "readable names: C++ mangled kernels, params, symbols; tid for %tid.x") \
@@ -183,7 +183,29 @@ typedef struct sg_key {
     cg_opnd **holes;          /* wild leaves, in key order (arena) */
     uint32_t nholes, capholes;
     cg_module *m;
+    uint8_t deep;             /* every sugar node by what it prints (outline:
+                                 the statements a block repeats); otherwise
+                                 sg_key_sugar's alone, the rest only itself */
+    const cg_opnd *up;        /* while the leaf is asked: the operand that
+                                 holds it (SG_O_AFFINE, SG_O_DESC ...), or
+                                 sg_key_operator, or NULL */
 } sg_key;
+/* A guard an instruction prints as `pred=V`, V a register or its negation,
+   or none: a deep key leaves it out, for outline, which passes pred=None
+   where a copy has none, compares these itself. */
+static inline int sg_guard_slot(const cg_opnd *g)
+{
+    const cg_opnd *r = g && g->kind == CG_O_NOT ? g->a : g;
+    return !g || (r->kind == CG_O_SYM && r->index < 0);
+}
+/* A Python loop's count, range(count): a deep key leaves it out too. */
+static inline int sg_count_slot(const cg_stmt *s)
+{
+    return s->kind == SG_S_FOR && !sg_for_of(s)->range;
+}
+/* key->up of an operand a node prints as an operator's (`d = l + r`,
+   `p = a < b`) without an SG_O_OPER of its own (expr.c, compare.c). */
+extern const cg_opnd sg_key_operator;
 
 /* s is a sugar node that prints from its name, count, args and body
    alone, so that two with equal keys print alike (sg_key_stmt keys those;
@@ -192,11 +214,32 @@ int sg_key_sugar(const cg_stmt *s);
 /* Appends statement s (and a scope's or such a node's body) to key->b;
    wild leaves are appended to key->holes. */
 void sg_key_stmt(sg_key *key, const cg_stmt *s);
+/* Parts of a key, for a node whose key its own file writes: operand o
+   (not those after it), an instruction's opcode. */
+void sg_key_opnd(sg_key *key, const cg_opnd *o);
+void sg_key_op(sg_key *key, const cg_inst *in);
+/* A declaration's or label's symbol, asked about like an operand. */
+void sg_key_sym(sg_key *key, cg_symid sym);
+/* expr.c: an expression node's key, its instructions in print order;
+   merge.c: a merged declaration's, what it prints from. */
+void sg_key_expr(sg_key *key, const cg_stmt *s);
+void sg_key_alloc(sg_key *key, const cg_stmt *s);
+/* What a statement binds as a Python name where it stands (`x = ...`,
+   `x += ...`): SG_BINDS, SG_AUGMENTS, or 0, *sym the register.  expr.c,
+   merge.c: an expression, a merged declaration. */
+enum { SG_BINDS = 1, SG_AUGMENTS };
+int sg_expr_binds(const cg_stmt *s, cg_symid *sym);
+/* a merged declaration binds up to max registers into syms; the count */
+unsigned sg_alloc_binds(const cg_stmt *s, cg_symid *syms, unsigned max, int *how);
 
 /* ---- IR helpers (util.c) ---------------------------------------------- */
 
 cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s);   /* shallow, next=NULL */
 cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o);   /* deep, next=NULL */
+/* A deep copy of the list from s: statements, their operands, the lists
+   they own and the statements sugar nodes replaced; a node's private data
+   (a merge's, an expression's tree) stays shared. */
+cg_stmt *sg_copy_list(cg_module *m, const cg_stmt *s);
 /* pynodes.c: Python built from parts.  An operand of kind `kind` with
    text (SG_O_NAME, SG_O_FLOAT), an SG_O_NAME, a CG_O_SYM naming symbol
    sym as a whole, an SG_O_NAME of sym's Python name, an SG_O_CALL of callee (on obj where not
@@ -460,11 +503,6 @@ int sg_declares(const cg_stmt *s);
 int sg_any_fresh_reg(const cg_kernel *k);
 /* o is the decimal int v. */
 int sg_int_is(const cg_opnd *o, long long v);
-/* A SG_S_PY node of `text` (copied) in place of the run from *link to
-   last, which it keeps in orig (outline.c's calls, until they are built
-   from parts). */
-cg_stmt *sg_py_splice(cg_module *m, cg_stmt **link, cg_stmt *last, const char *text,
-                      size_t n);
 /* repeat.c: the Python loop variables the passes choose from, in order
    (repeat's rolled loops, outline's). */
 #define SG_NLOOP_VARS 6

@@ -1,7 +1,6 @@
 /*
  * sugar/util.c - helpers shared by the sugar passes: copying and
- * comparing IR, lists as arrays, and the printer of
- * SG_S_PY nodes (the Python lines outline.c still writes as text).
+ * comparing IR, lists as arrays, references.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,6 +55,37 @@ cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o)
         tail = &(*tail)->next;
     }
     return c;
+}
+
+static cg_opnd *copy_opnds(cg_module *m, const cg_opnd *o)
+{
+    cg_opnd *head = NULL, **tail = &head;
+    for (; o; o = o->next, tail = &(*tail)->next)
+        *tail = sg_copy_opnd(m, o);
+    return head;
+}
+
+cg_stmt *sg_copy_list(cg_module *m, const cg_stmt *s)
+{
+    cg_stmt *head = NULL, **tail = &head;
+    for (; s; s = s->next, tail = &(*tail)->next) {
+        cg_stmt *c = *tail = sg_copy_stmt(m, s);
+        if (s->kind == CG_S_INST) {
+            c->u.inst.ops = copy_opnds(m, s->u.inst.ops);
+            c->u.inst.guard = sg_copy_opnd(m, s->u.inst.guard);
+        } else if (s->kind >= CG_S_EXT) {
+            cg_opnd **args = sg_argsp(c);
+            cg_stmt **orig = sg_field(c, sg_kind_of(c)->orig);
+            if (args)
+                *args = copy_opnds(m, *args);
+            if (orig)
+                *orig = sg_copy_list(m, *orig);
+        }
+        cg_stmt **body = cg_body(c);
+        if (body)
+            *body = sg_copy_list(m, *body);
+    }
+    return head;
 }
 
 cg_opnd *sg_int_opnd(cg_module *m, long long v)
@@ -252,23 +282,6 @@ void sg_indent(ptx_buf *out, int depth)
     out->n += n;
 }
 
-/* SG_S_PY: its name holds one or more lines of Python (joined by
-   '\n'), printed at `depth`; its body, if any, at depth + 1. */
-void sg_print_py(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
-                     int depth, ptx_buf *out)
-{
-    const char *t = sg_py_of(s)->text ? sg_py_of(s)->text : "";
-    while (*t) {
-        const char *e = strchr(t, '\n');
-        size_t n = e ? (size_t)(e - t) : strlen(t);
-        sg_indent(out, depth);
-        ptx_buf_put(out, t, n);
-        ptx_buf_putc(out, '\n');
-        t += n + (e != NULL);
-    }
-    if (s->u.ext.body)
-        cg_print_stmts(m, k, s->u.ext.body, depth + 1, out);
-}
 
 cg_text sg_lit(cg_module *m, const char *p, size_t n)
 {
@@ -448,14 +461,6 @@ int sg_int_is(const cg_opnd *o, long long v)
     snprintf(want, sizeof want, "%lld", v);   /* ints are spelled so (ir.h) */
     return o && o->kind == CG_O_INT && sg_text_lit(&o->text, buf, sizeof buf) &&
            !strcmp(buf, want);
-}
-
-cg_stmt *sg_py_splice(cg_module *m, cg_stmt **link, cg_stmt *last, const char *text, size_t n)
-{
-    cg_stmt *node = sg_node_new(m, SG_S_PY, (*link)->first);
-    sg_py_of(node)->text = cg_strndup(m, text, n);
-    sg_py_of(node)->orig = cg_splice(link, last, node);
-    return node;
 }
 
 int sg_any_fresh_reg(const cg_kernel *k)
