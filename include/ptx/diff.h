@@ -181,6 +181,22 @@ void ptx_tree_free(ptx_tree_diff *t);
    text holds none of them. */
 int ptx_tree_meta_json(const char *json, size_t n, char *buf, size_t cap);
 
+/* The figures of every kernel of t that differs (two per kernel: res[2*i]
+   side a, res[2*i+1] side b; -1 elsewhere), its files compiled by ptxas
+   (`ptxas`, or $PTXAS, PATH, /usr/local/cuda/bin) on up to `jobs`
+   processes at once, or by the CUDA driver's JIT (`jit`).  A kernel whose
+   file the compiler rejects gets the compiler's error line in its
+   figures' `error`.  NULL (and a message in err) where the compiler cannot
+   be run at all.  Free with ptx_res_free. */
+typedef struct ptx_measure_opts {
+    const char *ptxas;
+    int jit;
+    unsigned jobs;
+} ptx_measure_opts;
+ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_opts *o, char *err,
+                          size_t errn);
+void ptx_res_free(ptx_res *res, size_t nkernels);
+
 /* Resource figures from a ptxas/JIT info log (-v: registers, spills,
    stack) and the cubin it wrote (registers, stack, shared, local and
    constant bank 0 as cuobjdump -res-usage counts them, and the SASS

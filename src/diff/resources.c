@@ -7,7 +7,8 @@
  * The cubin gives what cuobjdump -res-usage prints, the way it counts it:
  * registers and stack from the .nv.info attributes of the kernel's symbol
  * (EIATTR_REGCOUNT; the stack from MAX_STACK_SIZE where a call graph sets
- * it, else MIN_STACK_SIZE, else FRAME_SIZE), shared memory and constant
+ * it, else MIN_STACK_SIZE, else FRAME_SIZE; all ones where recursion
+ * leaves it unknown, which cuobjdump prints UNKNOWN and we -1), shared memory and constant
  * bank 0 as the sizes of .nv.shared.<k> and .nv.constant0.<k> (shared
  * memory includes what the architecture reserves, which ptxas -v leaves
  * out), local memory from .nv.local.<k>, and the SASS instructions as
@@ -106,6 +107,8 @@ static void from_cubin(const cb_elf *e, const char *name, ptx_res *r)
     }
     if (rank[PTX_RES_STACK] == 99)
         r->v[PTX_RES_STACK] = sym >= 0 ? 0 : -1;
+    else if (r->v[PTX_RES_STACK] == 0xFFFFFFFF)   /* recursion: not known */
+        r->v[PTX_RES_STACK] = -1;
 }
 
 /* "Function properties for NAME" and, on the next line, "S bytes stack

@@ -21,15 +21,4 @@ int diff_is_tree(const char *arg);
    regression). */
 int diff_trees_main(const diff_cli *c, const char *a, const char *b);
 
-/* Two figures per kernel of t (side a, side b), measured by compiling
-   every file that holds a kernel that differs, on c->o.jobs processes
-   (ptxas) or on this thread (--jit): a calloc'ed array, or NULL where the
-   compiler cannot be run at all (a message printed).  Kernels that the
-   compiler rejects carry the error in their figures. */
-ptx_res *diff_measure(const diff_cli *c, const ptx_tree_diff *t);
-void diff_res_free(ptx_res *res, size_t nkernels);
-/* The kernels whose figures named in c->fail_on grew, each printed to
-   stderr: their number. */
-size_t diff_regressions(const diff_cli *c, const ptx_tree_diff *t, const ptx_res *res);
-
 #endif

@@ -138,12 +138,35 @@ static int print_report(const diff_cli *c, const ptx_tree_diff *t, const ptx_res
     return rc;
 }
 
-/* Trouble (2) where a file could not be read or a compiler could not run;
+/* The kernels whose figures named in c->fail_on grew, each printed to
+   stderr: their number. */
+static size_t regressions(const diff_cli *c, const ptx_tree_diff *t, const ptx_res *res)
+{
+    size_t bad = 0;
+    for (size_t k = 0; k < ptx_tree_nkernels(t); k++) {
+        const ptx_tree_kernel *e = ptx_tree_kernel_at(t, k);
+        const ptx_res *a = &res[2 * k], *b = &res[2 * k + 1];
+        int worse = 0;
+        for (unsigned i = 0; i < PTX_RES_N; i++)
+            if ((c->fail_on >> i & 1) && a->v[i] >= 0 && b->v[i] > a->v[i]) {
+                fprintf(stderr, "pyptx-diff: regression: %s: %s %lld -> %lld\n", e->name,
+                        ptx_res_name(i), a->v[i], b->v[i]);
+                worse = 1;
+            }
+        bad += worse;
+    }
+    return bad;
+}
+
+/* Trouble (2) where a file could not be read, or a compiler not run or
+   not compile a kernel's file;
    else a --fail-on regression (3); else diff(1)'s 0 or 1. */
 static int status_of(const diff_cli *c, const ptx_tree_diff *t, const ptx_res *res,
                      int trouble)
 {
-    size_t bad = res ? diff_regressions(c, t, res) : 0;
+    size_t bad = res ? regressions(c, t, res) : 0;
+    for (size_t k = 0; res && k < 2 * ptx_tree_nkernels(t); k++)
+        trouble |= res[k].error != NULL;
     for (int s = 0; s < 2; s++)
         for (int i = 0; ptx_tree_file_at(t, s, i); i++)
             trouble |= ptx_tree_file_at(t, s, i)->m == NULL;
@@ -166,10 +189,15 @@ int diff_trees_main(const diff_cli *c, const char *a, const char *b)
         fprintf(stderr, "pyptx-diff: %s\n", err);
         goto done;
     }
-    ptx_res *res = c->resources ? diff_measure(c, t) : NULL;
+    ptx_res *res = NULL;
+    if (c->resources) {
+        ptx_measure_opts mo = { c->ptxas, c->jit, c->o.jobs };
+        if (!(res = ptx_tree_measure(t, &mo, err, sizeof err)))
+            fprintf(stderr, "pyptx-diff: --resources: %s\n", err);
+    }
     int trouble = c->resources && !res;
     rc = print_report(c, t, res) ? 2 : status_of(c, t, res, trouble);
-    diff_res_free(res, ptx_tree_nkernels(t));
+    ptx_res_free(res, ptx_tree_nkernels(t));
     ptx_tree_free(t);
 done:
     free_side(&sa);
