@@ -27,7 +27,7 @@ if(NOT Python_Development.Module_FOUND)
 endif()
 
 python_add_library(_core MODULE WITH_SOABI src/python/module.c src/python/tree.c
-  src/python/verify.c)
+  src/python/verify.c src/python/trees.c)
 target_include_directories(_core PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/python)
 target_link_libraries(_core PRIVATE ptx)
 ptx_pgo(_core)

@@ -151,6 +151,15 @@ typedef struct ptx_res {
    "spill-loads", "stack", "shared", "local", "const", "insts". */
 const char *ptx_res_name(unsigned i);
 
+/* The files at paths[0..n) read and parsed on up to `jobs` threads, each
+   with the tuning key of the FILE.json beside it, where there is one
+   (ptx_tree_meta_json): an array of n that owns everything it points to
+   (free with ptx_tree_files_free), NULL only when out of memory.  A file
+   that cannot be read or parsed has m NULL and its diagnostic in error
+   ("path:line:col: error: ..."). */
+ptx_tree_file *ptx_tree_load(const char *const *paths, size_t n, unsigned jobs);
+void ptx_tree_files_free(ptx_tree_file *f, size_t n);
+
 typedef struct ptx_tree_diff ptx_tree_diff;
 
 ptx_tree_diff *ptx_diff_trees(const ptx_tree_file *a, size_t na, const ptx_tree_file *b,

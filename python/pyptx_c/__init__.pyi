@@ -1,3 +1,5 @@
+import os
+from collections.abc import Sequence
 from typing import Literal
 
 __version__: str
@@ -59,4 +61,15 @@ def diff(a: str | bytes | Module, b: str | bytes | Module, *, ignore_debug: bool
          ignore_labels: bool = False, ignore_names: bool = False, ignore_regs: bool = False,
          context: int = 3, format: Literal["unified", "stat", "json"] = "unified",
          jobs: int = 2) -> str: ...
+def diff_trees(a: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+               b: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
+               ignore_debug: bool = False, ignore_labels: bool = False,
+               ignore_names: bool = False, ignore_regs: bool = False, context: int = 3,
+               format: Literal["unified", "stat", "json", "markdown"] = "unified",
+               resources: bool = False, jit: bool = False, ptxas: str | None = None,
+               jobs: int = 2) -> str:
+    """pyptx-diff's tree mode: a and b are directories (every *.ptx below)
+    or lists of PTX files.  resources=True compiles the differing kernels'
+    files (ptxas, or the CUDA driver with jit=True) and reports their
+    figures.  Raises PTXError where the compiler cannot be run at all."""
 def sugar_passes() -> list[tuple[str, str]]: ...

@@ -309,6 +309,11 @@ static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
     return res;
 }
 
+static PyObject *py_diff_trees(PyObject *mod, PyObject *args, PyObject *kw)
+{
+    return pyptx_diff_trees(mod, args, kw, state(mod)->error);
+}
+
 static PyObject *py_sugar_passes(PyObject *mod, PyObject *unused)
 {
     PyObject *l = PyList_New(0);
@@ -351,6 +356,18 @@ PyDoc_STRVAR(diff_doc,
 "text pyptx-diff prints: format 'unified' ('' when they are the same),\n"
 "'stat' (its --stat) or 'json' (its --json).  jobs=N compares on N threads,\n"
 "cut by function (sources are parsed on one): the same text.");
+PyDoc_STRVAR(diff_trees_doc,
+"diff_trees(a, b, *, ignore_debug=False, ignore_labels=False, ignore_names=False,\n"
+"           ignore_regs=False, context=3, format='unified', resources=False,\n"
+"           jit=False, ptxas=None, jobs=2) -> str\n\n"
+"pyptx-diff's tree mode over two lists of PTX file paths: kernels pair by\n"
+"name, an autotuner's variants by the FILE.json beside them and by\n"
+"similarity; the report as pyptx-diff prints it for --format F\n"
+"('unified', 'stat', 'json', 'markdown').  resources=True adds each\n"
+"differing kernel's figures (registers, spills, stack, shared, local and\n"
+"constant memory, SASS instructions), compiled by ptxas (ptxas=PATH, or\n"
+"$PTXAS, PATH, /usr/local/cuda/bin) or, jit=True, the CUDA driver.  Raises\n"
+"PTXError where the compiler cannot be run at all.");
 PyDoc_STRVAR(passes_doc, "sugar_passes() -> list of (name, help), in the order they run.");
 
 static PyMethodDef functions[] = {
@@ -358,6 +375,8 @@ static PyMethodDef functions[] = {
     { "ptx_to_python", (PyCFunction)(void (*)(void))py_ptx_to_python,
       METH_VARARGS | METH_KEYWORDS, ptx_to_python_doc },
     { "diff", (PyCFunction)(void (*)(void))py_diff, METH_VARARGS | METH_KEYWORDS, diff_doc },
+    { "diff_trees", (PyCFunction)(void (*)(void))py_diff_trees, METH_VARARGS | METH_KEYWORDS,
+      diff_trees_doc },
     { "sugar_passes", py_sugar_passes, METH_NOARGS, passes_doc },
     { NULL, NULL, 0, NULL }
 };

@@ -2,7 +2,7 @@
  * python/pyptx_c.h - the CPython extension pyptx_c._core over libptx.
  *
  * module.c holds the functions (ptx_to_python, parse, diff) and the
- * errors; verify.c ptx_to_python's verify=True; tree.c the read-only views of a parsed module (Module,
+ * errors; verify.c ptx_to_python's verify=True; trees.c diff_trees; tree.c the read-only views of a parsed module (Module,
  * Function, Statement).  A view keeps its Module alive and points into
  * the module's arena, which never moves or changes after the parse, so
  * views need no bookkeeping of their own.
@@ -51,5 +51,8 @@ PyObject *pyptx_str(const char *p, size_t n);
 struct ptx_codegen_options;
 PyObject *pyptx_verified(ptx_module *m, const struct ptx_codegen_options *o,
                          PyObject *text, PyObject *error);
+
+/* trees.c: diff_trees(a_paths, b_paths, ...), `error` PTXError. */
+PyObject *pyptx_diff_trees(PyObject *mod, PyObject *args, PyObject *kw, PyObject *error);
 
 #endif

@@ -129,6 +129,30 @@ def test_diff_matches_the_program(tmp_path):
         pyptx_c.diff(SAMPLE, "ld.global")
 
 
+def test_diff_trees_matches_the_program(tmp_path):
+    """diff_trees over directories and lists: pyptx-diff's tree report in
+    every format, with the figures where asked; PTXError without ptxas."""
+    import tarfile
+    with tarfile.open(os.path.join(SOURCE, "tests", "diff", "trees", "triton.tar.xz")) as t:
+        t.extractall(tmp_path)
+    a, b = tmp_path / "triton" / "a", tmp_path / "triton" / "b"
+    some = sorted(str(p) for p in b.rglob("matmul.ptx"))[:3]
+    for fmt in ("unified", "stat", "json", "markdown"):
+        want = subprocess.run([PROG["pyptx-diff"], "--format", fmt, str(a), str(b)],
+                              capture_output=True, text=True).stdout
+        assert pyptx_c.diff_trees(a, b, format=fmt) == want, fmt
+    lst = tmp_path / "list"
+    lst.write_text("\n".join(some) + "\n")
+    want = subprocess.run([PROG["pyptx-diff"], "--resources", "--json", str(a), "@" + str(lst)],
+                          capture_output=True, text=True).stdout
+    assert pyptx_c.diff_trees(str(a), some, format="json", resources=True) == want
+    assert pyptx_c.diff_trees(a, a, format="stat").endswith("102 same, 0 changed, 0 added, 0 removed\n")
+    with pytest.raises(pyptx_c.PTXError, match="no ptxas"):
+        pyptx_c.diff_trees(a, some, resources=True, ptxas=str(tmp_path / "none"))
+    with pytest.raises(ValueError):
+        pyptx_c.diff_trees(a, b, format="html")
+
+
 def test_errors_carry_the_location():
     """Every bad input of tests/bad: PTXSyntaxError at the program's file:line:col."""
     checked = 0

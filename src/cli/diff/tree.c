@@ -1,12 +1,10 @@
 /*
- * cli/diff/tree.c - pyptx-diff's tree mode: two directories (every *.ptx file
- * below each) or two @FILE lists, compared kernel by kernel
- * (ptx_diff_trees).  The files are read and parsed on --jobs threads; a
- * file that cannot be read or parsed is reported, and the rest compared.
- * Beside each FILE.ptx, a FILE.json (a Triton cache's metadata) gives the
- * kernel's tuning key.
+ * cli/diff/tree.c - pyptx-diff's tree mode: two directories (every *.ptx
+ * file below each) or two @FILE lists, compared kernel by kernel
+ * (ptx_diff_trees).  The files are read and parsed on --jobs threads, with
+ * the tuning keys of their FILE.json (ptx_tree_load); a file that cannot
+ * be read or parsed is reported, and the rest compared.
  */
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,80 +44,23 @@ static int read_list(const char *file, path_list *l)
 typedef struct side_files {
     path_list paths;
     ptx_tree_file *f;
-    char **errors, **metas;
 } side_files;
 
-typedef struct loader {
-    side_files *s[2];
-    atomic_size_t next;
-} loader;
-
-/* The tuning key from FILE.json beside FILE.ptx, or NULL. */
-static char *meta_of(const char *path)
-{
-    size_t n = strlen(path), size;
-    if (n < 4 || strcmp(path + n - 4, ".ptx"))
-        return NULL;
-    char *json = malloc(n + 2), key[1024];
-    if (!json)
-        return NULL;
-    memcpy(json, path, n - 4);
-    strcpy(json + n - 4, ".json");
-    char *text = paths_read(json, &size);
-    free(json);
-    int ok = text && ptx_tree_meta_json(text, size, key, sizeof key) == 0;
-    free(text);
-    return ok ? strdup(key) : NULL;
-}
-
-static void load_one(side_files *s, size_t i)
-{
-    ptx_diag d;
-    ptx_tree_file *f = &s->f[i];
-    f->path = s->paths.v[i];
-    f->m = ptx_parse_file(f->path, &d);
-    if (!f->m) {
-        char buf[1024];
-        snprintf(buf, sizeof buf, "%s:%u:%u: error: %s", d.file, d.line, d.col, d.msg);
-        s->errors[i] = strdup(buf);
-        f->error = s->errors[i] ? s->errors[i] : "cannot be parsed";
-    }
-    f->meta = s->metas[i] = meta_of(f->path);
-}
-
-static void load_some(void *arg)
-{
-    loader *l = arg;
-    size_t na = l->s[0]->paths.n, total = na + l->s[1]->paths.n;
-    for (size_t k; (k = atomic_fetch_add(&l->next, 1)) < total;)
-        load_one(l->s[k >= na], k >= na ? k - na : k);
-}
-
-static int collect(const char *arg, side_files *s)
+/* The paths of a tree argument, loaded (ptx_tree_load). */
+static int collect(const char *arg, unsigned jobs, side_files *s)
 {
     int rc = arg[0] == '@' ? read_list(arg + 1, &s->paths) : paths_add(&s->paths, arg);
     paths_sort(&s->paths);
-    size_t n = s->paths.n + 1;
-    s->f = calloc(n, sizeof *s->f);
-    s->errors = calloc(n, sizeof *s->errors);
-    s->metas = calloc(n, sizeof *s->metas);
-    if (!s->f || !s->errors || !s->metas) {
+    if (rc == 0 && !(s->f = ptx_tree_load((const char *const *)s->paths.v, s->paths.n, jobs))) {
         fputs("pyptx-diff: out of memory\n", stderr);
-        return -1;
+        rc = -1;
     }
     return rc;
 }
 
 static void free_side(side_files *s)
 {
-    for (size_t i = 0; i < s->paths.n && s->f; i++) {
-        ptx_module_free((ptx_module *)s->f[i].m);
-        free(s->errors[i]);
-        free(s->metas[i]);
-    }
-    free(s->f);
-    free(s->errors);
-    free(s->metas);
+    ptx_tree_files_free(s->f, s->paths.n);
     paths_free(&s->paths);
 }
 
@@ -177,11 +118,9 @@ int diff_trees_main(const diff_cli *c, const char *a, const char *b)
 {
     side_files sa = { 0 }, sb = { 0 };
     int rc = 2;
-    if (collect(a, &sa) != 0 || collect(b, &sb) != 0)
-        goto done;
-    loader l = { { &sa, &sb }, 0 };
     unsigned jobs = c->o.jobs ? c->o.jobs : 2;
-    ptx_each_thread(&l, jobs, 0, load_some);
+    if (collect(a, jobs, &sa) != 0 || collect(b, jobs, &sb) != 0)
+        goto done;
     char err[256];
     ptx_tree_diff *t = ptx_diff_trees(sa.f, sa.paths.n, sb.f, sb.paths.n, &c->o, err,
                                       sizeof err);
