@@ -306,6 +306,110 @@ static void pairing(void **state)
     ptx_module_free(a);
 }
 
+/* ---- trees */
+
+/* A module of one kernel "k" whose body adds `n` to a register `reps`
+   times: variants that differ in their statements. */
+static ptx_module *variant(const char *name, int n, int reps)
+{
+    char text[4096];
+    int at = snprintf(text, sizeof text, ".version 8.0\n.target sm_90\n.address_size 64\n"
+                      ".visible .entry k()\n{\n.reg .b32 %%r<4>;\n");
+    for (int i = 0; i < reps; i++)
+        at += snprintf(text + at, sizeof text - (size_t)at, "add.s32 %%r1, %%r1, %d;\n", n + i);
+    snprintf(text + at, sizeof text - (size_t)at, "ret;\n}\n");
+    return parse(name, text);
+}
+
+static size_t count_status(const ptx_tree_diff *t, ptx_diff_status st, ptx_tree_how how)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ptx_tree_nkernels(t); i++) {
+        const ptx_tree_kernel *k = ptx_tree_kernel_at(t, i);
+        n += !k->module && k->status == st && k->how == how;
+    }
+    return n;
+}
+
+/* Variants of one name pair with their identical counterparts, in any
+   order of files; metadata that agrees decides over statements. */
+static void tree_variants(void **state)
+{
+    (void)state;
+    ptx_tree_file a[3] = { { "a0", variant("a0", 10, 4), NULL, NULL },
+                           { "a1", variant("a1", 20, 6), NULL, NULL },
+                           { "a2", variant("a2", 30, 8), NULL, NULL } };
+    ptx_tree_file b[3] = { { "b0", variant("b0", 30, 8), NULL, NULL },
+                           { "b1", variant("b1", 10, 4), NULL, NULL },
+                           { "b2", variant("b2", 20, 6), NULL, NULL } };
+    char err[256];
+    ptx_diff_opts o = { .context = 3 };
+    ptx_tree_diff *t = ptx_diff_trees(a, 3, b, 3, &o, err, sizeof err);
+    assert_non_null(t);
+    assert_true(ptx_tree_same(t));
+    assert_int_equal(count_status(t, PTX_DIFF_SAME, PTX_TREE_BY_SIMILARITY), 3);
+    ptx_tree_free(t);
+    /* keys that pair a0 with b0 and so on, whatever the statements say */
+    const char *keys[3] = { "num_warps=4;constants={\"B\": 1}", "num_warps=4;constants={\"B\": 2}",
+                            "num_warps=4;constants={\"B\": 3}" };
+    const char *bkeys[3] = { "num_warps=8;constants={\"B\": 1}", "num_warps=8;constants={\"B\": 2}",
+                             "num_warps=8;constants={\"B\": 3}" };
+    for (int i = 0; i < 3; i++)
+        a[i].meta = keys[i], b[i].meta = bkeys[i];
+    t = ptx_diff_trees(a, 3, b, 3, &o, err, sizeof err);
+    assert_int_equal(count_status(t, PTX_DIFF_CHANGED, PTX_TREE_BY_META), 3);
+    for (size_t i = 0; i < ptx_tree_nkernels(t); i++)
+        if (!ptx_tree_kernel_at(t, i)->module)
+            assert_int_equal(ptx_tree_kernel_at(t, i)->fa, ptx_tree_kernel_at(t, i)->fb);
+    ptx_tree_free(t);
+    /* a kernel with nothing in common pairs with none */
+    a[0].meta = b[0].meta = a[1].meta = b[1].meta = a[2].meta = b[2].meta = NULL;
+    ptx_module_free((ptx_module *)b[0].m);
+    b[0].m = variant("b0", 1000, 40);
+    t = ptx_diff_trees(a, 3, b, 3, &o, err, sizeof err);
+    assert_int_equal(count_status(t, PTX_DIFF_SAME, PTX_TREE_BY_SIMILARITY), 2);
+    assert_int_equal(count_status(t, PTX_DIFF_ADDED, PTX_TREE_UNPAIRED), 1);
+    assert_int_equal(count_status(t, PTX_DIFF_REMOVED, PTX_TREE_UNPAIRED), 1);
+    ptx_tree_free(t);
+    for (int i = 0; i < 3; i++) {
+        ptx_module_free((ptx_module *)a[i].m);
+        ptx_module_free((ptx_module *)b[i].m);
+    }
+}
+
+/* The tuning key of Triton's metadata, and what is not one. */
+static void tree_meta(void **state)
+{
+    (void)state;
+    char key[256];
+    const char *json = "{\"hash\": \"x\", \"num_warps\": 4, \"num_ctas\": 1, \"num_stages\": 3,"
+                       " \"cluster_dims\": [1, 1, 1], \"name\": \"k\", \"constants\": "
+                       "{\"BLOCK\": 128, \"S\": \"a,b\"}}";
+    assert_int_equal(ptx_tree_meta_json(json, strlen(json), key, sizeof key), 0);
+    assert_string_equal(key, "num_warps=4;num_stages=3;num_ctas=1;cluster_dims=[1, 1, 1];"
+                             "constants={\"BLOCK\": 128, \"S\": \"a,b\"}");
+    assert_int_equal(ptx_tree_meta_json("{\"hash\": 1}", 11, key, sizeof key), -1);
+    assert_int_equal(ptx_tree_meta_json(json, strlen(json), key, 10), -1);
+    assert_int_equal(ptx_tree_meta_json("{\"num_warps\": [1, ", 18, key, sizeof key), -1);
+}
+
+/* Figures: spills from a log; a cubin that is not one is -1. */
+static void tree_resources(void **state)
+{
+    (void)state;
+    ptx_res r;
+    const char *log = "ptxas info    : Function properties for kk\n"
+                      "    8 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                      "ptxas info    : Function properties for k\n"
+                      "    24 bytes stack frame, 20 bytes spill stores, 16 bytes spill loads\n";
+    assert_int_equal(ptx_res_from(log, "junk", 4, "k", &r), -1);
+    assert_int_equal(r.v[PTX_RES_SPILL_STORES], 20);
+    assert_int_equal(r.v[PTX_RES_SPILL_LOADS], 16);
+    assert_int_equal(r.v[PTX_RES_REGS], -1);
+    assert_string_equal(ptx_res_name(PTX_RES_INSTS), "insts");
+    assert_null(ptx_res_name(PTX_RES_N));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,6 +420,9 @@ int main(void)
         cmocka_unit_test(report),
         cmocka_unit_test(pairing),
         cmocka_unit_test(threads),
+        cmocka_unit_test(tree_variants),
+        cmocka_unit_test(tree_meta),
+        cmocka_unit_test(tree_resources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
