@@ -21,6 +21,9 @@ tests/corpus/nvcc (the same sources at -O3 and -G).  Cases:
              one policy and not the other heads the table, exit 3
   badinput   an unreadable file, a file that is not PTX and a kernel that
              ptxas rejects: each reported, the rest compared, exit 2
+  jit        --jit on the Triton trees: every differing kernel measured by
+             the CUDA driver (no spill counts: its log has none); exit 77,
+             skipped, without a driver or a GPU
 """
 import argparse
 import json
@@ -275,6 +278,25 @@ def case_badinput(a, work, diff):
     if len(errs) != 1 or "error" not in errs[0]["resources"]["b"]["error"]:
         fail("the kernel ptxas rejects: %s" % [e["name"] for e in errs])
     print("ok: unreadable, unparsable and rejected inputs reported; the rest compared")
+
+
+def case_jit(a, work, diff):
+    ta, tb = triton_trees(work)
+    r = run([diff, "--jit", "--json", ta, tb])
+    if r.returncode == 2 and re.search(r"no CUDA (driver|device)", r.stderr):
+        print("skipped: " + r.stderr.strip())
+        sys.exit(77)
+    if r.returncode != 1:
+        fail("--jit: exit %d: %s" % (r.returncode, r.stderr[-1000:]))
+    n = 0
+    for k in kernels(json.loads(r.stdout)):
+        for s in "ab":
+            got = k["resources"][s]
+            if got["error"] or got.get("regs", 0) <= 0 or "insts" not in got or \
+                    "spill-stores" in got:
+                fail("--jit: %s %s: %s" % (k["name"], k[s], got))
+            n += 1
+    print("ok: %d kernel sides measured by the driver" % n)
 
 
 CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
