@@ -11,8 +11,7 @@ rc=0
 # Sanitizer build: every target with -fsanitize=address,undefined, the first
 # report aborting (cmake/sanitize.cmake).  It reuses build/venv.  Run in the
 # first pass only: tests labelled "fuzz" (the libFuzzer harnesses, sanitized
-# already), "valgrind" (valgrind cannot run ASan binaries) and "speed"
-# (timings mean nothing under ASan), and by name diff_speed (a timing) and
+# already) and "valgrind" (valgrind cannot run ASan binaries), and by name
 # install_and_package (links an outside consumer against the installed,
 # here sanitized, libptx.a without -fsanitize).  No Python extension there
 # (PTX_PYTHON=OFF): an ASan-built module cannot load into an uninstrumented
@@ -23,5 +22,5 @@ cmake --build build-asan -j "$(nproc)"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
     ctest --output-on-failure -j "$(nproc)" --timeout 3000 \
-          -LE 'fuzz|valgrind|speed' -E '^(diff_speed|install_and_package)$') || rc=1
+          -LE 'fuzz|valgrind' -E '^install_and_package$') || rc=1
 exit $rc

@@ -13,10 +13,8 @@ import argparse
 import json
 import os
 import re
-import resource
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "kernels.cu")
@@ -389,10 +387,10 @@ def case_errors():
     check(diff("--bogus", corpus(HAND), corpus(HAND))[0] == 2, "bad option")
 
 
-def case_speed():
-    """Two 10 MB files, five kernels changed: about 0.2 s on an idle
-    machine.  CPU time (both threads) is bounded, since wall time on a
-    loaded CI runner says little; a quadratic alignment would take minutes."""
+def case_large():
+    """Two 10 MB files, five kernels changed: exactly those five are
+    reported, and nothing with the files the same.  Its speed is measured
+    by tools/diff_bench.py, not here."""
     a, b = work("big_a.ptx"), work("big_b.ptx")
     p = subprocess.run([sys.executable, A.bench, corpus(TRITON), a, b,
                         "--mb", "10", "--changes", "5"],
@@ -402,15 +400,7 @@ def case_speed():
     check(len(changed) == 5 and os.path.getsize(a) >= 10e6, p.stdout)
     for args, rc in ((["--stat", a, b], 1), (["--stat", a, a], 0),
                      (["--stat", "--ignore-debug", "--ignore-regs", a, b], 1)):
-        t0, r0 = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
         out = expect_rc(rc, *args)
-        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        wall = time.monotonic() - t0
-        cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
-        print("pyptx-diff %s: %.3f s wall, %.3f s cpu"
-              % (" ".join(args[:-2]), wall, cpu))
-        check(cpu < 2.0 and wall < 20.0, "too slow: %.2f s cpu, %.2f s wall"
-              % (cpu, wall))
         if rc:
             names = [l.split("|")[0].strip() for l in out.split("\n")[:-2]]
             check(names == changed, "reported %s, changed %s" % (names, changed))
