@@ -9,6 +9,7 @@ target_include_directories(ptx_shared PUBLIC
   $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_link_libraries(ptx_shared PRIVATE ${PTX_EXTRA_LIBS})
+include(${CMAKE_CURRENT_LIST_DIR}/exports.cmake)
 set_target_properties(ptx PROPERTIES EXPORT_NAME ptx_static)
 set_target_properties(ptx_shared PROPERTIES EXPORT_NAME ptx)
 

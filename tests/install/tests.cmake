@@ -9,3 +9,7 @@ add_test(NAME example_opcount
 file(READ ${CMAKE_SOURCE_DIR}/tests/install/sample.opcount PTX_OPCOUNT_EXPECT)
 string(REGEX REPLACE "([][+.*()^$?|\\\\])" "\\\\\\1" PTX_OPCOUNT_RE "${PTX_OPCOUNT_EXPECT}")
 set_tests_properties(example_opcount PROPERTIES PASS_REGULAR_EXPRESSION "^${PTX_OPCOUNT_RE}$")
+# libptx.so exports exactly what include/ptx/*.h declares (cmake/exports.cmake)
+add_test(NAME exports
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/install/exports.py
+          $<TARGET_FILE:ptx_shared> ${CMAKE_SOURCE_DIR}/include)
