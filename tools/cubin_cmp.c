@@ -25,7 +25,7 @@ static void usage(FILE *f)
 }
 
 /* An option without a value: 1 if a is one (and set), else 0. */
-static int flag_option(const char *a, ptx_cubin_opts *o, int *quiet)
+static int flag_option(const char *a, ptx_cubin_options *o, int *quiet)
 {
     if (!strcmp(a, "--names-may-differ"))
         o->names_may_differ = 1;
@@ -46,7 +46,7 @@ static int flag_option(const char *a, ptx_cubin_opts *o, int *quiet)
 
 /* --rename A=B (or --rename=A=B) into ren[o->nrenames]: 0, or -1 after a
    message. */
-static int rename_option(int argc, char **argv, int *i, ptx_cubin_opts *o,
+static int rename_option(int argc, char **argv, int *i, ptx_cubin_options *o,
                          ptx_cubin_rename *ren)
 {
     const char *a = argv[*i];
@@ -62,7 +62,7 @@ static int rename_option(int argc, char **argv, int *i, ptx_cubin_opts *o,
 /* The command line: 0 (two files), 1 for --help (printed), -1 after a
    message. */
 static int parse_args(int argc, char **argv, const char *file[2],
-                      ptx_cubin_opts *o, ptx_cubin_rename *ren, int *quiet)
+                      ptx_cubin_options *o, ptx_cubin_rename *ren, int *quiet)
 {
     int nfile = 0;
     for (int i = 1; i < argc; i++) {
@@ -98,7 +98,7 @@ int main(int argc, char **argv)
 {
     const char *file[2] = {NULL, NULL};
     int quiet = 0;
-    ptx_cubin_opts o;
+    ptx_cubin_options o;
     memset(&o, 0, sizeof o);
     ptx_cubin_rename *ren = calloc((size_t)argc, sizeof *ren);
     if (!ren)

@@ -59,7 +59,7 @@ static int save(const char *dir, const char *name, const void *p, size_t n)
 typedef struct args {
     const char *file[2], *arch, *savedir;
     int nfile, verbose;
-    ptx_cubin_opts o;
+    ptx_cubin_options o;
     ptx_cubin_rename *ren; /* o.renames, argc entries */
 } args;
 

@@ -2,7 +2,7 @@
  * ptx/cubin.h - compare two CUDA cubins (ELF64) by their code-bearing
  * sections.
  *
- *     ptx_cubin_opts o = {0};               // strict: same names, same bytes
+ *     ptx_cubin_options o = {0};               // strict: same names, same bytes
  *     char why[256];
  *     int r = ptx_cubin_compare(a, na, b, nb, &o, why, sizeof why);
  *     // r == 1 same, 0 different (why says where), -1 malformed (why says
@@ -75,14 +75,14 @@ typedef struct ptx_cubin_rename {
     const char *b;
 } ptx_cubin_rename;
 
-typedef struct ptx_cubin_opts {
+typedef struct ptx_cubin_options {
     int names_may_differ;             /* see above; 0 = names must match */
     ptx_cubin_match match;            /* kernel pairing */
     const ptx_cubin_rename *renames;  /* may be NULL */
     size_t nrenames;
     int include_debug;                /* 1: compare debug sections too */
     int ignore_elf_flags;             /* 1: don't compare e_flags (arch) */
-} ptx_cubin_opts;
+} ptx_cubin_options;
 
 /* Compare cubins a[0..na) and b[0..nb).  `o` may be NULL (all zero).
    Returns 1 same, 0 different, -1 malformed; `why` (if non-NULL, whylen > 0)
@@ -92,7 +92,7 @@ typedef struct ptx_cubin_opts {
        section .nv.info.scale present in A only
        B: section header table outside the file                               */
 int ptx_cubin_compare(const void *a, size_t na, const void *b, size_t nb,
-                      const ptx_cubin_opts *o, char *why, size_t whylen);
+                      const ptx_cubin_options *o, char *why, size_t whylen);
 
 /* Check that buf[0..n) is an ELF64 cubin this reader accepts.  Returns 0 or
    -1 with a message in `why`. */

@@ -1,7 +1,7 @@
 /*
  * ptx/diff.h - compare two PTX modules statement by statement.
  *
- *     ptx_diff_opts o = { .flags = PTX_DIFF_IGNORE_DEBUG, .context = 3 };
+ *     ptx_diff_options o = { .flags = PTX_DIFF_IGNORE_DEBUG, .context = 3 };
  *     ptx_diff *d = ptx_diff_run(a, b, &o, err, sizeof err);
  *     if (!ptx_diff_same(d))
  *         ptx_diff_print_unified(d, &out);
@@ -41,7 +41,7 @@ enum {
     PTX_DIFF_IGNORE_NAMES = 1u << 3
 };
 
-typedef struct ptx_diff_opts {
+typedef struct ptx_diff_options {
     unsigned flags;          /* PTX_DIFF_* */
     int context;             /* lines of context around changes (3) */
     const char *const *functions; /* only these functions, or NULL */
@@ -49,7 +49,7 @@ typedef struct ptx_diff_opts {
     /* threads in all (0: two, one per module); the work is cut by
        function, and the result is the same for any number */
     unsigned jobs;
-} ptx_diff_opts;
+} ptx_diff_options;
 
 typedef enum ptx_diff_status {
     PTX_DIFF_SAME,
@@ -72,7 +72,7 @@ typedef struct ptx_diff ptx_diff;
 /* Compares a with b.  Returns NULL (and a message in err) when an option
    cannot be honoured, e.g. a --function name found in neither module. */
 ptx_diff *ptx_diff_run(const ptx_module *a, const ptx_module *b,
-                       const ptx_diff_opts *o, char *err, size_t errn);
+                       const ptx_diff_options *o, char *err, size_t errn);
 int ptx_diff_same(const ptx_diff *d);
 size_t ptx_diff_nunits(const ptx_diff *d);
 const ptx_diff_unit *ptx_diff_unit_at(const ptx_diff *d, size_t i);
@@ -163,7 +163,7 @@ void ptx_tree_files_free(ptx_tree_file *f, size_t n);
 typedef struct ptx_tree_diff ptx_tree_diff;
 
 ptx_tree_diff *ptx_diff_trees(const ptx_tree_file *a, size_t na, const ptx_tree_file *b,
-                              size_t nb, const ptx_diff_opts *o, char *err, size_t errn);
+                              size_t nb, const ptx_diff_options *o, char *err, size_t errn);
 int ptx_tree_same(const ptx_tree_diff *t);
 size_t ptx_tree_nkernels(const ptx_tree_diff *t);
 const ptx_tree_kernel *ptx_tree_kernel_at(const ptx_tree_diff *t, size_t i);
@@ -197,12 +197,12 @@ int ptx_tree_meta_json(const char *json, size_t n, char *buf, size_t cap);
    file the compiler rejects gets the compiler's error line in its
    figures' `error`.  NULL (and a message in err) where the compiler cannot
    be run at all.  Free with ptx_res_free. */
-typedef struct ptx_measure_opts {
+typedef struct ptx_measure_options {
     const char *ptxas;
     int jit;
     unsigned jobs;
-} ptx_measure_opts;
-ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_opts *o, char *err,
+} ptx_measure_options;
+ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_options *o, char *err,
                           size_t errn);
 void ptx_res_free(ptx_res *res, size_t nkernels);
 

@@ -10,6 +10,10 @@
 #include "ptx/jit.h"
 #include "ptx/ptx.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum ptx_jit_verdict {
     PTX_JIT_IDENTICAL, /* every text gives the original's code sections */
     PTX_JIT_DIFFERENT, /* some text gives other code, or is rejected alone */
@@ -34,4 +38,7 @@ ptx_jit_verdict ptx_jit_verify(ptx_jit *j, const char *arch, const char *name,
                                const ptx_jit_text *texts, int ntexts,
                                int names_may_differ, ptx_buf *report);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -123,7 +123,7 @@ static long find_kernel(const side *s, const char *k, size_t klen)
     return -1;
 }
 
-static const char *rename_a(const ptx_cubin_opts *o, const char *k)
+static const char *rename_a(const ptx_cubin_options *o, const char *k)
 {
     for (size_t i = 0; o->renames && i < o->nrenames; i++)
         if (o->renames[i].a && o->renames[i].b && !strcmp(o->renames[i].a, k))
@@ -143,7 +143,7 @@ static char *dupstr(const char *s)
 /* Fill s->canon.  When `by_kernel` is 0, canonical names are the literal
    names.  Otherwise a per-function section P<k> becomes P "\x01" key, where
    key is "#<index>" (ORDER) or the B-side kernel name (NAME). */
-static int side_canon(side *s, const ptx_cubin_opts *o, int by_kernel,
+static int side_canon(side *s, const ptx_cubin_options *o, int by_kernel,
                       int order, int is_a)
 {
     s->canon = calloc(s->e.nsec ? s->e.nsec : 1, sizeof *s->canon);
@@ -550,7 +550,7 @@ static int cmp_pair(const cmpctx *c, size_t ia, size_t ib, char *why,
 /* Entry points                                                        */
 
 static int name_sets_equal(const side *a, const side *b,
-                           const ptx_cubin_opts *o)
+                           const ptx_cubin_options *o)
 {
     if (a->nk != b->nk)
         return 0;
@@ -565,7 +565,7 @@ static int name_sets_equal(const side *a, const side *b,
 /* Parses both sides and canonicalizes their section names: 0, or -1 with
    why set.  *nmd: names may differ; *order: kernels pair by order. */
 static int load_sides(side *A, side *B, const void *abuf, size_t na,
-                      const void *bbuf, size_t nb, const ptx_cubin_opts *o,
+                      const void *bbuf, size_t nb, const ptx_cubin_options *o,
                       int *nmd, int *order, char *why, size_t whylen)
 {
     if (cb_elf_parse(&A->e, abuf, na, "A", why, whylen) ||
@@ -592,7 +592,7 @@ static int load_sides(side *A, side *B, const void *abuf, size_t na,
 
 /* The ELF header fields and the kernel count that must agree: 1 if they
    do, else 0 with why set. */
-static int headers_agree(const side *A, const side *B, const ptx_cubin_opts *o,
+static int headers_agree(const side *A, const side *B, const ptx_cubin_options *o,
                          int order, char *why, size_t whylen)
 {
     if (A->e.machine != B->e.machine) {
@@ -617,7 +617,7 @@ static int headers_agree(const side *A, const side *B, const ptx_cubin_opts *o,
    code first (.text.*), so that a change of code is reported as such
    rather than through a consequence of it elsewhere; then the rest, in
    section-header order.  1 if all agree and B has no section left over. */
-static int cmp_sections(const cmpctx *c, const ptx_cubin_opts *o, char *why,
+static int cmp_sections(const cmpctx *c, const ptx_cubin_options *o, char *why,
                         size_t whylen)
 {
     side *A = c->a, *B = c->b;
@@ -648,10 +648,10 @@ static int cmp_sections(const cmpctx *c, const ptx_cubin_opts *o, char *why,
 }
 
 int ptx_cubin_compare(const void *abuf, size_t na, const void *bbuf, size_t nb,
-                      const ptx_cubin_opts *opts, char *why, size_t whylen)
+                      const ptx_cubin_options *opts, char *why, size_t whylen)
 {
-    static const ptx_cubin_opts zero;
-    const ptx_cubin_opts *o = opts ? opts : &zero;
+    static const ptx_cubin_options zero;
+    const ptx_cubin_options *o = opts ? opts : &zero;
     side A, B;
     memset(&A, 0, sizeof A);
     memset(&B, 0, sizeof B);

@@ -140,7 +140,7 @@ static void align_all(ptx_diff *d, unsigned jobs, size_t min_part)
             d->same = 0;
 }
 
-static int wanted(const ptx_diff_opts *o, ptx_str name)
+static int wanted(const ptx_diff_options *o, ptx_str name)
 {
     for (size_t k = 0; k < o->nfunctions; k++)
         if (strlen(o->functions[k]) == name.n
@@ -149,7 +149,7 @@ static int wanted(const ptx_diff_opts *o, ptx_str name)
     return 0;
 }
 
-static int unit_wanted(const ptx_diff *d, const ptx_diff_opts *o, int ua,
+static int unit_wanted(const ptx_diff *d, const ptx_diff_options *o, int ua,
                        int ub)
 {
     if (!o->nfunctions)
@@ -206,7 +206,7 @@ static size_t pair_units(const ptx_diff *d, unsigned flags, int (*out)[2])
 }
 
 /* Every --function name must name a function in a or b. */
-static int check_names(const ptx_diff *d, const ptx_diff_opts *o, char *err,
+static int check_names(const ptx_diff *d, const ptx_diff_options *o, char *err,
                        size_t errn)
 {
     for (size_t k = 0; k < o->nfunctions; k++) {
@@ -228,13 +228,13 @@ static int check_names(const ptx_diff *d, const ptx_diff_opts *o, char *err,
 }
 
 ptx_diff *ptx_diff_run(const ptx_module *a, const ptx_module *b,
-                       const ptx_diff_opts *o, char *err, size_t errn)
+                       const ptx_diff_options *o, char *err, size_t errn)
 {
     return pd_diff_split(a, b, o, PTX_MIN_PART, err, errn);
 }
 
 ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
-                        const ptx_diff_opts *o, size_t min_part, char *err,
+                        const ptx_diff_options *o, size_t min_part, char *err,
                         size_t errn)
 {
     ptx_diff *d = pd_calloc(1, sizeof *d);

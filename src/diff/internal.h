@@ -153,7 +153,7 @@ struct ptx_diff {
    min_part bytes (ptx_diff_run: PTX_MIN_PART); for tests, 1 cuts at every
    function. */
 ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
-                        const ptx_diff_opts *o, size_t min_part, char *err,
+                        const ptx_diff_options *o, size_t min_part, char *err,
                         size_t errn);
 
 /* Aligns units a and b into p's runs, counts and status (p->ua, p->ub

@@ -126,7 +126,7 @@ static void finish_ptxas(build *b, int status)
 
 /* Every build on up to `jobs` ptxas processes at once: -1 where no ptxas
    is found. */
-static int run_ptxas(const ptx_measure_opts *o, build *v, size_t n, char *err, size_t errn)
+static int run_ptxas(const ptx_measure_options *o, build *v, size_t n, char *err, size_t errn)
 {
     char found[4096];
     const char *ptxas = find_ptxas(o->ptxas, found, sizeof found);
@@ -232,7 +232,7 @@ static size_t nfiles(const ptx_tree_diff *t, int s)
     return n;
 }
 
-ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_opts *o, char *err,
+ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_options *o, char *err,
                           size_t errn)
 {
     size_t nf[2] = { nfiles(t, 0), nfiles(t, 1) }, nk = ptx_tree_nkernels(t);

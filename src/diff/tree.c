@@ -113,9 +113,9 @@ static void align_entries(ptx_tree_diff *t)
 }
 
 ptx_tree_diff *ptx_diff_trees(const ptx_tree_file *a, size_t na, const ptx_tree_file *b,
-                              size_t nb, const ptx_diff_opts *o, char *err, size_t errn)
+                              size_t nb, const ptx_diff_options *o, char *err, size_t errn)
 {
-    ptx_diff_opts none = { 0 };
+    ptx_diff_options none = { 0 };
     if (!o)
         o = &none;
     if (o->nfunctions) {

@@ -49,7 +49,7 @@ static ptx_jit_verdict compare_one(const compiled *a, const compiled *b,
         put_log(r, name, a->rc ? "original" : label, a->rc ? a->log : b->log);
         return PTX_JIT_DIFFERENT;
     }
-    ptx_cubin_opts o = { 0 };
+    ptx_cubin_options o = { 0 };
     o.names_may_differ = names_may_differ;
     o.match = names_may_differ ? PTX_CUBIN_MATCH_ORDER : PTX_CUBIN_MATCH_NAME;
     char why[512];

@@ -286,7 +286,7 @@ static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
     const ptx_module *ma = diff_side(mod, a, "a", &fa), *mb = ma ? diff_side(mod, b, "b", &fb) : NULL;
     PyObject *res = NULL;
     if (ma && mb) {
-        ptx_diff_opts o = { .context = context, .jobs = (unsigned)jobs };
+        ptx_diff_options o = { .context = context, .jobs = (unsigned)jobs };
         o.flags = (dbg ? PTX_DIFF_IGNORE_DEBUG : 0) | (labels ? PTX_DIFF_IGNORE_LABELS : 0) |
                   (nm ? PTX_DIFF_IGNORE_NAMES : 0) | (regs ? PTX_DIFF_IGNORE_REGS : 0);
         char err[256] = "";

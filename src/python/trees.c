@@ -49,7 +49,7 @@ static int format_of(const char *name, ptx_tree_format *f)
 /* The report, with the GIL released: NULL (and err) where the trees
    cannot be compared or the compiler cannot run. */
 static int report(const char **pa, size_t na, const char **pb, size_t nb,
-                  const ptx_diff_opts *o, ptx_tree_format f, const ptx_measure_opts *mo,
+                  const ptx_diff_options *o, ptx_tree_format f, const ptx_measure_options *mo,
                   int resources, ptx_buf *out, char *err, size_t errn)
 {
     ptx_tree_file *fa = ptx_tree_load(pa, na, o->jobs), *fb = ptx_tree_load(pb, nb, o->jobs);
@@ -90,10 +90,10 @@ PyObject *pyptx_diff_trees(PyObject *mod, PyObject *args, PyObject *kw, PyObject
     const char **pa = keep ? paths_of(a, keep, &na) : NULL;
     const char **pb = pa ? paths_of(b, keep, &nb) : NULL;
     if (pb) {
-        ptx_diff_opts o = { .context = context, .jobs = (unsigned)jobs };
+        ptx_diff_options o = { .context = context, .jobs = (unsigned)jobs };
         o.flags = (dbg ? PTX_DIFF_IGNORE_DEBUG : 0) | (labels ? PTX_DIFF_IGNORE_LABELS : 0) |
                   (nm ? PTX_DIFF_IGNORE_NAMES : 0) | (regs ? PTX_DIFF_IGNORE_REGS : 0);
-        ptx_measure_opts mo = { ptxas, jit, (unsigned)jobs };
+        ptx_measure_options mo = { ptxas, jit, (unsigned)jobs };
         ptx_buf out = { 0 };
         char err[512] = "";
         int rc;

@@ -116,7 +116,7 @@ static char *run(const char *ta, const char *tb, unsigned flags,
 {
     *ma = parse("a.ptx", ta);
     *mb = parse("b.ptx", tb);
-    ptx_diff_opts o = { .flags = flags, .context = 3 };
+    ptx_diff_options o = { .flags = flags, .context = 3 };
     char err[256];
     *out_d = ptx_diff_run(*ma, *mb, &o, err, sizeof err);
     assert_non_null(*out_d);
@@ -246,7 +246,7 @@ static void report(void **state)
 static char *report_on(const ptx_module *a, const ptx_module *b,
                        unsigned flags, unsigned jobs, ptx_diff_status *mod)
 {
-    ptx_diff_opts o = { .flags = flags, .context = 3, .jobs = jobs };
+    ptx_diff_options o = { .flags = flags, .context = 3, .jobs = jobs };
     char err[256];
     ptx_diff *d = pd_diff_split(a, b, &o, 1, err, sizeof err);
     assert_non_null(d);
@@ -297,7 +297,7 @@ static void pairing(void **state)
     assert_true(same(fg, gf, 0));                    /* by name */
     assert_false(same(fg, gf, PTX_DIFF_IGNORE_NAMES)); /* by position */
     ptx_module *a = parse("a.ptx", fg);
-    ptx_diff_opts o = { .context = 3 };
+    ptx_diff_options o = { .context = 3 };
     const char *names[] = { "nope" };
     o.functions = names, o.nfunctions = 1;
     char err[256];
@@ -343,7 +343,7 @@ static void tree_variants(void **state)
                            { "b1", variant("b1", 10, 4), NULL, NULL },
                            { "b2", variant("b2", 20, 6), NULL, NULL } };
     char err[256];
-    ptx_diff_opts o = { .context = 3 };
+    ptx_diff_options o = { .context = 3 };
     ptx_tree_diff *t = ptx_diff_trees(a, 3, b, 3, &o, err, sizeof err);
     assert_non_null(t);
     assert_true(ptx_tree_same(t));

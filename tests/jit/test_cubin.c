@@ -26,7 +26,7 @@
 #include "ptx/cubin.h"
 
 static int cmp(const void *a, size_t na, const void *b, size_t nb,
-               const ptx_cubin_opts *o, char *why, size_t whylen)
+               const ptx_cubin_options *o, char *why, size_t whylen)
 {
     int r = ptx_cubin_compare(a, na, b, nb, o, why, whylen);
     assert_true(r >= -1 && r <= 1);
@@ -208,7 +208,7 @@ static void synth_symbols_reordered(void **state)
     (void)state;
     img a, b;
     char why[256];
-    ptx_cubin_opts o;
+    ptx_cubin_options o;
     memset(&o, 0, sizeof o);
     build(&a, "k", 0, 0x10);
     build(&b, "k", 1, 0x10);
@@ -224,7 +224,7 @@ static void synth_kernel_renamed(void **state)
     (void)state;
     img a, b;
     char why[256];
-    ptx_cubin_opts o;
+    ptx_cubin_options o;
     memset(&o, 0, sizeof o);
     build(&a, "k", 0, 0x10);
     build(&b, "kernel_two", 1, 0x10);
@@ -249,7 +249,7 @@ static void synth_elf_flags(void **state)
     (void)state;
     img a, b;
     char why[256];
-    ptx_cubin_opts o;
+    ptx_cubin_options o;
     memset(&o, 0, sizeof o);
     build(&a, "k", 0, 0x10);
     build(&b, "k", 0, 0x10);
@@ -292,7 +292,7 @@ static void corrupt_all_ways(const unsigned char *good, size_t n)
 {
     char why[128];
     unsigned char *t = malloc(n);
-    ptx_cubin_opts o1, o2;
+    ptx_cubin_options o1, o2;
     memset(&o1, 0, sizeof o1);
     memset(&o2, 0, sizeof o2);
     o2.names_may_differ = 1;
@@ -433,7 +433,7 @@ static void ptxas_one_instruction(void **state)
     blob a = assemble("k", ""), b = assemble("k_changed", "");
     assert_int_equal(cmp(a.p, a.n, b.p, b.n, NULL, why, sizeof why), 0);
     assert_non_null(strstr(why, "section .text.add_one differs at offset"));
-    ptx_cubin_opts o;
+    ptx_cubin_options o;
     memset(&o, 0, sizeof o);
     o.names_may_differ = 1;
     assert_int_equal(cmp(a.p, a.n, b.p, b.n, &o, why, sizeof why), 0);
@@ -447,7 +447,7 @@ static void ptxas_renamed(void **state)
     (void)state;
     char why[256];
     blob a = assemble("k", ""), b = assemble("k_renamed", "");
-    ptx_cubin_opts o;
+    ptx_cubin_options o;
     memset(&o, 0, sizeof o);
     assert_int_equal(cmp(a.p, a.n, b.p, b.n, &o, why, sizeof why), 0);
     assert_non_null(strstr(why, "present in A only"));
@@ -471,7 +471,7 @@ static void ptxas_reordered(void **state)
     (void)state;
     char why[256];
     blob a = assemble("k", ""), b = assemble("k_reordered", "");
-    ptx_cubin_opts o;
+    ptx_cubin_options o;
     memset(&o, 0, sizeof o);
     /* strict: .nv.info lists the kernels' attributes in the other order */
     assert_int_equal(cmp(a.p, a.n, b.p, b.n, &o, why, sizeof why), 0);

@@ -128,7 +128,7 @@ static int same_python(const ptx_module *a, const ptx_module *b, uint32_t sugar,
 static void diff_report(const ptx_module *a, const ptx_module *b,
                         unsigned flags, unsigned jobs, ptx_buf *out)
 {
-    ptx_diff_opts o = { .flags = flags, .context = 3, .jobs = jobs };
+    ptx_diff_options o = { .flags = flags, .context = 3, .jobs = jobs };
     char err[256];
     ptx_diff *d = pd_diff_split(a, b, &o, 1, err, sizeof err);
     if (!d) {

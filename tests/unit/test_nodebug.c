@@ -141,7 +141,7 @@ static void diff_ignores_what_is_dropped(void **state)
     ptx_module *a = parse(input), *b = parse(expected);
     char err[256];
     for (int ignore = 0; ignore <= 1; ignore++) {
-        ptx_diff_opts o = { .context = 3, .jobs = 1 };
+        ptx_diff_options o = { .context = 3, .jobs = 1 };
         o.flags = ignore ? PTX_DIFF_IGNORE_DEBUG : 0;
         ptx_diff *d = ptx_diff_run(a, b, &o, err, sizeof err);
         assert_non_null(d);

@@ -6,7 +6,7 @@
 #include "ptx/diff.h"
 
 typedef struct diff_cli {
-    ptx_diff_opts o;
+    ptx_diff_options o;
     int stat, json, brief, markdown;
     const char **funcs;
     size_t nfuncs;

@@ -130,7 +130,7 @@ int diff_trees_main(const diff_cli *c, const char *a, const char *b)
     }
     ptx_res *res = NULL;
     if (c->resources) {
-        ptx_measure_opts mo = { c->ptxas, c->jit, c->o.jobs };
+        ptx_measure_options mo = { c->ptxas, c->jit, c->o.jobs };
         if (!(res = ptx_tree_measure(t, &mo, err, sizeof err)))
             fprintf(stderr, "pyptx-diff: --resources: %s\n", err);
     }
