@@ -100,11 +100,15 @@ static void collect(outliner *o, cg_stmt **head, int32_t loop, int32_t up)
     }
 }
 
-/* Is item i, or a statement whose list holds it, in a copy taken?  A
-   copy's key is its statements' as they were before any call replaced
-   one, so nothing inside it may be taken as well. */
+/* Is item i, or a statement whose list holds it, in a copy taken, or
+   does its body hold one?  A copy's key is its statements' as they were
+   before any call replaced one, so nothing inside a copy may be taken as
+   well, and no copy may hold a call already made (its arguments would
+   not follow the copy's values). */
 static int taken(const outliner *o, uint32_t i)
 {
+    if (o->v[i].holds)
+        return 1;
     for (int32_t at = (int32_t)i; at >= 0; at = o->v[at].up)
         if (o->v[at].used)
             return 1;

@@ -32,6 +32,7 @@ typedef struct item {
     uint8_t keyed;        /* shape, holes, lines and ok are set */
     uint8_t ok;           /* it may move into a helper */
     uint8_t used;         /* in a copy taken (see taken) */
+    uint8_t holds;        /* a statement in its body is in a copy taken */
 } item;
 
 /* A Python for loop around statements: its variable, the loop around it. */

@@ -109,8 +109,11 @@ static void record(outliner *o, uint32_t at, uint32_t len, cg_opnd *args, cg_stm
 {
     call c = { at, len, args, def };
     ol_append(&o->calls, &c, sizeof c);
-    for (uint32_t i = at; i < at + len; i++)
+    for (uint32_t i = at; i < at + len; i++) {
         o->v[i].used = 1;
+        for (int32_t up = o->v[i].up; up >= 0 && !o->v[up].holds; up = o->v[up].up)
+            o->v[up].holds = 1;
+    }
 }
 
 /* ---- a loop over copies in a row -------------------------------------- */
