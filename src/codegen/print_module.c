@@ -49,11 +49,12 @@ int cg_uses_name(const cg_uses *u, const char *name)
     return 0;
 }
 
-static int is_word_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') || c == '_';
-}
+/* Bytes of Python words: [A-Za-z0-9_]. */
+#define WORD_RANGE(lo, hi) [lo ... hi] = 1
+static const unsigned char word_char[256] = {
+    WORD_RANGE('a', 'z'), WORD_RANGE('A', 'Z'), WORD_RANGE('0', '9'), ['_'] = 1,
+};
+#undef WORD_RANGE
 
 /* The end of the string literal at p (the generated code writes one-line
    "..." and '...' literals, with backslash escapes). */
@@ -65,6 +66,41 @@ static const char *skip_literal(const char *p, const char *e)
     return p < e ? p + 1 : e;
 }
 
+/* The head's names by first byte and by length (a bit of cg_uses each):
+   a word is compared only with the names of both its first byte and its
+   length, mostly none (the scan reads every word of the kernels' code,
+   and comparing each with all 36 names was a tenth of --sugar's time). */
+typedef struct name_index {
+    uint64_t by_first[128];
+    uint64_t by_len[16];
+} name_index;
+
+static void index_names(name_index *x)
+{
+    memset(x, 0, sizeof *x);
+    for (unsigned i = 0; i < NHEAD_NAMES + cg_ntypes && i < 64; i++) {
+        const char *name = head_name(i);
+        size_t n = strlen(name);
+        x->by_first[(unsigned char)name[0] & 127] |= 1ull << i;
+        if (n < 16)
+            x->by_len[n] |= 1ull << i;
+    }
+}
+
+/* The bits of u for the word w[0..n). */
+static uint64_t word_bits(const name_index *x, const char *w, size_t n)
+{
+    if (n >= 16 || (unsigned char)w[0] >= 128)
+        return 0;
+    uint64_t bits = 0;
+    for (uint64_t c = x->by_first[(unsigned char)w[0]] & x->by_len[n]; c; c &= c - 1) {
+        unsigned i = (unsigned)__builtin_ctzll(c);
+        if (!memcmp(w, head_name(i), n))
+            bits |= 1ull << i;
+    }
+    return bits;
+}
+
 /* Adds to u the head's names that the Python `code` uses: words outside
    literals and comments, not attributes (after a '.') and not numbers.
    Only code that names a helper or an import gets it, so the head is
@@ -74,25 +110,21 @@ static void scan_uses(const char *p, size_t n, cg_uses *u)
     if (!n)
         return;   /* (an empty buffer's p is NULL) */
     const char *e = p + n, *begin = p;
-    size_t len_of[64];   /* a bit of cg_uses each: 13 names, 23 types */
-    unsigned nnames = NHEAD_NAMES + cg_ntypes < 64 ? NHEAD_NAMES + cg_ntypes : 64;
-    for (unsigned i = 0; i < nnames; i++)
-        len_of[i] = strlen(head_name(i));
+    name_index x;
+    index_names(&x);
     while (p < e) {
-        if (*p == '#') {
+        unsigned char c = (unsigned char)*p;
+        if (c == '#') {
             const char *nl = memchr(p, '\n', (size_t)(e - p));
             p = nl ? nl : e;
-        } else if (*p == '"' || *p == '\'') {
+        } else if (c == '"' || c == '\'') {
             p = skip_literal(p, e);
-        } else if (is_word_char(*p)) {
+        } else if (word_char[c]) {
             const char *w = p;
-            while (p < e && is_word_char(*p))
+            while (p < e && word_char[(unsigned char)*p])
                 p++;
-            if ((w > begin && w[-1] == '.') || (*w >= '0' && *w <= '9'))
-                continue;
-            for (unsigned i = 0; i < nnames; i++)
-                if (len_of[i] == (size_t)(p - w) && memcmp(w, head_name(i), len_of[i]) == 0)
-                    u->bits |= (uint64_t)1 << i;
+            if ((w == begin || w[-1] != '.') && !(c >= '0' && c <= '9'))
+                u->bits |= word_bits(&x, w, (size_t)(p - w));
         } else
             p++;
     }
@@ -508,7 +540,7 @@ static const cg_kernel *whole_kernel(const cg_module *m)
 static int tail_writes_bytes(const cg_module *m)
 {
     if (!m->src)
-        return 1;
+        return !m->text_ascii;
     for (size_t i = 0; i < m->src->size; i++)
         if ((unsigned char)m->src->src[i] >= 0x80)
             return 1;
