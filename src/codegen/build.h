@@ -239,6 +239,15 @@ void cg_print_all(const cg_module *m, unsigned jobs, ptx_buf *out);
    --name asks for the whole module). */
 int cg_codegen_pieces(const char *name, const char *src, size_t size,
                       size_t piece, const ptx_codegen_options *o, ptx_buf *out);
+/* pieces.c, for the layer above's pieces too: the kernels from `from`
+   on, printed, reduced to their names (all the tail needs); what a piece
+   src[from, end) held of kernels' text given back (m->opt->release) once
+   printed, the segments it closed numbered from s0 (`open`: a kernel is
+   open at its end); statistics added up. */
+void cg_forget_kernels(cg_module *m, uint32_t from);
+void cg_give_back(const cg_module *m, const char *src, uint32_t s0, size_t from,
+                  size_t end, int open);
+void cg_add_stats(ptx_codegen_stats *to, const ptx_codegen_stats *st);
 
 
 #endif

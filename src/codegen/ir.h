@@ -387,6 +387,13 @@ struct cg_module {
     struct cg_opcode *opcodes_v;
     uint32_t nopcodes, capopcodes;
     struct cg_map *pyfns;    /* the kernels' Python function names */
+    /* Built in pieces for a layer above that asks (sugar's free names):
+       each opcode word's op, once (copied, in opcodes_v with no other
+       field, the rest going with its piece), by its text */
+    struct cg_map *ops_kept;
+    uint8_t text_ascii;      /* built in pieces by a layer above that says
+                                so: no byte of the text is >= 0x80 (the
+                                whole module's tree is read instead) */
     /* the layer above (NULL: none): how it prints its kinds and what
        it adds to the file's head, and its state */
     const struct cg_layer *layer;

@@ -84,20 +84,33 @@ static uint32_t kernel_rows(const cg_options *o, uint32_t ki)
 
 /* The state's `passes` are the rows of the kernel being rewritten, so that a row
    leaves work to a later one only where that one runs on that kernel. */
-void cg_passes_begin(cg_module *m, const cg_options *o)
+void cg_passes_state(cg_module *m, const cg_options *o)
 {
     sg_state *st = cg_alloc(m, sizeof *st);
     st->passes = o->sugar;
     m->layer_state = st;
-    for (uint32_t ki = 0; ki < m->nkernels; ki++)
+}
+
+void cg_passes_prelude(cg_module *m, const cg_options *o, uint32_t from, uint32_t to)
+{
+    sg_state *st = sg_st(m);
+    for (uint32_t ki = from; ki < to; ki++)
         m->kernels[ki].layer = cg_alloc(m, sizeof(sg_kstate));
+    st->in_prelude = 1;
     for (unsigned p = 0; p < sizeof preludes / sizeof *preludes; p++)
-        for (uint32_t ki = 0; ki < m->nkernels; ki++) {
+        for (uint32_t ki = from; ki < to; ki++) {
             st->passes = kernel_rows(o, ki);
             if (!m->kernels[ki].unsupported && (st->passes >> preludes[p].row & 1))
                 timed(o, preludes[p].row, preludes[p].kernel, m, &m->kernels[ki]);
         }
+    st->in_prelude = 0;
     st->passes = o->sugar;
+}
+
+void cg_passes_begin(cg_module *m, const cg_options *o)
+{
+    cg_passes_state(m, o);
+    cg_passes_prelude(m, o, 0, m->nkernels);
 }
 
 void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k)
