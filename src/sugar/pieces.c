@@ -155,6 +155,10 @@ int sg_codegen_pieces(const char *name, const char *src, size_t size, size_t pie
     *keep = *m;
     sg_ahead_begin(m, keep);
     size_t start = out->n;
+    /* room for the Python at once (about 1.7 bytes per byte of library
+       PTX), as codegen/pieces.c reserves it: a buffer that doubles as it
+       fills copies itself, and the pages nothing writes cost nothing */
+    ptx_buf_reserve(out, size * 2);
     int ok = all_pieces(&c, size, piece, start);
     if (ok && o->stats) {
         cg_add_stats(o->stats, &c.st);

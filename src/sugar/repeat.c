@@ -323,14 +323,8 @@ static run best_run(const roller *r, const item *it, unsigned n, unsigned s)
    A rolled loop writes one such number per varying leaf: no printf. */
 static void put_decimal(ptx_buf *b, long long v)
 {
-    char tmp[24], *e = tmp + sizeof tmp, *w = e;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    do
-        *--w = (char)('0' + u % 10);
-    while ((u /= 10) != 0);
-    if (v < 0)
-        *--w = '-';
-    ptx_buf_put(b, w, (size_t)(e - w));
+    char tmp[24];
+    ptx_buf_put(b, tmp, sg_decimal(tmp, v));
 }
 
 void sg_affine(ptx_buf *b, const char *var, long long base, long long stride)

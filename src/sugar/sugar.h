@@ -288,6 +288,7 @@ cg_stmt *sg_def_new(cg_module *m, ptx_tok first, const char *name, cg_opnd *para
 /* The operands above printed (1), or 0 for another kind. */
 int sg_print_pyopnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out);
 cg_opnd *sg_int_opnd(cg_module *m, long long v);         /* CG_O_INT */
+size_t sg_decimal(char *buf, long long v);   /* v in decimal into buf[24]: its length */
 int sg_opnd_equal(const cg_opnd *a, const cg_opnd *b);   /* same Python/PTX */
 cg_text sg_lit(cg_module *m, const char *p, size_t n);   /* copied */
 /* Appends t with each symbol piece as "{sym:index}": a key under which
