@@ -49,12 +49,37 @@ int cg_uses_name(const cg_uses *u, const char *name)
     return 0;
 }
 
-/* Bytes of Python words: [A-Za-z0-9_]. */
-#define WORD_RANGE(lo, hi) [lo ... hi] = 1
-static const unsigned char word_char[256] = {
-    WORD_RANGE('a', 'z'), WORD_RANGE('A', 'Z'), WORD_RANGE('0', '9'), ['_'] = 1,
+/* What a byte of the printed Python starts, for the head's scan: a word
+   ([A-Za-z_][A-Za-z0-9_]*), a number, an attribute (after a '.'), a
+   comment or a string literal; or nothing. */
+enum { B_NONE, B_WORD, B_DIGIT, B_DOT, B_HASH, B_QUOTE, B_SPACE };
+#define RANGE(lo, hi, c) [lo ... hi] = c
+static const unsigned char byte_class[256] = {
+    RANGE('a', 'z', B_WORD), RANGE('A', 'Z', B_WORD), ['_'] = B_WORD,
+    RANGE('0', '9', B_DIGIT), ['.'] = B_DOT, ['#'] = B_HASH, ['"'] = B_QUOTE, ['\''] = B_QUOTE,
+    [' '] = B_SPACE,
 };
-#undef WORD_RANGE
+#undef RANGE
+
+/* The end of the run of spaces at p: eight at a time (a third of the
+   kernels' Python is indentation). */
+static const char *skip_spaces(const char *p, const char *e)
+{
+    uint64_t eight;
+    while (e - p >= 8 && (memcpy(&eight, p, 8), eight == 0x2020202020202020ull))
+        p += 8;
+    while (p < e && *p == ' ')
+        p++;
+    return p;
+}
+
+/* The end of the word (letters, digits, '_') at p. */
+static const char *skip_word(const char *p, const char *e)
+{
+    while (p < e && (unsigned)(byte_class[(unsigned char)*p] - B_WORD) <= B_DIGIT - B_WORD)
+        p++;
+    return p;
+}
 
 /* The end of the string literal at p (the generated code writes one-line
    "..." and '...' literals, with backslash escapes). */
@@ -87,13 +112,14 @@ static void index_names(name_index *x)
     }
 }
 
-/* The bits of u for the word w[0..n). */
-static uint64_t word_bits(const name_index *x, const char *w, size_t n)
+/* The bits of u for the word w[0..n) (a letter or '_' first), but those
+   of `found`. */
+static uint64_t word_bits(const name_index *x, const char *w, size_t n, uint64_t found)
 {
-    if (n >= 16 || (unsigned char)w[0] >= 128)
+    if (n >= 16)
         return 0;
     uint64_t bits = 0;
-    for (uint64_t c = x->by_first[(unsigned char)w[0]] & x->by_len[n]; c; c &= c - 1) {
+    for (uint64_t c = x->by_first[(unsigned char)w[0]] & x->by_len[n] & ~found; c; c &= c - 1) {
         unsigned i = (unsigned)__builtin_ctzll(c);
         if (!memcmp(w, head_name(i), n))
             bits |= 1ull << i;
@@ -104,29 +130,41 @@ static uint64_t word_bits(const name_index *x, const char *w, size_t n)
 /* Adds to u the head's names that the Python `code` uses: words outside
    literals and comments, not attributes (after a '.') and not numbers.
    Only code that names a helper or an import gets it, so the head is
-   what the file needs and no more. */
+   what the file needs and no more.  A name already found is not looked
+   for again. */
 static void scan_uses(const char *p, size_t n, cg_uses *u)
 {
     if (!n)
         return;   /* (an empty buffer's p is NULL) */
-    const char *e = p + n, *begin = p;
+    const char *e = p + n, *w;
     name_index x;
     index_names(&x);
     while (p < e) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '#') {
-            const char *nl = memchr(p, '\n', (size_t)(e - p));
-            p = nl ? nl : e;
-        } else if (c == '"' || c == '\'') {
-            p = skip_literal(p, e);
-        } else if (word_char[c]) {
-            const char *w = p;
-            while (p < e && word_char[(unsigned char)*p])
-                p++;
-            if ((w == begin || w[-1] != '.') && !(c >= '0' && c <= '9'))
-                u->bits |= word_bits(&x, w, (size_t)(p - w));
-        } else
+        switch (byte_class[(unsigned char)*p]) {
+        case B_NONE:
             p++;
+            break;
+        case B_SPACE:
+            p = skip_spaces(p, e);
+            break;
+        case B_DOT:     /* an attribute: the word after the dot */
+            p = skip_word(p + 1, e);
+            break;
+        case B_DIGIT:
+            p = skip_word(p, e);
+            break;
+        case B_WORD:
+            w = p;
+            p = skip_word(p, e);
+            u->bits |= word_bits(&x, w, (size_t)(p - w), u->bits);
+            break;
+        case B_HASH:
+            w = memchr(p, '\n', (size_t)(e - p));
+            p = w ? w : e;
+            break;
+        default:
+            p = skip_literal(p, e);
+        }
     }
 }
 

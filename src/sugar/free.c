@@ -288,9 +288,14 @@ int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
         memcpy(buf, base, bn + 1);   /* the common case: no suffix to look for */
     else if (!suffixed(m, k, base, bn, py_too, buf))
         return 0;
-    k->syms[s].ptx = cg_strndup(m, buf, strlen(buf));
-    sg_ptx_claim(m, k->syms[s].ptx);
+    sg_ptx_give(m, k, s, buf);
     return 1;
+}
+
+void sg_ptx_give(cg_module *m, cg_kernel *k, cg_symid s, const char *name)
+{
+    k->syms[s].ptx = cg_strndup(m, name, strlen(name));
+    sg_ptx_claim(m, k->syms[s].ptx);
 }
 
 void sg_ptx_claim(cg_module *m, const char *name)

@@ -63,7 +63,8 @@ typedef struct roller {
     sg_scratch list, items, leaves, sketches;   /* the current list's */
     const char *outer[8];   /* the variables of the loops around the list */
     unsigned nouter;
-    const uint32_t *refs;   /* per symbol: its uses in the kernel */
+    const uint32_t *refs;   /* per symbol: its uses in the kernel (NULL: no
+                               fresh scalar, which no copy then allocates) */
 } roller;
 
 /* A scalar register pyptx names itself: one that a copy may allocate. */
@@ -573,10 +574,16 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
                  .key = { .k = k, .leaf = stride_leaf, .m = m } };
     if (!r.var)
         return 0;
+    /* the counts serve copies that allocate (copy_allocs), which a kernel
+       without a fresh scalar has none of (compiler output: a walk over
+       every statement saved) */
     sg_scratch refs = { 0 };
-    uint32_t *uses = sg_scratch_get(&refs, (k->nsyms + 1) * sizeof *uses);
-    sg_count_refs(k->body, uses);
-    r.refs = uses;
+    for (uint32_t i = 0; i < k->nsyms && !r.refs; i++)
+        if (fresh_scalar(k, i)) {
+            uint32_t *uses = sg_scratch_get(&refs, (k->nsyms + 1) * sizeof *uses);
+            sg_count_refs(k->body, uses);
+            r.refs = uses;
+        }
     uint32_t n = roll_list(&r, &k->body);
     ptx_buf_free(&refs);
     ptx_buf_free(&r.key.b);

@@ -153,6 +153,9 @@ void sg_ptx_claim(cg_module *m, const char *name);
    none is found or s must keep its spelling (sg_ptx_pinned). */
 int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
                   int py_too);
+/* Gives symbol s of k the spelling `name`, which sg_ptx_name_free found
+   free (and s, not pinned): sg_rename_ptx without its lookups. */
+void sg_ptx_give(cg_module *m, cg_kernel *k, cg_symid s, const char *name);
 /* 1 if the module text outside kernels (debug sections) names `ptx`: a
    symbol spelled so must not be renamed. */
 int sg_ptx_pinned(cg_module *m, const char *ptx);
