@@ -223,6 +223,12 @@ void cg_open_part(cg_open *o, cg_module *m, const ptx_module *pm, size_t at,
    ends or fails before it. */
 void cg_open_free(cg_open *o);
 
+/* uses.c: `found` and the bits of names[0..nnames) (nnames <= 64) that
+   the Python code p[0..n) uses: as words outside literals and comments,
+   not after a '.', not numbers. */
+uint64_t cg_scan_uses(const char *p, size_t n, const char *const *names, unsigned nnames,
+                      uint64_t found);
+
 /* codegen.c, for pieces.c: the stats of kernels from `from` on (counted
    before the layer above rewrites them), and those of a list; the head printed once the
    kernels are, and put in before them at `start`; the kernels [from, to)

@@ -49,123 +49,20 @@ int cg_uses_name(const cg_uses *u, const char *name)
     return 0;
 }
 
-/* What a byte of the printed Python starts, for the head's scan: a word
-   ([A-Za-z_][A-Za-z0-9_]*), a number, an attribute (after a '.'), a
-   comment or a string literal; or nothing. */
-enum { B_NONE, B_WORD, B_DIGIT, B_DOT, B_HASH, B_QUOTE, B_SPACE };
-#define RANGE(lo, hi, c) [lo ... hi] = c
-static const unsigned char byte_class[256] = {
-    RANGE('a', 'z', B_WORD), RANGE('A', 'Z', B_WORD), ['_'] = B_WORD,
-    RANGE('0', '9', B_DIGIT), ['.'] = B_DOT, ['#'] = B_HASH, ['"'] = B_QUOTE, ['\''] = B_QUOTE,
-    [' '] = B_SPACE,
-};
-#undef RANGE
-
-/* The end of the run of spaces at p: eight at a time (a third of the
-   kernels' Python is indentation). */
-static const char *skip_spaces(const char *p, const char *e)
+/* The head's names, in the order of their bits in cg_uses. */
+static void all_head_names(const char *names[64])
 {
-    uint64_t eight;
-    while (e - p >= 8 && (memcpy(&eight, p, 8), eight == 0x2020202020202020ull))
-        p += 8;
-    while (p < e && *p == ' ')
-        p++;
-    return p;
+    for (unsigned i = 0; i < NHEAD_NAMES + cg_ntypes && i < 64; i++)
+        names[i] = head_name(i);
 }
 
-/* The end of the word (letters, digits, '_') at p. */
-static const char *skip_word(const char *p, const char *e)
+/* Adds to u the head's names that the Python `code` uses (uses.c). */
+static void scan_uses(const char *code, size_t n, cg_uses *u)
 {
-    while (p < e && (unsigned)(byte_class[(unsigned char)*p] - B_WORD) <= B_DIGIT - B_WORD)
-        p++;
-    return p;
-}
-
-/* The end of the string literal at p (the generated code writes one-line
-   "..." and '...' literals, with backslash escapes). */
-static const char *skip_literal(const char *p, const char *e)
-{
-    char q = *p++;
-    while (p < e && *p != q && *p != '\n')
-        p += *p == '\\' && p + 1 < e ? 2 : 1;
-    return p < e ? p + 1 : e;
-}
-
-/* The head's names by first byte and by length (a bit of cg_uses each):
-   a word is compared only with the names of both its first byte and its
-   length, mostly none (the scan reads every word of the kernels' code,
-   and comparing each with all 36 names was a tenth of --sugar's time). */
-typedef struct name_index {
-    uint64_t by_first[128];
-    uint64_t by_len[16];
-} name_index;
-
-static void index_names(name_index *x)
-{
-    memset(x, 0, sizeof *x);
-    for (unsigned i = 0; i < NHEAD_NAMES + cg_ntypes && i < 64; i++) {
-        const char *name = head_name(i);
-        size_t n = strlen(name);
-        x->by_first[(unsigned char)name[0] & 127] |= 1ull << i;
-        if (n < 16)
-            x->by_len[n] |= 1ull << i;
-    }
-}
-
-/* The bits of u for the word w[0..n) (a letter or '_' first), but those
-   of `found`. */
-static uint64_t word_bits(const name_index *x, const char *w, size_t n, uint64_t found)
-{
-    if (n >= 16)
-        return 0;
-    uint64_t bits = 0;
-    for (uint64_t c = x->by_first[(unsigned char)w[0]] & x->by_len[n] & ~found; c; c &= c - 1) {
-        unsigned i = (unsigned)__builtin_ctzll(c);
-        if (!memcmp(w, head_name(i), n))
-            bits |= 1ull << i;
-    }
-    return bits;
-}
-
-/* Adds to u the head's names that the Python `code` uses: words outside
-   literals and comments, not attributes (after a '.') and not numbers.
-   Only code that names a helper or an import gets it, so the head is
-   what the file needs and no more.  A name already found is not looked
-   for again. */
-static void scan_uses(const char *p, size_t n, cg_uses *u)
-{
-    if (!n)
-        return;   /* (an empty buffer's p is NULL) */
-    const char *e = p + n, *w;
-    name_index x;
-    index_names(&x);
-    while (p < e) {
-        switch (byte_class[(unsigned char)*p]) {
-        case B_NONE:
-            p++;
-            break;
-        case B_SPACE:
-            p = skip_spaces(p, e);
-            break;
-        case B_DOT:     /* an attribute: the word after the dot */
-            p = skip_word(p + 1, e);
-            break;
-        case B_DIGIT:
-            p = skip_word(p, e);
-            break;
-        case B_WORD:
-            w = p;
-            p = skip_word(p, e);
-            u->bits |= word_bits(&x, w, (size_t)(p - w), u->bits);
-            break;
-        case B_HASH:
-            w = memchr(p, '\n', (size_t)(e - p));
-            p = w ? w : e;
-            break;
-        default:
-            p = skip_literal(p, e);
-        }
-    }
+    const char *names[64] = { 0 };
+    all_head_names(names);
+    unsigned count = NHEAD_NAMES + cg_ntypes < 64 ? NHEAD_NAMES + cg_ntypes : 64;
+    u->bits |= cg_scan_uses(code, n, names, count, u->bits);
 }
 
 static void put_types(const cg_uses *u, uint32_t types, ptx_buf *out)
