@@ -322,6 +322,7 @@ static int make_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
         i += 1 + in->mods[part - 1].n;
     }
     oc->op = names;
+    oc->op_bit = cg_op_bit(names);
     oc->mods = mods;
     oc->nmods = in->nmods;
     oc->path = path;
@@ -367,6 +368,7 @@ cg_stmt *cg_build_inst(cg_builder *b, const ptx_stmt *s, const char **why)
     const cg_opcode *oc = opcode(b, in);
     if (!oc)
         return NULL;
+    b->k->ops |= oc->op_bit;
     cg_stmt *st = cg_stmt_new(b->m, CG_S_INST, s->first);
     cg_inst *ci = &st->u.inst;
     ci->op = oc->op;

@@ -218,7 +218,17 @@ typedef struct cg_opcode {
     uint32_t nmods;
     const char *path;      /* the ptx.inst attributes: "ld.global_.v4.u32" */
     uint32_t pathlen;
+    uint64_t op_bit;       /* cg_op_bit(op) */
 } cg_opcode;
+
+/* A bit for opcode op (no dots: "mbarrier") in a kernel's `ops`. */
+static inline uint64_t cg_op_bit(const char *op)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *op; op++)
+        h = (h ^ (unsigned char)*op) * 0x100000001b3ull;
+    return 1ull << (h >> 58);
+}
 
 typedef struct cg_inst {
     const char *op;        /* PTX opcode, no dots: "ld" */
@@ -321,6 +331,10 @@ struct cg_kernel {
     struct cg_map *pynames;  /* Python names in use (cg_py_name) */
     struct cg_map *pysuffix; /* base name -> the next suffix to try (all
                                 below it are taken: names are never freed) */
+    uint64_t ops;            /* cg_op_bit of the opcode of every instruction
+                                built (more bits may be set): a pass that
+                                looks for an opcode skips a kernel without
+                                its bit, walking none of its statements */
     uint8_t stray_fresh_like; /* an operand names `$_...` that nothing
                                 declares: a spelling pyptx's fresh labels
                                 ($_else_N ...) may meet, which no rename

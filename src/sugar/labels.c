@@ -49,7 +49,11 @@ uint32_t sugar_labels(cg_module *m, cg_kernel *k)
         if (fl + nl + 3 > sizeof base)
             continue;
         memcpy(base + 2, p + 6, fl + nl + 1);
-        done += (uint32_t)sg_rename_ptx(m, k, i, base, 0);
+        if (sg_ptx_name_free(m, base))
+            sg_ptx_give(m, k, i, base);
+        else if (!sg_rename_ptx(m, k, i, base, 0))   /* BB<fn>_<n>_2 ... */
+            continue;
+        done++;
     }
     return done;
 }

@@ -297,6 +297,8 @@ typedef struct sg_state {
 typedef struct sg_kstate {
     uint8_t fresh_labels;    /* driver.c: a row that raises constructs whose
                                 trace makes fresh labels rewrote here */
+    uint8_t cmps;            /* compare.c made comparisons (SG_S_CMP), the
+                                only ones preds.c nests */
     uint8_t p0_named;        /* compare.c: 0 not looked yet, 1 the predicate
                                 pool's %p0 is named, 2 it is not (no pass
                                 between its two asks changes that) */
