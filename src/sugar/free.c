@@ -22,7 +22,8 @@
  * In pieces (pieces.c) the names of the pieces still to come are not
  * known yet, and a prelude runs after the rows of the pieces before it.
  * Each word is tagged with what put it there (W_*): a word answered free
- * is kept as asked, and a piece that brings it later (its text, kernel,
+ * is kept as asked (answered not pinned: its hash), and a piece that
+ * brings it later (its text, kernel,
  * symbol, opcode or Python function name), or a prelude that gives a name
  * a row asked about or gave, is a clash: the whole module would have
  * answered otherwise, so the caller translates the whole module instead.
@@ -59,16 +60,56 @@ static int taken(const sg_state *st, const cg_mslot *s)
                  (s->val == W_GIVEN_ROW && !st->in_prelude));
 }
 
+/* A name's hash for sg_state.pinasked (never 0, the empty slot). */
+static uint64_t name_hash(const char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
+    return (h ^ h >> 31) | 1;
+}
+
+/* The slot of hash h in the set (where it is, or where it would go). */
+static uint64_t *hash_slot(const sg_hashes *set, uint64_t h)
+{
+    for (uint32_t i = (uint32_t)(h >> 32) & (set->cap - 1);; i = (i + 1) & (set->cap - 1))
+        if (set->v[i] == h || !set->v[i])
+            return &set->v[i];
+}
+
+static void hash_add(cg_module *m, sg_hashes *set, uint64_t h)
+{
+    if (2 * (set->n + 1) > set->cap) {   /* (the old array stays in the arena) */
+        sg_hashes big = { cg_alloc(sg_keep(m), 2 * (set->cap ? set->cap : 512) * 8), 0,
+                          2 * (set->cap ? set->cap : 512) };
+        memset(big.v, 0, big.cap * sizeof *big.v);
+        for (uint32_t i = 0; i < set->cap; i++)
+            if (set->v[i]) {
+                *hash_slot(&big, set->v[i]) = set->v[i];
+                big.n++;
+            }
+        *set = big;
+    }
+    uint64_t *slot = hash_slot(set, h);
+    set->n += !*slot;
+    *slot = h;
+}
+
 /* p[0..n) (which outlives the map, else copied) into map as a word of the
-   module: a clash where it was asked about or given before. */
+   module: a clash where it was asked about or given before (for
+   rawwords: answered not pinned, sg_state.pinasked). */
 static void add_source(cg_module *m, cg_map *map, const char *p, size_t n, int copy)
 {
     sg_state *st = sg_st(m);
     uint32_t before = map->n;
     cg_mslot *s = cg_map_put(sg_keep(m), map, p, n);
-    if (map->n != before && copy)
+    int fresh = map->n != before;
+    if (fresh && copy)
         s->k = cg_strndup(sg_keep(m), p, n);
-    else if (map->n == before && s->val != W_SOURCE)
+    if (!fresh && s->val != W_SOURCE)
+        st->clash = 1;
+    if (fresh && map == st->rawwords && st->pinasked.n &&
+        *hash_slot(&st->pinasked, name_hash(p, n)))
         st->clash = 1;
 }
 
@@ -215,10 +256,10 @@ int sg_ptx_pinned(cg_module *m, const char *ptx)
                 add_words(m, st->rawwords, m->segs[i].p, m->segs[i].n, 0);
     }
     size_t n = strlen(ptx);
-    cg_mslot *s = cg_map_get(st->rawwords, ptx, n);
-    if (s && s->val == W_SOURCE)
+    if (cg_map_get(st->rawwords, ptx, n))
         return 1;
-    asked(m, st->rawwords, ptx, n, s);
+    if (st->ahead)   /* a hash is enough, and keeps rawwords small */
+        hash_add(m, &st->pinasked, name_hash(ptx, n));
     return 0;
 }
 

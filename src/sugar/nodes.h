@@ -282,6 +282,10 @@ typedef struct sg_state {
                                 before: the pieces' output is not the
                                 whole module's */
     struct cg_map *preptxnext; /* ptxnext for the preludes alone */
+    struct sg_hashes {       /* free.c: hashes of the spellings answered not */
+        uint64_t *v;         /* pinned (open addressing, 0 empty) */
+        uint32_t n, cap;
+    } pinasked;
     struct cg_map *pyasked;  /* Python names answered free or given to a
                                 kernel function (tagged as ptxwords) */
     struct cg_module *keep;  /* allocates what outlives a piece (sg_keep) */
@@ -292,6 +296,8 @@ typedef struct sg_state {
     uint32_t nforms, capforms;
     struct sg_word_fits *word_fits;   /* and what each opcode word fits */
 } sg_state;
+
+typedef struct sg_hashes sg_hashes;
 
 /* Per kernel (k->layer). */
 typedef struct sg_kstate {

@@ -38,6 +38,7 @@ typedef struct sugar_pieces {
     const char *name, *src;
     ptx_codegen_stats st;
     ptx_buf *out;
+    int was_empty;      /* out had no buffer before the room reserved */
 } sugar_pieces;
 
 /* The rows on kernels [from, to) of the piece, each printed at once, with
@@ -83,7 +84,8 @@ static int one_piece(sugar_pieces *c, size_t from, size_t end)
     int ok = end_at == PTX_AT_ITEMS && !open.active;
     cg_open_free(&open);
     if (ok) {
-        cg_count_stats(m, k0, &c->st);
+        if (c->o->stats)   /* a walk over every statement: only where asked */
+            cg_count_stats(m, k0, &c->st);
         sg_learn(m, k0, s0, o0);
         cg_passes_prelude(m, m->opt, k0, m->nkernels);
         rows(c, k0, m->nkernels, ir);
@@ -126,6 +128,8 @@ static int all_pieces(sugar_pieces *c, size_t size, size_t piece, size_t start)
     sg_learn(m, m->nkernels, s0, m->nopcodes);
     if (sg_st(m)->clash)
         return 0;
+    if (c->was_empty && c->out->n == start)
+        ptx_buf_free(c->out);   /* no kernel printed: the head says so by NULL */
     cg_print_head_at(m, start, c->out);
     cg_print_tail(m, c->out);
     return 1;
@@ -158,6 +162,7 @@ int sg_codegen_pieces(const char *name, const char *src, size_t size, size_t pie
     /* room for the Python at once (about 1.7 bytes per byte of library
        PTX), as codegen/pieces.c reserves it: a buffer that doubles as it
        fills copies itself, and the pages nothing writes cost nothing */
+    c.was_empty = !out->p;
     ptx_buf_reserve(out, size * 2);
     int ok = all_pieces(&c, size, piece, start);
     if (ok && o->stats) {
