@@ -19,7 +19,9 @@
  * A module translated in pieces (pieces.c) frees each piece's kernels
  * once they are printed, and keeps only their names: there every build,
  * one thread's too, allocates from a copy, and the copies' arenas go to
- * the piece's own arena rather than to the module's.
+ * the piece's own arena rather than to the module's; the ops of their
+ * opcode words are copied to the module where the layer above asks
+ * (m->ops_kept).
  */
 #include <stdatomic.h>
 #include <stdlib.h>

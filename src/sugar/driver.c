@@ -19,7 +19,9 @@
  * for the whole module comes first, in a prelude that runs on every
  * kernel before any row runs on any (SG_PRELUDES in sugar.h: the kernels'
  * Python names, which every row's new names avoid); a prelude walks no
- * statement list, so it costs no pass over the kernels' bodies.  Kernels
+ * statement list, so it costs no pass over the kernels' bodies.  (A module
+ * rewritten in pieces, pieces.c, runs the preludes of each piece's kernels
+ * before any row runs on them: free.c keeps that exact.)  Kernels
  * share nothing else that a row writes and another reads (free.c: new PTX
  * spellings are module-wide, but the rows that give them never pick the
  * same ones), so the output is the one that running row by row gives.

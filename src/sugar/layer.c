@@ -1,7 +1,8 @@
 /*
  * sugar/layer.c - where codegen and the sugar passes meet: the public
- * entry points (ptx_codegen, ptx_codegen_pieces) build the IR (codegen),
- * run the selected passes on it (driver.c) and print it (codegen); and
+ * entry points (ptx_codegen, ptx_codegen_pieces: with passes, pieces.c)
+ * build the IR (codegen), run the selected passes on it (driver.c) and
+ * print it (codegen); and
  * what codegen asks of sugar while it prints: the rows of sugar's
  * statement kinds, and sg_layer (its operands, typed wrappers, and what
  * the file's head needs for them).  Both are constant: nothing is
