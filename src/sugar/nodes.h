@@ -303,6 +303,8 @@ typedef struct sg_hashes sg_hashes;
 typedef struct sg_kstate {
     uint8_t fresh_labels;    /* driver.c: a row that raises constructs whose
                                 trace makes fresh labels rewrote here */
+    uint8_t fors;            /* range.c made loops (SG_S_FOR), whose
+                                variables repeat.c must then look up */
     uint8_t cmps;            /* compare.c made comparisons (SG_S_CMP), the
                                 only ones preds.c nests */
     uint8_t p0_named;        /* compare.c: 0 not looked yet, 1 the predicate

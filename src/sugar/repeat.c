@@ -63,6 +63,9 @@ typedef struct roller {
     sg_scratch list, items, leaves, sketches;   /* the current list's */
     const char *outer[8];   /* the variables of the loops around the list */
     unsigned nouter;
+    unsigned made_vars;     /* the variables of the loops made (bit i:
+                               sg_loop_vars[i]; a loop's key holds its
+                               variable, so a roll keeps the ones it takes) */
     const uint32_t *refs;   /* per symbol: its uses in the kernel (NULL: no
                                fresh scalar, which no copy then allocates) */
 } roller;
@@ -120,10 +123,11 @@ static void leaf_value(leaf *l)
         l->ok = 0;   /* keep huge constants literal */
 }
 
-/* What two statements of one shape share: the opcode word and operand
-   count of each instruction, hashed to 32 bits, which vector code
-   compares (0: never rolled).  Equal shapes have equal sketches; the
-   converse need not hold. */
+/* What two statements of one shape share: the opcode word of each
+   instruction, hashed to 32 bits, which vector code compares (0: never
+   rolled).  Equal shapes have equal sketches; the converse need not hold.
+   (Not the operand count, which an opcode word nearly always fixes:
+   counting every statement's operands was a tenth of the pass.) */
 static uint32_t sketch(const cg_kernel *k, const cg_stmt *s)
 {
     if (!rollable(k, s))
@@ -136,7 +140,7 @@ static uint32_t sketch(const cg_kernel *k, const cg_stmt *s)
         return ((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)(sg_name(s) ? sg_name(s)[0] : 0)) | 1;
     const cg_stmt *t = s->kind == CG_S_SCOPE ? sg_body(s) : s->kind == CG_S_REG ? NULL : s;
     for (; t; t = s->kind == CG_S_SCOPE ? t->next : NULL)
-        h = (h ^ ((uintptr_t)t->u.inst.path + sg_nops(t->u.inst.ops))) * 0x100000001b3ull;
+        h = (h ^ (uintptr_t)t->u.inst.path) * 0x100000001b3ull;
     return (uint32_t)(h ^ h >> 32) | 1;
 }
 
@@ -476,6 +480,8 @@ static cg_stmt *make_loop(roller *r, const item *it, cg_stmt **a, unsigned s, ru
     const char *var = block_var(r, a[s], run.g);
     if (!var)
         return NULL;
+    for (unsigned i = 0; i < SG_NLOOP_VARS; i++)
+        r->made_vars |= (unsigned)(sg_loop_vars[i] == var) << i;
     cg_stmt *node = sg_node_new(r->m, SG_S_FOR, a[s]->first);
     sg_for_of(node)->var = var;
     sg_for_of(node)->count = run.c;
@@ -591,8 +597,9 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
     ptx_buf_free(&r.items);
     ptx_buf_free(&r.leaves);
     ptx_buf_free(&r.sketches);
-    if (n) {   /* the variables the loops use (outer loops may use others) */
-        unsigned used = vars_in(k->body, ~0u);
+    if (n) {   /* the variables the loops use (outer loops may use others):
+                  this pass's, and those of range's loops where it made any */
+        unsigned used = r.made_vars | (sg_kst(k)->fors ? vars_in(k->body, ~0u) : 0);
         for (unsigned i = 0; i < SG_NLOOP_VARS; i++)
             if (sg_loop_vars[i] == r.var || (used >> i & 1))
                 sg_py_reserve(m, k, sg_loop_vars[i]);
