@@ -140,13 +140,16 @@ static inline cg_opnd *one_opnd(cg_builder *b, const ptx_expr *e)
 static cg_opnd *list_opnds(cg_builder *b, const ptx_expr *e, cg_opnd_kind k)
 {
     cg_opnd *o = cg_opnd_new(b->m, k), **tail = &o->elems;
-    for (const ptx_expr *x = e; x; x = x->next) {
+    uint32_t n = 0;
+    for (const ptx_expr *x = e; x; x = x->next, n++) {
         if (x->next && x->sep == PTX_NOTOK)
             return NULL;
         if (!(*tail = one_opnd(b, x)))
             return NULL;
         tail = &(*tail)->next;
     }
+    if (k == CG_O_VEC && n > b->k->max_vec)
+        b->k->max_vec = n;
     return o;
 }
 

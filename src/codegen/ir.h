@@ -335,6 +335,8 @@ struct cg_kernel {
                                 built (more bits may be set): a pass that
                                 looks for an opcode skips a kernel without
                                 its bit, walking none of its statements */
+    uint32_t max_vec;        /* the most elements of a vector operand the
+                                build made ({%r1, ..., %r8}: 8) */
     uint8_t stray_fresh_like; /* an operand names `$_...` that nothing
                                 declares: a spelling pyptx's fresh labels
                                 ($_else_N ...) may meet, which no rename
