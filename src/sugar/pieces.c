@@ -66,8 +66,9 @@ static void rows(sugar_pieces *c, uint32_t from, uint32_t to, ptx_arena *ir)
     ptx_arena_free(piece_stmts);
 }
 
-/* The piece src[from, end): 1 when it parsed, ends among the items and
-   clashed with nothing before it. */
+/* The piece src[from, end): 1 when it clashed with nothing before it, 0
+   when it did; -1, with nothing done, where it does not parse as items
+   (to be cut elsewhere). */
 static int one_piece(sugar_pieces *c, size_t from, size_t end)
 {
     cg_module *m = c->m;
@@ -75,13 +76,15 @@ static int one_piece(sugar_pieces *c, size_t from, size_t end)
     ptx_piece_at end_at;
     ptx_module *pm = ptx_parse_piece(c->name, c->src + from, end - from, PTX_AT_ITEMS, 0,
                                      &end_at, &d);
-    if (!pm)
-        return 0;
+    if (!pm || end_at != PTX_AT_ITEMS) {
+        ptx_module_free(pm);
+        return -1;
+    }
     ptx_arena *ir = ptx_arena_new();
     uint32_t k0 = m->nkernels, s0 = m->nsegs, o0 = m->nopcodes;
     cg_open open = { 0 };
     cg_build_items(m, pm, c->src, from, ir, &open);
-    int ok = end_at == PTX_AT_ITEMS && !open.active;
+    int ok = !open.active;   /* (a piece that ends among the items: never) */
     cg_open_free(&open);
     if (ok) {
         if (c->o->stats)   /* a walk over every statement: only where asked */
@@ -111,6 +114,16 @@ static int high_bytes(const char *p, size_t n)
     return any >= 0x80;
 }
 
+/* Where a piece from `from` may end: after a function's end `piece`
+   bytes on or more (ptx_cut_after_brace: ptx_cut_after also looks at
+   every line that ends with ';', each instruction of a kernel), or the
+   text's end.  A cut that does not parse as items is made where
+   ptx_cut_after says. */
+static size_t kernel_end(const char *src, size_t from, size_t size, size_t piece)
+{
+    return size - from <= piece ? size : ptx_cut_after_brace(src, size, from + piece);
+}
+
 /* The whole text a piece after another, then the head and tail: 1, or 0
    where a piece did not parse or clashed. */
 static int all_pieces(sugar_pieces *c, size_t size, size_t piece, size_t start)
@@ -118,8 +131,11 @@ static int all_pieces(sugar_pieces *c, size_t size, size_t piece, size_t start)
     cg_module *m = c->m;
     m->text_ascii = !high_bytes(c->src, size);
     for (size_t from = 0; from < size;) {
-        size_t end = ptx_piece_end(c->src, from, size, piece);
-        if (end <= from || !one_piece(c, from, end))
+        size_t end = kernel_end(c->src, from, size, piece), cut;
+        int took = end > from ? one_piece(c, from, end) : -1;
+        if (took < 0 && (cut = ptx_piece_end(c->src, from, size, piece)) != end && cut > from)
+            took = one_piece(c, from, end = cut);
+        if (took <= 0)
             return 0;
         from = end;
     }
