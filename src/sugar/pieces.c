@@ -2,14 +2,15 @@
  * sugar/pieces.c - a large module rewritten a piece at a time
  * (ptx_codegen_pieces with --sugar), so that only one piece's tree and IR
  * is held: a library module's whole tree and IR ran to half a gigabyte,
- * whose pages cost more than the passes themselves.
+ * whose pages cost more than most passes.
  *
- * The text is cut among the items alone (ptx_piece_end), never in a body:
- * the rows rewrite whole kernels.  Each piece is parsed, built
- * (codegen's pieces: its IR in an arena of its own), its kernels' names
- * learned (free.c), its preludes run, and each kernel rewritten by the
- * rows and printed, as the whole module's driver does (layer.c); then all
- * of it is freed but the names the tail prints.
+ * The text is cut among the items alone, after a function's end
+ * (ptx_cut_after_brace; ptx_cut_after where that cut does not parse),
+ * never in a body: the rows rewrite whole kernels.  Each piece is parsed,
+ * built (codegen's pieces: its IR in an arena of its own), its kernels'
+ * names learned (free.c), its preludes run, and each kernel rewritten by
+ * the rows and printed, as the whole module's driver does (layer.c); then
+ * all of it is freed but the names the tail prints.
  *
  * What the whole module decides before any row runs is not known yet:
  * the names of the pieces still to come (a new spelling avoids them) and
@@ -19,10 +20,11 @@
  * is always the whole module's.  Library modules never clash.
  *
  * The passes allocate from the module; while the rows run and print, its
- * arenas are the piece's, and module-wide state (free.c's maps, calls.c's
- * memo is per piece) allocates from a copy that keeps the module's
- * (sg_keep).  The preludes run on the module's own arenas: the Python
- * names they give are printed by the tail.
+ * arenas are the piece's, and what outlives the piece (free.c's maps and
+ * memos) allocates from a copy that keeps the module's (sg_keep);
+ * calls.c's memo, keyed by the piece's opcode arrays, starts afresh.  The
+ * preludes run on the module's own arenas: the Python names they give
+ * are printed by the tail.
  */
 #include <string.h>
 #include "codegen/build.h"
