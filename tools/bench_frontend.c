@@ -58,17 +58,17 @@ typedef struct bench {
     int pieces;
 } bench;
 
-/* File i printed (exact or canonical) or translated (plain) a piece at a
-   time, as the programs do: 1, or 0 where it is taken whole. */
+/* File i printed (exact or canonical) or translated (plain or sugar) a
+   piece at a time, as the programs do: 1, or 0 where it is taken whole. */
 static int in_pieces(const bench *b, size_t i, ptx_buf *out)
 {
     size_t piece = b->codegen ? PTX_CODEGEN_PIECE : PTX_PIECE;
     const input *f = &b->in[i];
-    if (!b->pieces || b->parse_only || b->sugar || f->n / 2 < piece)
+    if (!b->pieces || b->parse_only || f->n / 2 < piece)
         return 0;
     out->n = 0;
     if (b->codegen) {
-        ptx_codegen_options o = { .stats = b->stats, .jobs = b->threads };
+        ptx_codegen_options o = { .sugar = b->sugar, .stats = b->stats, .jobs = b->threads };
         return ptx_codegen_pieces(f->name, f->data, f->n, piece, &o, out);
     }
     ptx_pieces_opts po = { piece, b->threads,

@@ -79,12 +79,15 @@ int ptx_codegen(const ptx_module *m, const ptx_codegen_options *o,
    is parsed, its kernels are translated and printed (a kernel that runs
    on past the piece, as far as the piece goes), and its tree and their
    IR are freed before the next, so that a large module needs a small
-   part of the memory of its whole tree.  Plain mode
-   only.  Returns 1 with the Python appended to *out, byte for byte what
-   ptx_codegen writes for the whole module; 0 with nothing appended when
-   the whole module must be taken instead: sugar or --name asked for, a
-   text too small for `piece` 0, or a piece that does not parse
-   (ptx_parse_* then says where). */
+   part of the memory of its whole tree.  With sugar passes the pieces
+   are cut after items only (whole kernels) and taken on one thread, the
+   kernels of a piece built on o->jobs.  Returns 1 with the Python
+   appended to *out, byte for byte what ptx_codegen writes for the whole
+   module; 0 with nothing appended when the whole module must be taken
+   instead: --name asked for (or with sugar --rename-kernels or kernel
+   rows), a text too small for `piece` 0, a piece that does not parse
+   (ptx_parse_* then says where), or with sugar a name a later piece
+   brings that the whole module would have answered otherwise. */
 int ptx_codegen_pieces(const char *name, const char *src, size_t size,
                        size_t piece, const ptx_codegen_options *o,
                        ptx_buf *out);

@@ -142,15 +142,16 @@ static int write_out(const char *path, const ptx_buf *b)
     return ok ? 0 : -1;
 }
 
-/* Plain Python for a file of two pieces or more, translated a piece at a
-   time (ptx_codegen_pieces) into *py: 1, or 0 when the whole module must
-   be taken (sugar, --name, a small file, standard input, a piece that
-   does not parse, which the whole parse then reports). */
+/* Python for a file of two pieces or more, translated a piece at a time
+   (ptx_codegen_pieces) into *py: 1, or 0 when the whole module must be
+   taken (--name, a small file, standard input, a piece that does not
+   parse, which the whole parse then reports, or with sugar a piece whose
+   names the whole module would have answered otherwise). */
 static int in_pieces(const char *path, const ptx_codegen_options *o, ptx_buf *py)
 {
     size_t piece = PTX_CODEGEN_PIECE;
     paths_mapped f = { NULL, 0, (size_t)sysconf(_SC_PAGESIZE) };
-    if (o->sugar || o->name || !(f.p = paths_read_large(path, 2 * piece, o->jobs, &f.n)))
+    if (o->name || !(f.p = paths_read_large(path, 2 * piece, o->jobs, &f.n)))
         return 0;
     ptx_codegen_options po = *o;    /* the kernels' text, once printed, given back */
     po.release = paths_give_back;

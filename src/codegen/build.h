@@ -223,6 +223,12 @@ void cg_open_part(cg_open *o, cg_module *m, const ptx_module *pm, size_t at,
    ends or fails before it. */
 void cg_open_free(cg_open *o);
 
+/* uses.c: `found` and the bits of names[0..nnames) (nnames <= 64) that
+   the Python code p[0..n) uses: as words outside literals and comments,
+   not after a '.', not numbers. */
+uint64_t cg_scan_uses(const char *p, size_t n, const char *const *names, unsigned nnames,
+                      uint64_t found);
+
 /* codegen.c, for pieces.c: the stats of kernels from `from` on (counted
    before the layer above rewrites them), and those of a list; the head printed once the
    kernels are, and put in before them at `start`; the kernels [from, to)
@@ -239,6 +245,15 @@ void cg_print_all(const cg_module *m, unsigned jobs, ptx_buf *out);
    --name asks for the whole module). */
 int cg_codegen_pieces(const char *name, const char *src, size_t size,
                       size_t piece, const ptx_codegen_options *o, ptx_buf *out);
+/* pieces.c, for the layer above's pieces too: the kernels from `from`
+   on, printed, reduced to their names (all the tail needs); what a piece
+   src[from, end) held of kernels' text given back (m->opt->release) once
+   printed, the segments it closed numbered from s0 (`open`: a kernel is
+   open at its end); statistics added up. */
+void cg_forget_kernels(cg_module *m, uint32_t from);
+void cg_give_back(const cg_module *m, const char *src, uint32_t s0, size_t from,
+                  size_t end, int open);
+void cg_add_stats(ptx_codegen_stats *to, const ptx_codegen_stats *st);
 
 
 #endif

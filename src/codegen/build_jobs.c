@@ -19,10 +19,13 @@
  * A module translated in pieces (pieces.c) frees each piece's kernels
  * once they are printed, and keeps only their names: there every build,
  * one thread's too, allocates from a copy, and the copies' arenas go to
- * the piece's own arena rather than to the module's.
+ * the piece's own arena rather than to the module's; the ops of their
+ * opcode words are copied to the module where the layer above asks
+ * (m->ops_kept).
  */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include "codegen/build.h"
 #include "front/arena.h"
 #include "util/threads.h"
@@ -88,11 +91,29 @@ static uint32_t *build_order(const cg_module *m, uint32_t from, uint32_t to,
     return order;
 }
 
+/* The ops of a piece's opcode words into m (m->ops_kept). */
+static void keep_ops(cg_module *m, const cg_module *copy)
+{
+    for (uint32_t i = 0; i < copy->nopcodes; i++) {
+        const char *op = copy->opcodes_v[i].op;
+        uint32_t before = m->ops_kept->n;
+        cg_mslot *s = cg_map_put(m, m->ops_kept, op, strlen(op));
+        if (m->ops_kept->n == before)
+            continue;
+        s->k = cg_strndup(m, op, strlen(op));
+        m->opcodes_v = cg_grow(m, m->opcodes_v, m->nopcodes, &m->capopcodes,
+                               sizeof *m->opcodes_v);
+        m->opcodes_v[m->nopcodes++] = (cg_opcode){ .op = s->k };
+    }
+}
+
 /* Hands t's arenas, opcodes and types to m, or its arenas to ir. */
 static void merge(cg_module *m, builder_thread *t, ptx_arena *ir)
 {
     m->types_used |= t->copy.types_used;
-    if (ir) {   /* a piece's: no layer above reads its opcodes */
+    if (ir) {   /* a piece's: a layer above reads its ops alone, if any */
+        if (m->ops_kept)
+            keep_ops(m, &t->copy);
         ptx_arena_adopt(ir, t->copy.arena);
         ptx_arena_adopt(ir, t->copy.stmts);
         return;

@@ -140,13 +140,16 @@ static inline cg_opnd *one_opnd(cg_builder *b, const ptx_expr *e)
 static cg_opnd *list_opnds(cg_builder *b, const ptx_expr *e, cg_opnd_kind k)
 {
     cg_opnd *o = cg_opnd_new(b->m, k), **tail = &o->elems;
-    for (const ptx_expr *x = e; x; x = x->next) {
+    uint32_t n = 0;
+    for (const ptx_expr *x = e; x; x = x->next, n++) {
         if (x->next && x->sep == PTX_NOTOK)
             return NULL;
         if (!(*tail = one_opnd(b, x)))
             return NULL;
         tail = &(*tail)->next;
     }
+    if (k == CG_O_VEC && n > b->k->max_vec)
+        b->k->max_vec = n;
     return o;
 }
 
@@ -322,6 +325,7 @@ static int make_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
         i += 1 + in->mods[part - 1].n;
     }
     oc->op = names;
+    oc->op_bit = cg_op_bit(names);
     oc->mods = mods;
     oc->nmods = in->nmods;
     oc->path = path;
@@ -367,6 +371,7 @@ cg_stmt *cg_build_inst(cg_builder *b, const ptx_stmt *s, const char **why)
     const cg_opcode *oc = opcode(b, in);
     if (!oc)
         return NULL;
+    b->k->ops |= oc->op_bit;
     cg_stmt *st = cg_stmt_new(b->m, CG_S_INST, s->first);
     cg_inst *ci = &st->u.inst;
     ci->op = oc->op;

@@ -218,7 +218,17 @@ typedef struct cg_opcode {
     uint32_t nmods;
     const char *path;      /* the ptx.inst attributes: "ld.global_.v4.u32" */
     uint32_t pathlen;
+    uint64_t op_bit;       /* cg_op_bit(op) */
 } cg_opcode;
+
+/* A bit for opcode op (no dots: "mbarrier") in a kernel's `ops`. */
+static inline uint64_t cg_op_bit(const char *op)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *op; op++)
+        h = (h ^ (unsigned char)*op) * 0x100000001b3ull;
+    return 1ull << (h >> 58);
+}
 
 typedef struct cg_inst {
     const char *op;        /* PTX opcode, no dots: "ld" */
@@ -321,6 +331,12 @@ struct cg_kernel {
     struct cg_map *pynames;  /* Python names in use (cg_py_name) */
     struct cg_map *pysuffix; /* base name -> the next suffix to try (all
                                 below it are taken: names are never freed) */
+    uint64_t ops;            /* cg_op_bit of the opcode of every instruction
+                                built (more bits may be set): a pass that
+                                looks for an opcode skips a kernel without
+                                its bit, walking none of its statements */
+    uint32_t max_vec;        /* the most elements of a vector operand the
+                                build made ({%r1, ..., %r8}: 8) */
     uint8_t stray_fresh_like; /* an operand names `$_...` that nothing
                                 declares: a spelling pyptx's fresh labels
                                 ($_else_N ...) may meet, which no rename
@@ -387,6 +403,13 @@ struct cg_module {
     struct cg_opcode *opcodes_v;
     uint32_t nopcodes, capopcodes;
     struct cg_map *pyfns;    /* the kernels' Python function names */
+    /* Built in pieces for a layer above that asks (sugar's free names):
+       each opcode word's op, once (copied, in opcodes_v with no other
+       field, the rest going with its piece), by its text */
+    struct cg_map *ops_kept;
+    uint8_t text_ascii;      /* built in pieces by a layer above that says
+                                so: no byte of the text is >= 0x80 (the
+                                whole module's tree is read instead) */
     /* the layer above (NULL: none): how it prints its kinds and what
        it adds to the file's head, and its state */
     const struct cg_layer *layer;

@@ -36,7 +36,7 @@
 /* The kernels from `from` on, printed: all the tail needs of them is their
    names, which the module's arena holds (kernel_head; an unsupported
    kernel's are copied there), not their IR, which goes with its piece. */
-static void forget(cg_module *m, uint32_t from)
+void cg_forget_kernels(cg_module *m, uint32_t from)
 {
     for (uint32_t i = from; i < m->nkernels; i++) {
         const cg_kernel *k = &m->kernels[i];
@@ -50,7 +50,7 @@ static void forget(cg_module *m, uint32_t from)
     }
 }
 
-static void add_stats(ptx_codegen_stats *to, const ptx_codegen_stats *st)
+void cg_add_stats(ptx_codegen_stats *to, const ptx_codegen_stats *st)
 {
     to->kernels += st->kernels;
     to->unsupported += st->unsupported;
@@ -105,7 +105,7 @@ static int one_piece(void *ctx, size_t end)
         cg_print_kernel_head(m, &pc->open.k, pc->out);
         cg_open_part(&pc->open, m, pm, pc->from, pc->open.first, pc->st, pc->out);
     }
-    forget(m, k0);
+    cg_forget_kernels(m, k0);
     m->src = NULL;
     ptx_arena_free(ir);
     ptx_module_free(pm);
@@ -117,8 +117,8 @@ static int one_piece(void *ctx, size_t end)
    given back (m->opt->release): all but the raw segments of _MODULE that
    it closed (segs from s0 on) and the one open after it, from seg_pos,
    where no kernel is open (`open`) at its end. */
-static void give_back(const cg_module *m, const char *src, uint32_t s0, size_t from,
-                      size_t end, int open)
+void cg_give_back(const cg_module *m, const char *src, uint32_t s0, size_t from,
+                  size_t end, int open)
 {
     size_t at = from;   /* what is before it is given back, or kept */
     for (uint32_t i = s0; i < m->nsegs; i++) {
@@ -149,7 +149,7 @@ static int run_pieces(cg_module *m, const char *name, const char *src, size_t fr
         uint32_t s0 = m->nsegs;
         end = ptx_piece_next(src, pc.from, to, piece, one_piece, &pc);
         if (end && release && m->opt->release)
-            give_back(m, src, s0, pc.from, end, pc.open.active);
+            cg_give_back(m, src, s0, pc.from, end, pc.open.active);
         pc.from = end;
     }
     int ok = end && pc.at == PTX_AT_ITEMS;
@@ -208,7 +208,7 @@ static int in_runs(cg_module *m, const char *name, const char *src, size_t size,
     int ok = !atomic_load(&r.failed);
     unsigned k = 0;
     while (ok && k < n && cg_module_join(m, r.m[k], src) == 0)
-        add_stats(st, &r.st[k++]);
+        cg_add_stats(st, &r.st[k++]);
     *resume = k < n ? at + r.v[k].from : size;
     ptx_runs_place(r.v, k, o->jobs, ok ? out : NULL);
     ptx_runs_place(r.v + k, n - k, o->jobs, NULL);
@@ -251,7 +251,7 @@ int cg_codegen_pieces(const char *name, const char *src, size_t size,
         cg_print_head_at(m, start, out);
         cg_print_tail(m, out);
         if (o->stats)
-            add_stats(o->stats, &st);
+            cg_add_stats(o->stats, &st);
     } else
         out->n = start;
     cg_module_free(m);

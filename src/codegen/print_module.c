@@ -49,53 +49,20 @@ int cg_uses_name(const cg_uses *u, const char *name)
     return 0;
 }
 
-static int is_word_char(char c)
+/* The head's names, in the order of their bits in cg_uses. */
+static void all_head_names(const char *names[64])
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') || c == '_';
+    for (unsigned i = 0; i < NHEAD_NAMES + cg_ntypes && i < 64; i++)
+        names[i] = head_name(i);
 }
 
-/* The end of the string literal at p (the generated code writes one-line
-   "..." and '...' literals, with backslash escapes). */
-static const char *skip_literal(const char *p, const char *e)
+/* Adds to u the head's names that the Python `code` uses (uses.c). */
+static void scan_uses(const char *code, size_t n, cg_uses *u)
 {
-    char q = *p++;
-    while (p < e && *p != q && *p != '\n')
-        p += *p == '\\' && p + 1 < e ? 2 : 1;
-    return p < e ? p + 1 : e;
-}
-
-/* Adds to u the head's names that the Python `code` uses: words outside
-   literals and comments, not attributes (after a '.') and not numbers.
-   Only code that names a helper or an import gets it, so the head is
-   what the file needs and no more. */
-static void scan_uses(const char *p, size_t n, cg_uses *u)
-{
-    if (!n)
-        return;   /* (an empty buffer's p is NULL) */
-    const char *e = p + n, *begin = p;
-    size_t len_of[64];   /* a bit of cg_uses each: 13 names, 23 types */
-    unsigned nnames = NHEAD_NAMES + cg_ntypes < 64 ? NHEAD_NAMES + cg_ntypes : 64;
-    for (unsigned i = 0; i < nnames; i++)
-        len_of[i] = strlen(head_name(i));
-    while (p < e) {
-        if (*p == '#') {
-            const char *nl = memchr(p, '\n', (size_t)(e - p));
-            p = nl ? nl : e;
-        } else if (*p == '"' || *p == '\'') {
-            p = skip_literal(p, e);
-        } else if (is_word_char(*p)) {
-            const char *w = p;
-            while (p < e && is_word_char(*p))
-                p++;
-            if ((w > begin && w[-1] == '.') || (*w >= '0' && *w <= '9'))
-                continue;
-            for (unsigned i = 0; i < nnames; i++)
-                if (len_of[i] == (size_t)(p - w) && memcmp(w, head_name(i), len_of[i]) == 0)
-                    u->bits |= (uint64_t)1 << i;
-        } else
-            p++;
-    }
+    const char *names[64] = { 0 };
+    all_head_names(names);
+    unsigned count = NHEAD_NAMES + cg_ntypes < 64 ? NHEAD_NAMES + cg_ntypes : 64;
+    u->bits |= cg_scan_uses(code, n, names, count, u->bits);
 }
 
 static void put_types(const cg_uses *u, uint32_t types, ptx_buf *out)
@@ -508,7 +475,7 @@ static const cg_kernel *whole_kernel(const cg_module *m)
 static int tail_writes_bytes(const cg_module *m)
 {
     if (!m->src)
-        return 1;
+        return !m->text_ascii;
     for (size_t i = 0; i < m->src->size; i++)
         if ((unsigned char)m->src->src[i] >= 0x80)
             return 1;

@@ -109,6 +109,17 @@ size_t ptx_cut_after(const char *src, size_t size, size_t at)
     return size;
 }
 
+size_t ptx_cut_after_brace(const char *src, size_t size, size_t at)
+{
+    for (const char *p = src + at, *e = src + size; p < e &&
+         (p = memchr(p, '}', (size_t)(e - p))); p++) {
+        size_t cut = (size_t)(p - src) + 1;
+        if ((p == src || p[-1] == '\n') && item_follows(src, size, cut))
+            return cut;
+    }
+    return size;
+}
+
 /* What the line [b, e) does to the brace depth, a // comment aside. */
 static int line_braces(const char *src, size_t b, size_t e)
 {

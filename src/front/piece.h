@@ -43,4 +43,9 @@ ptx_module *ptx_parse_piece(const char *name, const char *data, size_t size,
    none. */
 size_t ptx_cut_stmt_after(const char *src, size_t size, size_t from, size_t at);
 
+/* ptx_cut_after's cuts after a '}' alone (a function's end): a scan for
+   the '}' (memchr) rather than line by line, for a caller that cuts
+   after whole functions (sugar/pieces.c); `size` if there is none. */
+size_t ptx_cut_after_brace(const char *src, size_t size, size_t at);
+
 #endif

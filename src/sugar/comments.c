@@ -23,9 +23,12 @@ static int trivia_only(const cg_stmt *s)
         }
         for (uint32_t j = 0; j < p->n; j++) {
             char c = p->p[j];
-            if (in_comment) {
-                if (c == '\n')
-                    in_comment = 0;
+            if (in_comment) {   /* to the line's end at once: most of the text */
+                const char *nl = memchr(p->p + j, '\n', p->n - j);
+                if (!nl)
+                    break;
+                j = (uint32_t)(nl - p->p);
+                in_comment = 0;
                 continue;
             }
             if (c == ' ' || c == '\t' || c == '\n' || c == '\r')

@@ -269,6 +269,7 @@ static void rewrite(pool *c, cg_stmt **a, unsigned decl)
         }
         cg_stmt *s = c->writer[i], *setp = sg_copy_stmt(c->m, s);   /* keeps the setp */
         sg_node_become(c->m, s, SG_S_CMP);
+        sg_kst(c->k)->cmps = 1;
         sg_cmp_of(s)->setp = setp;
         sg_cmp_of(s)->pred = to[i];
     }

@@ -19,7 +19,9 @@
  * for the whole module comes first, in a prelude that runs on every
  * kernel before any row runs on any (SG_PRELUDES in sugar.h: the kernels'
  * Python names, which every row's new names avoid); a prelude walks no
- * statement list, so it costs no pass over the kernels' bodies.  Kernels
+ * statement list, so it costs no pass over the kernels' bodies.  (A module
+ * rewritten in pieces, pieces.c, runs the preludes of each piece's kernels
+ * before any row runs on them: free.c keeps that exact.)  Kernels
  * share nothing else that a row writes and another reads (free.c: new PTX
  * spellings are module-wide, but the rows that give them never pick the
  * same ones), so the output is the one that running row by row gives.
@@ -84,20 +86,33 @@ static uint32_t kernel_rows(const cg_options *o, uint32_t ki)
 
 /* The state's `passes` are the rows of the kernel being rewritten, so that a row
    leaves work to a later one only where that one runs on that kernel. */
-void cg_passes_begin(cg_module *m, const cg_options *o)
+void cg_passes_state(cg_module *m, const cg_options *o)
 {
     sg_state *st = cg_alloc(m, sizeof *st);
     st->passes = o->sugar;
     m->layer_state = st;
-    for (uint32_t ki = 0; ki < m->nkernels; ki++)
+}
+
+void cg_passes_prelude(cg_module *m, const cg_options *o, uint32_t from, uint32_t to)
+{
+    sg_state *st = sg_st(m);
+    for (uint32_t ki = from; ki < to; ki++)
         m->kernels[ki].layer = cg_alloc(m, sizeof(sg_kstate));
+    st->in_prelude = 1;
     for (unsigned p = 0; p < sizeof preludes / sizeof *preludes; p++)
-        for (uint32_t ki = 0; ki < m->nkernels; ki++) {
+        for (uint32_t ki = from; ki < to; ki++) {
             st->passes = kernel_rows(o, ki);
             if (!m->kernels[ki].unsupported && (st->passes >> preludes[p].row & 1))
                 timed(o, preludes[p].row, preludes[p].kernel, m, &m->kernels[ki]);
         }
+    st->in_prelude = 0;
     st->passes = o->sugar;
+}
+
+void cg_passes_begin(cg_module *m, const cg_options *o)
+{
+    cg_passes_state(m, o);
+    cg_passes_prelude(m, o, 0, m->nkernels);
 }
 
 void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k)

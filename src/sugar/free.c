@@ -18,6 +18,18 @@
  * The module text outside kernels (rawwords) is hashed apart, every word
  * of it: the debug sections of nvcc -G name kernel parameters and labels
  * there, text that no rename reaches, so those names keep their spelling.
+ *
+ * In pieces (pieces.c) the names of the pieces still to come are not
+ * known yet, and a prelude runs after the rows of the pieces before it.
+ * Each word is tagged with what put it there (W_*): a word answered free
+ * is kept as asked (answered not pinned: its hash), and a piece that
+ * brings it later (its text, kernel,
+ * symbol, opcode or Python function name), or a prelude that gives a name
+ * a row asked about or gave, is a clash: the whole module would have
+ * answered otherwise, so the caller translates the whole module instead.
+ * A prelude does not see the rows' names (the whole module's preludes run
+ * before any row) and keeps a suffix memo of its own.  Without a clash
+ * every answer is the whole module's, so the output is too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,10 +37,96 @@
 #include "codegen/build.h"
 #include "sugar/sugar.h"
 
+/* What put a word into ptxwords or rawwords (cg_mslot.val). */
+enum {
+    W_SOURCE = -1,      /* the module: cg_map_put's own value */
+    W_ASKED_PRE = -2,   /* in pieces: answered free to a prelude */
+    W_ASKED_ROW = -3,   /* in pieces: answered free to a row */
+    W_GIVEN_PRE = -4,   /* given by a prelude */
+    W_GIVEN_ROW = -5,   /* given by a row */
+};
+
 static int wbyte(unsigned char c)
 {
     return c == '_' || c == '$' || (c >= '0' && c <= '9') ||
            ((c | 32) >= 'a' && (c | 32) <= 'z');
+}
+
+/* Is the word of slot s (or none) a name of the module, as the asker (a
+   prelude or a row) would see it in the whole module? */
+static int taken(const sg_state *st, const cg_mslot *s)
+{
+    return s && (s->val == W_SOURCE || s->val == W_GIVEN_PRE ||
+                 (s->val == W_GIVEN_ROW && !st->in_prelude));
+}
+
+/* A name's hash for sg_state.pinasked (never 0, the empty slot). */
+static uint64_t name_hash(const char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
+    return (h ^ h >> 31) | 1;
+}
+
+/* The slot of hash h in the set (where it is, or where it would go). */
+static uint64_t *hash_slot(const sg_hashes *set, uint64_t h)
+{
+    for (uint32_t i = (uint32_t)(h >> 32) & (set->cap - 1);; i = (i + 1) & (set->cap - 1))
+        if (set->v[i] == h || !set->v[i])
+            return &set->v[i];
+}
+
+static void hash_add(cg_module *m, sg_hashes *set, uint64_t h)
+{
+    if (2 * (set->n + 1) > set->cap) {   /* (the old array stays in the arena) */
+        sg_hashes big = { cg_alloc(sg_keep(m), 2 * (set->cap ? set->cap : 512) * 8), 0,
+                          2 * (set->cap ? set->cap : 512) };
+        memset(big.v, 0, big.cap * sizeof *big.v);
+        for (uint32_t i = 0; i < set->cap; i++)
+            if (set->v[i]) {
+                *hash_slot(&big, set->v[i]) = set->v[i];
+                big.n++;
+            }
+        *set = big;
+    }
+    uint64_t *slot = hash_slot(set, h);
+    set->n += !*slot;
+    *slot = h;
+}
+
+/* p[0..n) (which outlives the map, else copied) into map as a word of the
+   module: a clash where it was asked about or given before (for
+   rawwords: answered not pinned, sg_state.pinasked). */
+static void add_source(cg_module *m, cg_map *map, const char *p, size_t n, int copy)
+{
+    sg_state *st = sg_st(m);
+    uint32_t before = map->n;
+    cg_mslot *s = cg_map_put(sg_keep(m), map, p, n);
+    int fresh = map->n != before;
+    if (fresh && copy)
+        s->k = cg_strndup(sg_keep(m), p, n);
+    if (!fresh && s->val != W_SOURCE)
+        st->clash = 1;
+    if (fresh && map == st->rawwords && st->pinasked.n &&
+        *hash_slot(&st->pinasked, name_hash(p, n)))
+        st->clash = 1;
+}
+
+/* In pieces, name[0..n) answered free (slot s, or none): kept as asked,
+   so that a piece that brings it later clashes. */
+static void asked(cg_module *m, cg_map *map, const char *name, size_t n, cg_mslot *s)
+{
+    sg_state *st = sg_st(m);
+    if (!st->ahead)
+        return;
+    if (!s) {
+        s = cg_map_put(sg_keep(m), map, name, n);
+        s->k = cg_strndup(sg_keep(m), name, n);
+        s->val = st->in_prelude ? W_ASKED_PRE : W_ASKED_ROW;
+    } else if (s->val == W_ASKED_PRE && !st->in_prelude) {
+        s->val = W_ASKED_ROW;
+    }
 }
 
 /* The words of p[0..n) into map (keys point into p, which outlives it):
@@ -46,7 +144,7 @@ static void add_words(cg_module *m, cg_map *map, const char *p, size_t n, int na
             dollar |= p[j++] == '$';
         int name = i == 0 || (p[i - 1] != '%' && p[i - 1] != '.');
         if (!names_only || (name && !dollar && !(p[i] >= '0' && p[i] <= '9')))
-            cg_map_put(m, map, p + i, j - i);
+            add_source(m, map, p + i, j - i, 0);
         i = j;
     }
 }
@@ -64,29 +162,86 @@ static int could_be_new(const char *p)
 }
 
 /* A register (%r1) or an nvcc label ($L__BB0_1) can never be a new
-   spelling, so the map leaves them out (most of a module's symbols). */
+   spelling, so the map leaves them out (most of a module's symbols).
+   In pieces the name goes with its piece: the map keeps a copy. */
 static void add_name(cg_module *m, const char *p)
 {
     if (p && p[0] != '%' && p[0] != '$')
-        cg_map_put(m, sg_st(m)->ptxwords, p, strlen(p));
+        add_source(m, sg_st(m)->ptxwords, p, strlen(p), sg_st(m)->ahead);
+}
+
+/* The names of the module's kernels from k0, its raw segments from s0
+   and its opcodes from o0 into ptxwords; with raw_too, the segments'
+   words into rawwords too. */
+static void learn_ptx(cg_module *m, uint32_t k0, uint32_t s0, uint32_t o0, int raw_too)
+{
+    sg_state *st = sg_st(m);
+    for (uint32_t i = s0; i < m->nsegs; i++)
+        if (m->segs[i].kernel < 0) {
+            add_words(m, st->ptxwords, m->segs[i].p, m->segs[i].n, 1);
+            if (raw_too)
+                add_words(m, st->rawwords, m->segs[i].p, m->segs[i].n, 0);
+        }
+    for (uint32_t i = o0; i < m->nopcodes; i++)
+        add_name(m, m->opcodes_v[i].op);
+    for (uint32_t i = k0; i < m->nkernels; i++) {
+        const cg_kernel *k = &m->kernels[i];
+        add_name(m, k->ptx_name);
+        for (uint32_t s = 0; s < k->nsyms; s++)
+            add_name(m, k->syms[s].ptx);
+    }
+}
+
+/* A kernel function's Python name py (build_module.c's, or a prelude's,
+   given) into pyasked: a clash where it was answered free before (to a
+   row, where a prelude gives it). */
+static void py_function(cg_module *m, const char *py, int given)
+{
+    sg_state *st = sg_st(m);
+    size_t n = strlen(py);
+    cg_mslot *s = cg_map_get(st->pyasked, py, n);
+    if (s && (!given || s->val == W_ASKED_ROW || s->val == W_GIVEN_ROW))
+        st->clash = 1;
+    if (given && !s) {
+        s = cg_map_put(sg_keep(m), st->pyasked, py, n);
+        s->k = cg_strndup(sg_keep(m), py, n);
+    }
+    if (given)
+        s->val = W_GIVEN_PRE;
+}
+
+void sg_learn(cg_module *m, uint32_t k0, uint32_t s0, uint32_t o0)
+{
+    sg_state *st = sg_st(m);
+    learn_ptx(m, k0, s0, o0, 1);
+    for (uint32_t i = k0; i < m->nkernels; i++) {
+        const cg_kernel *k = &m->kernels[i];
+        /* a _k<i> name where the PTX name is a prelude's: the whole
+           module's build had not met that name */
+        cg_mslot *p = k->py_name[0] == '_' && k->py_name[1] == 'k'
+                          ? cg_map_get(st->pyasked, k->ptx_name, strlen(k->ptx_name)) : NULL;
+        if (p && p->val == W_GIVEN_PRE)
+            st->clash = 1;
+        py_function(m, k->py_name, 0);
+    }
+}
+
+void sg_ahead_begin(cg_module *m, cg_module *keep)
+{
+    sg_state *st = sg_st(m);
+    st->ahead = 1;
+    st->keep = keep;
+    st->ptxwords = cg_alloc(m, sizeof *st->ptxwords);
+    st->rawwords = cg_alloc(m, sizeof *st->rawwords);
+    st->pyasked = cg_alloc(m, sizeof *st->pyasked);
 }
 
 static cg_map *ptxwords(cg_module *m)
 {
     sg_state *st = sg_st(m);
-    if (st->ptxwords)
-        return st->ptxwords;
-    st->ptxwords = cg_alloc(m, sizeof *st->ptxwords);
-    for (uint32_t i = 0; i < m->nsegs; i++)
-        if (m->segs[i].kernel < 0)
-            add_words(m, st->ptxwords, m->segs[i].p, m->segs[i].n, 1);
-    for (uint32_t i = 0; i < m->nopcodes; i++)
-        add_name(m, m->opcodes_v[i].op);
-    for (uint32_t i = 0; i < m->nkernels; i++) {
-        const cg_kernel *k = &m->kernels[i];
-        add_name(m, k->ptx_name);
-        for (uint32_t s = 0; s < k->nsyms; s++)
-            add_name(m, k->syms[s].ptx);
+    if (!st->ptxwords) {   /* the whole module: every name at once */
+        st->ptxwords = cg_alloc(m, sizeof *st->ptxwords);
+        learn_ptx(m, 0, 0, 0, 0);
     }
     return st->ptxwords;
 }
@@ -100,12 +255,25 @@ int sg_ptx_pinned(cg_module *m, const char *ptx)
             if (m->segs[i].kernel < 0)
                 add_words(m, st->rawwords, m->segs[i].p, m->segs[i].n, 0);
     }
-    return cg_map_get(st->rawwords, ptx, strlen(ptx)) != NULL;
+    size_t n = strlen(ptx);
+    if (cg_map_get(st->rawwords, ptx, n))
+        return 1;
+    if (st->ahead)   /* a hash is enough, and keeps rawwords small */
+        hash_add(m, &st->pinasked, name_hash(ptx, n));
+    return 0;
 }
 
 int sg_ptx_name_free(cg_module *m, const char *name)
 {
-    return could_be_new(name) && !cg_map_get(ptxwords(m), name, strlen(name));
+    if (!could_be_new(name))
+        return 0;
+    size_t n = strlen(name);
+    cg_map *map = ptxwords(m);
+    cg_mslot *s = cg_map_get(map, name, n);
+    if (taken(sg_st(m), s))
+        return 0;
+    asked(m, map, name, n, s);
+    return 1;
 }
 
 /* Candidate i of a new name into buf (256 bytes): base itself for i = 1,
@@ -129,8 +297,11 @@ static int suffixed(cg_module *m, const cg_kernel *k, const char *base, size_t b
 {
     /* the ones below `taken` are known to be taken already (names are
        never given back), so a module whose 1000 kernels each want param0
-       does not try them all a thousand times */
-    cg_mslot *taken = cg_suffix_next(m, &sg_st(m)->ptxnext, base, bn, 1);
+       does not try them all a thousand times; in pieces a prelude, which
+       sees fewer names, keeps its own */
+    sg_state *st = sg_st(m);
+    cg_map **memo = st->ahead && st->in_prelude ? &st->preptxnext : &st->ptxnext;
+    cg_mslot *taken = cg_suffix_next(sg_keep(m), memo, base, bn, 1);
     uint32_t i = (uint32_t)taken->val, limit = i + 1000;
     for (;; i++) {
         candidate(buf, base, bn, i);   /* called for every label: no printf */
@@ -158,14 +329,30 @@ int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
         memcpy(buf, base, bn + 1);   /* the common case: no suffix to look for */
     else if (!suffixed(m, k, base, bn, py_too, buf))
         return 0;
-    k->syms[s].ptx = cg_strndup(m, buf, strlen(buf));
-    sg_ptx_claim(m, k->syms[s].ptx);
+    sg_ptx_give(m, k, s, buf);
     return 1;
+}
+
+void sg_ptx_give(cg_module *m, cg_kernel *k, cg_symid s, const char *name)
+{
+    k->syms[s].ptx = cg_strndup(m, name, strlen(name));
+    sg_ptx_claim(m, k->syms[s].ptx);
 }
 
 void sg_ptx_claim(cg_module *m, const char *name)
 {
-    cg_map_put(m, ptxwords(m), name, strlen(name));
+    sg_state *st = sg_st(m);
+    cg_map *map = ptxwords(m);
+    size_t n = strlen(name);
+    uint32_t before = map->n;
+    cg_mslot *s = cg_map_put(sg_keep(m), map, name, n);
+    int fresh = map->n != before;
+    if (fresh && st->ahead)
+        s->k = cg_strndup(sg_keep(m), name, n);   /* name goes with its piece */
+    if (st->in_prelude && (s->val == W_ASKED_ROW || s->val == W_GIVEN_ROW))
+        st->clash = 1;   /* the whole module's prelude gave it first */
+    if (fresh || !taken(st, s))
+        s->val = st->in_prelude ? W_GIVEN_PRE : W_GIVEN_ROW;
 }
 
 int sg_py_name_free(const cg_module *m, const cg_kernel *k, const char *name)
@@ -175,7 +362,19 @@ int sg_py_name_free(const cg_module *m, const cg_kernel *k, const char *name)
         return 0;
     if (cg_pyset_has((cg_kernel *)k, name))
         return 0;
-    return !m->pyfns || !cg_map_get(m->pyfns, name, n);
+    if (m->pyfns && cg_map_get(m->pyfns, name, n))
+        return 0;
+    const sg_state *st = sg_st(m);
+    if (st->ahead)
+        asked((cg_module *)m, st->pyasked, name, n, cg_map_get(st->pyasked, name, n));
+    return 1;
+}
+
+void sg_py_function(cg_module *m, const char *py)
+{
+    cg_map_put(m, m->pyfns, py, strlen(py));
+    if (sg_st(m)->ahead)
+        py_function(m, py, 1);
 }
 
 const char *sg_py_fresh(cg_module *m, cg_kernel *k, const char *base)
@@ -186,7 +385,7 @@ const char *sg_py_fresh(cg_module *m, cg_kernel *k, const char *base)
         return NULL;
     /* as suffixed: the suffixes below `taken` are function names
        already (a module of 800 kernels named splitKreduce_kernel) */
-    cg_mslot *taken = cg_suffix_next(m, &sg_st(m)->pynext, base, bn, 1);
+    cg_mslot *taken = cg_suffix_next(sg_keep(m), &sg_st(m)->pynext, base, bn, 1);
     for (uint32_t i = (uint32_t)taken->val, limit = i + 1000;; i++) {
         candidate(buf, base, bn, i);
         if (sg_py_name_free(m, k, buf))

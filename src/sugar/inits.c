@@ -80,6 +80,8 @@ static int inits_at(void *ctx, cg_stmt **link)
 uint32_t sugar_inits(cg_module *m, cg_kernel *k)
 {
     sg_walk c = { m, k, NULL, 0 };
+    if (!(k->ops & cg_op_bit("mbarrier")))   /* no init to look for */
+        return 0;
     sg_visit_stmts(&k->body, inits_at, &c);
     return c.made;
 }

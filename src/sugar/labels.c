@@ -36,15 +36,24 @@ uint32_t sugar_labels(cg_module *m, cg_kernel *k)
             continue;
         memcpy(base, "BB", 2);
         memcpy(base + 2, num, nl + 1);
-        if (!sg_ptx_name_free(m, base)) {
-            /* another function of the module has its BB<n>: keep the
-               function number, as nvcc does ($L__BB<fn>_<n> -> BB<fn>_<n>) */
-            size_t fl = (size_t)(num - (p + 6));
-            if (fl + nl + 3 > sizeof base)
-                continue;
-            memcpy(base + 2, p + 6, fl + nl + 1);
+        if (sg_ptx_pinned(m, p))
+            continue;
+        if (sg_ptx_name_free(m, base)) {   /* the common case: one lookup */
+            sg_ptx_give(m, k, i, base);
+            done++;
+            continue;
         }
-        done += (uint32_t)sg_rename_ptx(m, k, i, base, 0);
+        /* another function of the module has its BB<n>: keep the
+           function number, as nvcc does ($L__BB<fn>_<n> -> BB<fn>_<n>) */
+        size_t fl = (size_t)(num - (p + 6));
+        if (fl + nl + 3 > sizeof base)
+            continue;
+        memcpy(base + 2, p + 6, fl + nl + 1);
+        if (sg_ptx_name_free(m, base))
+            sg_ptx_give(m, k, i, base);
+        else if (!sg_rename_ptx(m, k, i, base, 0))   /* BB<fn>_<n>_2 ... */
+            continue;
+        done++;
     }
     return done;
 }

@@ -1,7 +1,8 @@
 /*
  * sugar/layer.c - where codegen and the sugar passes meet: the public
- * entry points (ptx_codegen, ptx_codegen_pieces) build the IR (codegen),
- * run the selected passes on it (driver.c) and print it (codegen); and
+ * entry points (ptx_codegen, ptx_codegen_pieces: with passes, pieces.c)
+ * build the IR (codegen), run the selected passes on it (driver.c) and
+ * print it (codegen); and
  * what codegen asks of sugar while it prints: the rows of sugar's
  * statement kinds, and sg_layer (its operands, typed wrappers, and what
  * the file's head needs for them).  Both are constant: nothing is
@@ -197,7 +198,7 @@ static void head_defs(const cg_module *m, const cg_uses *u, ptx_buf *out)
             "    return ptx.addr(ptx.mbarrier.array(name, offset, 1).at(stage).addr_reg())\n");
 }
 
-static const cg_layer sg_layer = {
+const cg_layer sg_layer = {
     .print_inst = sg_print_call,
     .print_opnd = print_opnd,
     .head_imports = head_imports,
@@ -250,5 +251,8 @@ int ptx_codegen(const ptx_module *pm, const ptx_codegen_options *o,
 int ptx_codegen_pieces(const char *name, const char *src, size_t size,
                        size_t piece, const ptx_codegen_options *o, ptx_buf *out)
 {
-    return o && !o->sugar && cg_codegen_pieces(name, src, size, piece, o, out);
+    if (!o)
+        return 0;
+    return o->sugar ? sg_codegen_pieces(name, src, size, piece, o, out)
+                    : cg_codegen_pieces(name, src, size, piece, o, out);
 }

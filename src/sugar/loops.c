@@ -29,6 +29,8 @@ typedef struct loops {
     cg_stmt **last;      /* per symbol: its last back edge in that list */
     uint32_t *passed;    /* per symbol: the list whose walk went past it */
     uint32_t lists;      /* lists seen (the stamp of the current one) */
+    sg_scratch bodies;   /* cg_stmt **: the lists inside the lists being
+                            walked, each call's after its caller's */
 } loops;
 
 /* The register a back edge's guard names (CG_NOSYM: none). */
@@ -94,7 +96,8 @@ static int raise_at(loops *c, cg_stmt **link, uint32_t list)
 
 static uint32_t raise_list(loops *c, cg_stmt **head)
 {
-    uint32_t list = ++c->lists, made = 0, edges = 0, bodies = 0;
+    uint32_t list = ++c->lists, made = 0, edges = 0;
+    size_t from = c->bodies.n;   /* this list's lists inside, kept as it goes */
     for (cg_stmt *s = *head; s; s = s->next) {
         cg_symid t = sg_back_edge(s);
         if (t != CG_NOSYM) {
@@ -102,7 +105,11 @@ static uint32_t raise_list(loops *c, cg_stmt **head)
             c->last[t] = s;
             edges++;
         }
-        bodies += cg_body(s) != NULL;
+        cg_stmt **body = cg_body(s);
+        if (body) {
+            *(cg_stmt ***)ptx_buf_room(&c->bodies, sizeof body) = body;
+            c->bodies.n += sizeof body;
+        }
     }
     /* most lists (nvcc's `{ cvt ... }` scopes) have neither a back edge
        to raise nor a list inside: one walk is all they need */
@@ -112,11 +119,17 @@ static uint32_t raise_list(loops *c, cg_stmt **head)
         else
             pass_by(c, *link, list);
     }
-    for (cg_stmt *s = *head; s && (made || bodies); s = s->next) {
-        cg_stmt **body = cg_body(s);
-        if (body)
-            made += raise_list(c, body);
-    }
+    size_t to = c->bodies.n;
+    if (!made)   /* the list as the first walk saw it: its lists inside */
+        for (size_t at = from; at < to; at += sizeof(cg_stmt **))
+            made += raise_list(c, *(cg_stmt ***)(c->bodies.p + at));
+    else         /* the loops raised hold some of them now */
+        for (cg_stmt *s = *head; s; s = s->next) {
+            cg_stmt **body = cg_body(s);
+            if (body)
+                made += raise_list(c, body);
+        }
+    c->bodies.n = from;
     return made;
 }
 
@@ -145,5 +158,6 @@ uint32_t sugar_loops(cg_module *m, cg_kernel *k)
     c.last = (cg_stmt **)(c.passed + n);
     uint32_t made = raise_list(&c, &k->body);
     ptx_buf_free(&tables);
+    ptx_buf_free(&c.bodies);
     return made;
 }

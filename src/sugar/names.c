@@ -150,7 +150,7 @@ static uint32_t name_kernel(cg_module *m, cg_kernel *k, const char *sh)
     if (!py || (rename && !sg_ptx_name_free(m, py)))
         return 0;
     k->py_name = py;
-    cg_map_put(m, m->pyfns, py, strlen(py));
+    sg_py_function(m, py);
     if (rename) {
         k->ptx_name = py;
         sg_ptx_claim(m, py);

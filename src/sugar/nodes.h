@@ -273,6 +273,22 @@ typedef struct sg_state {
                                 to be taken */
     struct cg_map *pynext;   /* the same for Python names, by the
                                 module-wide ones (pyfns) alone */
+    uint8_t in_prelude;      /* driver.c: a prelude runs (free.c: it does not
+                                see the names rows gave) */
+    /* A module rewritten a piece at a time (pieces.c), ahead of the names
+       of the pieces still to come (free.c says how it stays exact): */
+    uint8_t ahead;           /* 1: in pieces */
+    uint8_t clash;           /* a name a piece learned was answered free
+                                before: the pieces' output is not the
+                                whole module's */
+    struct cg_map *preptxnext; /* ptxnext for the preludes alone */
+    struct sg_hashes {       /* free.c: hashes of the spellings answered not */
+        uint64_t *v;         /* pinned (open addressing, 0 empty) */
+        uint32_t n, cap;
+    } pinasked;
+    struct cg_map *pyasked;  /* Python names answered free or given to a
+                                kernel function (tagged as ptxwords) */
+    struct cg_module *keep;  /* allocates what outlives a piece (sg_keep) */
     /* "calls" (calls.c): what a typed wrapper prints from an opcode word's
        modifiers, worked out by the pass once per word, so that printing a
        million calls does not match them again */
@@ -281,10 +297,16 @@ typedef struct sg_state {
     struct sg_word_fits *word_fits;   /* and what each opcode word fits */
 } sg_state;
 
+typedef struct sg_hashes sg_hashes;
+
 /* Per kernel (k->layer). */
 typedef struct sg_kstate {
     uint8_t fresh_labels;    /* driver.c: a row that raises constructs whose
                                 trace makes fresh labels rewrote here */
+    uint8_t fors;            /* range.c made loops (SG_S_FOR), whose
+                                variables repeat.c must then look up */
+    uint8_t cmps;            /* compare.c made comparisons (SG_S_CMP), the
+                                only ones preds.c nests */
     uint8_t p0_named;        /* compare.c: 0 not looked yet, 1 the predicate
                                 pool's %p0 is named, 2 it is not (no pass
                                 between its two asks changes that) */
@@ -293,6 +315,13 @@ typedef struct sg_kstate {
 static inline sg_state *sg_st(const cg_module *m)
 {
     return (sg_state *)m->layer_state;
+}
+
+/* The module to allocate module-wide state from (maps, their keys): in
+   pieces, a copy whose arena outlives the piece being rewritten. */
+static inline struct cg_module *sg_keep(struct cg_module *m)
+{
+    return sg_st(m)->keep ? sg_st(m)->keep : m;
 }
 
 static inline sg_kstate *sg_kst(const cg_kernel *k)

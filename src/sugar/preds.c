@@ -68,7 +68,9 @@ static uint32_t nest_list(cg_module *m, cg_kernel *k, cg_stmt **head, const uint
 }
 
 /* Is there a comparison the next statement takes?  Most kernels have
-   none, and this look spares them counting every operand. */
+   none (compiler output: no comparison at all, which sg_kstate.cmps
+   says without a walk), and this look spares them counting every
+   operand. */
 static int taken(void *ctx, cg_stmt **link)
 {
     const cg_stmt *s = *link;
@@ -85,7 +87,7 @@ static int any(const cg_stmt *s)
 
 uint32_t sugar_preds(cg_module *m, cg_kernel *k)
 {
-    if (!any(k->body))
+    if (!sg_kst(k)->cmps || !any(k->body))
         return 0;
     sg_scratch sc = { 0 };
     uint32_t *refs = sg_kernel_refs(&sc, k);

@@ -102,6 +102,7 @@ static int fold(ranges *c, cg_stmt **link)
     if (body)
         last->next = NULL;                         /* the body ends */
     cg_stmt *node = sg_node_new(c->m, SG_S_FOR, s->first);
+    sg_kst(c->k)->fors = 1;
     sg_for_of(node)->var = c->k->syms[ri].py;
     *cg_body(node) = body;
     sg_for_of(node)->range = sg_copy_opnd(c->m, mov->u.inst.ops->next);

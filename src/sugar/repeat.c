@@ -63,7 +63,11 @@ typedef struct roller {
     sg_scratch list, items, leaves, sketches;   /* the current list's */
     const char *outer[8];   /* the variables of the loops around the list */
     unsigned nouter;
-    const uint32_t *refs;   /* per symbol: its uses in the kernel */
+    unsigned made_vars;     /* the variables of the loops made (bit i:
+                               sg_loop_vars[i]; a loop's key holds its
+                               variable, so a roll keeps the ones it takes) */
+    const uint32_t *refs;   /* per symbol: its uses in the kernel (NULL: no
+                               fresh scalar, which no copy then allocates) */
 } roller;
 
 /* A scalar register pyptx names itself: one that a copy may allocate. */
@@ -119,10 +123,11 @@ static void leaf_value(leaf *l)
         l->ok = 0;   /* keep huge constants literal */
 }
 
-/* What two statements of one shape share: the opcode word and operand
-   count of each instruction, hashed to 32 bits, which vector code
-   compares (0: never rolled).  Equal shapes have equal sketches; the
-   converse need not hold. */
+/* What two statements of one shape share: the opcode word of each
+   instruction, hashed to 32 bits, which vector code compares (0: never
+   rolled).  Equal shapes have equal sketches; the converse need not hold.
+   (Not the operand count, which an opcode word nearly always fixes:
+   counting every statement's operands was a tenth of the pass.) */
 static uint32_t sketch(const cg_kernel *k, const cg_stmt *s)
 {
     if (!rollable(k, s))
@@ -135,7 +140,7 @@ static uint32_t sketch(const cg_kernel *k, const cg_stmt *s)
         return ((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)(sg_name(s) ? sg_name(s)[0] : 0)) | 1;
     const cg_stmt *t = s->kind == CG_S_SCOPE ? sg_body(s) : s->kind == CG_S_REG ? NULL : s;
     for (; t; t = s->kind == CG_S_SCOPE ? t->next : NULL)
-        h = (h ^ ((uintptr_t)t->u.inst.path + sg_nops(t->u.inst.ops))) * 0x100000001b3ull;
+        h = (h ^ (uintptr_t)t->u.inst.path) * 0x100000001b3ull;
     return (uint32_t)(h ^ h >> 32) | 1;
 }
 
@@ -323,14 +328,8 @@ static run best_run(const roller *r, const item *it, unsigned n, unsigned s)
    A rolled loop writes one such number per varying leaf: no printf. */
 static void put_decimal(ptx_buf *b, long long v)
 {
-    char tmp[24], *e = tmp + sizeof tmp, *w = e;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    do
-        *--w = (char)('0' + u % 10);
-    while ((u /= 10) != 0);
-    if (v < 0)
-        *--w = '-';
-    ptx_buf_put(b, w, (size_t)(e - w));
+    char tmp[24];
+    ptx_buf_put(b, tmp, sg_decimal(tmp, v));
 }
 
 void sg_affine(ptx_buf *b, const char *var, long long base, long long stride)
@@ -481,6 +480,8 @@ static cg_stmt *make_loop(roller *r, const item *it, cg_stmt **a, unsigned s, ru
     const char *var = block_var(r, a[s], run.g);
     if (!var)
         return NULL;
+    for (unsigned i = 0; i < SG_NLOOP_VARS; i++)
+        r->made_vars |= (unsigned)(sg_loop_vars[i] == var) << i;
     cg_stmt *node = sg_node_new(r->m, SG_S_FOR, a[s]->first);
     sg_for_of(node)->var = var;
     sg_for_of(node)->count = run.c;
@@ -579,10 +580,16 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
                  .key = { .k = k, .leaf = stride_leaf, .m = m } };
     if (!r.var)
         return 0;
+    /* the counts serve copies that allocate (copy_allocs), which a kernel
+       without a fresh scalar has none of (compiler output: a walk over
+       every statement saved) */
     sg_scratch refs = { 0 };
-    uint32_t *uses = sg_scratch_get(&refs, (k->nsyms + 1) * sizeof *uses);
-    sg_count_refs(k->body, uses);
-    r.refs = uses;
+    for (uint32_t i = 0; i < k->nsyms && !r.refs; i++)
+        if (fresh_scalar(k, i)) {
+            uint32_t *uses = sg_scratch_get(&refs, (k->nsyms + 1) * sizeof *uses);
+            sg_count_refs(k->body, uses);
+            r.refs = uses;
+        }
     uint32_t n = roll_list(&r, &k->body);
     ptx_buf_free(&refs);
     ptx_buf_free(&r.key.b);
@@ -590,8 +597,9 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
     ptx_buf_free(&r.items);
     ptx_buf_free(&r.leaves);
     ptx_buf_free(&r.sketches);
-    if (n) {   /* the variables the loops use (outer loops may use others) */
-        unsigned used = vars_in(k->body, ~0u);
+    if (n) {   /* the variables the loops use (outer loops may use others):
+                  this pass's, and those of range's loops where it made any */
+        unsigned used = r.made_vars | (sg_kst(k)->fors ? vars_in(k->body, ~0u) : 0);
         for (unsigned i = 0; i < SG_NLOOP_VARS; i++)
             if (sg_loop_vars[i] == r.var || (used >> i & 1))
                 sg_py_reserve(m, k, sg_loop_vars[i]);

@@ -142,6 +142,9 @@ static int slice_stmt(void *ctx, cg_stmt **link)
 uint32_t sugar_slices(cg_module *m, cg_kernel *k)
 {
     slicing c = { m, k, 0 };
+    if (k->max_vec < MINVEC)   /* no list long enough: no walk (the passes
+                                  before this one make no vector) */
+        return 0;
     sg_visit_stmts(&k->body, slice_stmt, &c);
     return c.n;
 }

@@ -138,6 +138,11 @@ static uint32_t alloc_list(cg_module *m, cg_kernel *k, cg_stmt **link, uint64_t 
 
 uint32_t sg_smem_decls(cg_module *m, cg_kernel *k)
 {
+    uint32_t i = 0;
+    while (i < k->nsyms && k->syms[i].kind != CG_SYM_VAR)
+        i++;
+    if (i == k->nsyms)   /* no variable: no declaration to look for */
+        return 0;
     uint64_t off = 0;
     uint32_t made = alloc_list(m, k, &k->body, &off);
     return made ? made + sg_smem_tiles(m, k) : 0;

@@ -35,6 +35,17 @@ extern const unsigned cg_npasses;
    attaches the state, nodes.h), then cg_passes_run on each kernel pyptx
    can express; on a kernel, rows run in table order. */
 void cg_passes_begin(cg_module *m, const cg_options *o);
+/* layer.c: what codegen asks of sugar while it prints.  pieces.c: the
+   module's Python a piece at a time (ptx_codegen_pieces with sugar): 1,
+   or 0 where the whole module must be taken. */
+extern const cg_layer sg_layer;
+int sg_codegen_pieces(const char *name, const char *src, size_t size, size_t piece,
+                      const ptx_codegen_options *o, ptx_buf *out);
+/* cg_passes_begin in two steps, for a module rewritten a piece at a time
+   (pieces.c): the state, once; then the preludes of each piece's kernels
+   [from, to), before any row runs on them. */
+void cg_passes_state(cg_module *m, const cg_options *o);
+void cg_passes_prelude(cg_module *m, const cg_options *o, uint32_t from, uint32_t to);
 void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k);
 
 /* The passes, in the order they run: X(name, help).  Order matters:
@@ -142,6 +153,9 @@ void sg_ptx_claim(cg_module *m, const char *name);
    none is found or s must keep its spelling (sg_ptx_pinned). */
 int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
                   int py_too);
+/* Gives symbol s of k the spelling `name`, which sg_ptx_name_free found
+   free (and s, not pinned): sg_rename_ptx without its lookups. */
+void sg_ptx_give(cg_module *m, cg_kernel *k, cg_symid s, const char *name);
 /* 1 if the module text outside kernels (debug sections) names `ptx`: a
    symbol spelled so must not be renamed. */
 int sg_ptx_pinned(cg_module *m, const char *ptx);
@@ -161,6 +175,15 @@ const char *sg_py_fresh(cg_module *m, cg_kernel *k, const char *base);
 /* Claims a Python name in k (helpers, loop variables, aliases), so that
    later passes do not reuse it. */
 void sg_py_reserve(cg_module *m, const cg_kernel *k, const char *name);
+/* A kernel function's Python name, given by the "names" prelude. */
+void sg_py_function(cg_module *m, const char *py);
+/* In pieces (pieces.c): the state's maps made, ahead of the pieces'
+   names (keep: what allocates what outlives a piece); then, after each
+   piece's build, the names it brought (its kernels from k0, raw segments
+   from s0, opcode words from o0), which set sg_state.clash where an
+   answer given before would have been another in the whole module. */
+void sg_ahead_begin(cg_module *m, cg_module *keep);
+void sg_learn(cg_module *m, uint32_t k0, uint32_t s0, uint32_t o0);
 
 /* ---- structural keys (key.c) -----------------------------------------
    One serializer for every pattern matcher: statements written as a
@@ -268,6 +291,7 @@ cg_stmt *sg_def_new(cg_module *m, ptx_tok first, const char *name, cg_opnd *para
 /* The operands above printed (1), or 0 for another kind. */
 int sg_print_pyopnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out);
 cg_opnd *sg_int_opnd(cg_module *m, long long v);         /* CG_O_INT */
+size_t sg_decimal(char *buf, long long v);   /* v in decimal into buf[24]: its length */
 int sg_opnd_equal(const cg_opnd *a, const cg_opnd *b);   /* same Python/PTX */
 cg_text sg_lit(cg_module *m, const char *p, size_t n);   /* copied */
 /* Appends t with each symbol piece as "{sym:index}": a key under which

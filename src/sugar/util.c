@@ -88,12 +88,25 @@ cg_stmt *sg_copy_list(cg_module *m, const cg_stmt *s)
     return head;
 }
 
+size_t sg_decimal(char *buf, long long v)
+{
+    char tmp[24], *e = tmp + sizeof tmp, *w = e;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--w = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    if (v < 0)
+        *--w = '-';
+    memcpy(buf, w, (size_t)(e - w));
+    return (size_t)(e - w);
+}
+
 cg_opnd *sg_int_opnd(cg_module *m, long long v)
 {
     char buf[24];
-    int n = snprintf(buf, sizeof buf, "%lld", v);
+    size_t n = sg_decimal(buf, v);   /* repeat makes one per varying leaf: no printf */
     cg_opnd *o = cg_opnd_new(m, CG_O_INT);
-    o->text = sg_lit(m, buf, (size_t)n);
+    o->text = sg_lit(m, buf, n);
     return o;
 }
 
@@ -457,8 +470,8 @@ int sg_int_value(const cg_opnd *o, long long *v)
 
 int sg_int_is(const cg_opnd *o, long long v)
 {
-    char buf[24], want[24];
-    snprintf(want, sizeof want, "%lld", v);   /* ints are spelled so (ir.h) */
+    char buf[24], want[25];
+    want[sg_decimal(want, v)] = 0;   /* ints are spelled so (ir.h) */
     return o && o->kind == CG_O_INT && sg_text_lit(&o->text, buf, sizeof buf) &&
            !strcmp(buf, want);
 }

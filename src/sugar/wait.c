@@ -450,6 +450,8 @@ static uint32_t fold_own_waits(cg_module *m, cg_kernel *k)
 uint32_t sugar_wait(cg_module *m, cg_kernel *k)
 {
     waits w = { .m = m, .k = k, .key = { .k = k, .leaf = block_leaf, .m = m } };
+    if (!(k->ops & cg_op_bit("mbarrier")))   /* no try_wait: no spin loop */
+        return 0;
     uint32_t own = fold_own_waits(m, k);
     sg_visit_stmts(&k->body, collect, &w);
     ptx_buf_free(&w.key.b);

@@ -24,7 +24,8 @@
  * piece at a time (ptx_pieces_roundtrip, a piece at every function's end),
  * checks and printed texts, must give the whole module's texts, and pass
  * only where the whole module does; and so must the plain Python
- * translated a piece at a time (ptx_codegen_pieces).  --corrupt N adds N
+ * translated a piece at a time (ptx_codegen_pieces), and with every sugar
+ * pass where it goes through.  --corrupt N adds N
  * corrupted variants in all, spread over the files: truncated, a byte
  * deleted, or text inserted that a splitter could trip on (braces, a
  * comment or string opened, a directive), at seeded random offsets.
@@ -53,6 +54,7 @@ typedef struct tally {
     size_t pieces, whole;   /* files whose round trip passed in pieces, or
                                had to take the whole module */
     size_t translated;      /* files whose plain Python came in pieces */
+    size_t sugared;         /* and their Python with every sugar pass */
 } tally;
 
 static int same_diag(const ptx_diag *a, const ptx_diag *b)
@@ -171,6 +173,27 @@ static int canonical_ok(const ptx_module *a, ptx_buf *c1)
     return ok;
 }
 
+/* Python with every sugar pass translated a piece at a time (a piece at
+   every item's end): where it goes through, the whole module's; it may
+   give up (a piece that does not parse, or a name a later piece brings
+   that the whole module would have answered otherwise: sugar/pieces.c),
+   and then appends nothing. */
+static int sugar_same(const char *name, const char *data, size_t n, const ptx_module *a,
+                      unsigned jobs, tally *t)
+{
+    ptx_buf x = { 0 }, y = { 0 };
+    ptx_codegen_options o = { .sugar = (uint32_t)((1ull << ptx_codegen_npasses()) - 1),
+                              .jobs = jobs };
+    int ok = ptx_codegen_pieces(name, data, n, 1, &o, &y);
+    if (ok && a)
+        codegen(a, o.sugar, 1, &x);
+    t->sugared += ok;
+    int same = ok ? a && x.n == y.n && (!x.n || !memcmp(x.p, y.p, x.n)) : y.n == 0;
+    ptx_buf_free(&x);
+    ptx_buf_free(&y);
+    return same;
+}
+
 /* Plain Python translated a piece at a time (a piece at every function's
    end) against the whole module a's (NULL: it does not parse): it comes
    in pieces exactly where every piece parses (`parsed`, what the round
@@ -190,7 +213,9 @@ static const char *codegen_difference(const char *name, const char *data,
                                    : y.n == 0);   /* nothing appended */
     ptx_buf_free(&x);
     ptx_buf_free(&y);
-    return same ? NULL : "plain codegen in pieces";
+    if (!same)
+        return "plain codegen in pieces";
+    return full && !sugar_same(name, data, n, a, jobs, t) ? "sugar codegen in pieces" : NULL;
 }
 
 /* The round trip in pieces against the whole module a's (NULL: it does
@@ -401,10 +426,10 @@ int main(int argc, char **argv)
         prev = m;
     }
     ptx_module_free(prev);
-    printf("%zu round trips in pieces, %zu of whole modules, %zu translations in pieces\n",
-           t.pieces, t.whole, t.translated);
+    printf("%zu round trips in pieces, %zu of whole modules, %zu translations in pieces "
+           "(%zu with sugar)\n", t.pieces, t.whole, t.translated, t.sugared);
     printf("%zu files, %zu variants: %zu parses in pieces, %zu errors, %zu differ\n",
            files.n, t.inputs - files.n, t.cut, t.errors, t.differ);
     paths_free(&files);
-    return t.differ || !t.cut || !t.pieces || !t.translated;
+    return t.differ || !t.cut || !t.pieces || !t.translated || !t.sugared;
 }
