@@ -44,7 +44,8 @@ typedef struct roller {
     sg_scratch list, items, leaves, sketches;   /* the current list's */
     const char *outer[8];   /* the variables of the loops around the list */
     unsigned nouter;
-    const uint32_t *refs;   /* per symbol: its uses in the kernel */
+    uint32_t *refs;         /* per symbol: its uses in the kernel (and in
+                               the appends repeat_lists.c adds) */
     /* repeat_lists.c, made on first use: per symbol, uses where no list
        element may stand (odd), uses in the current list (inlist: 0 until
        counted), and 1 + the element it is (elem), or 0 */

@@ -167,6 +167,7 @@ static void make_list(roller *r, cg_stmt *node, cg_stmt **tail, const item *it, 
     cg_opnd *call = sg_call_opnd(r->m, "append", sg_name_opnd(r->m, name),
                                  sg_sym_opnd(r->m, it[j].decl));
     *tail = sg_assign_new(r->m, node->first, NULL, call);
+    r->refs[it[j].decl]++;   /* a use: the body, rolled again, keeps it */
     cg_stmt *pre = sg_assign_new(r->m, node->first, sg_name_opnd(r->m, name),
                                  cg_opnd_new(r->m, CG_O_VEC));
     cg_stmt **at = &r->pre;
