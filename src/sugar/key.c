@@ -88,6 +88,13 @@ void sg_key_opnd(sg_key *key, const cg_opnd *o)
         put_leaf(key, o);
     } else if (o->kind == SG_O_CONCAT) {
         put_exact(key, o->elems);   /* a slice's ranges: no loop variable */
+    } else if (o->kind == SG_O_ITEM) {
+        /* a list's element: the list exactly, the index as any int (a
+           loop or a helper may pass it); list and index name the register
+           (elems), which the key leaves out */
+        put_exact(key, o->a);
+        if (o->b)
+            put_below(key, o, o->b);
     } else if (o->kind == SG_O_AFFINE) {
         /* a rolled loop's index: its variable and stride exactly, its
            base a leaf (a loop around it makes that affine in its own

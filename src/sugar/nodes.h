@@ -234,6 +234,13 @@ enum {
                      register itself: an SG_O_DYN as the allocation
                      (sg_print_addr_arg) */
     SG_O_PAREN,   /* (a): a sum as an operator's operand (outline's loops) */
+    SG_O_ITEM,    /* a[b]: an element of a Python list a pass made (repeat:
+                     the registers a rolled loop allocates and later code
+                     reads), a the list (SG_O_NAME), b the index (CG_O_INT,
+                     or an SG_O_AFFINE of a loop's variable), or NULL: the
+                     whole list, where the registers stand as a vector;
+                     elems the registers it stands for (CG_O_SYM: never
+                     printed, but walks and references see them) */
     SG_O_AFFINE   /* base + stride*var, var a Python loop's variable (text:
                      its name), a the base (CG_O_INT, or the SG_O_AFFINE
                      index of a loop inside: 4*j + 256*i), b the CG_O_INT

@@ -3,7 +3,7 @@
  * from parts rather than write as text: an assignment or a call made for
  * its effect (SG_S_ASSIGN), a local function (SG_S_DEF), and the operands
  * they hold (SG_O_NAME, _CALL, _KW, _INDEX, _REPEAT, _COMP, _CONCAT,
- * _FLOAT, _TAKEN, _PAREN).  A pass makes them
+ * _FLOAT, _TAKEN, _PAREN, _ITEM).  A pass makes them
  * with the constructors below and never prints Python itself: what a node
  * means stays in its fields, where later passes read it (keys, operand
  * walks, renames), and how it prints is decided here alone.
@@ -176,6 +176,14 @@ int sg_print_pyopnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o, pt
         ptx_buf_putc(out, '[');
         put_list(m, k, o->elems, UINT32_MAX, ", ", 0, out);
         ptx_buf_putc(out, ']');
+        return 1;
+    case SG_O_ITEM:
+        cg_print_opnd(m, k, o->a, out);
+        if (o->b) {
+            ptx_buf_putc(out, '[');
+            cg_print_opnd(m, k, o->b, out);
+            ptx_buf_putc(out, ']');
+        }
         return 1;
     case SG_O_PAREN:
         ptx_buf_putc(out, '(');

@@ -19,10 +19,12 @@
  * A copy may also allocate registers of its own, as a Python loop body
  * that calls reg.scalar(T) does on every pass: a scalar that pyptx names
  * itself (decls.c: implicit) may differ from copy to copy where each copy
- * declares its own and names it nowhere outside itself; the copies'
+ * declares its own and names it nowhere outside itself (or where later
+ * code reads it, through a Python list: repeat_lists.c); the copies'
  * registers then pair one to one, in the order they are declared.  The
  * body declares the first copy's, and pyptx's counter gives each pass the
- * next copy's name, since nothing else allocates between the copies.  Statements are keyed once (key.c,
+ * next copy's name, since nothing else allocates between the copies.
+ * Statements are keyed once (key.c,
  * register indices and integers as holes) and a run grows copy by copy
  * while it matches, so the pass is linear for a fixed block size.
  */
@@ -31,44 +33,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
-#include "sugar/sugar.h"
+#include "sugar/repeat.h"
 
 #define MAXG 16
 #define MAXLEAF 512
-
-/* A hole of a statement's key: a register index or an integer. */
-typedef struct leaf {
-    cg_opnd *o;
-    long long v;       /* index or int value */
-    int ok;            /* v holds it (else the text must stay the same) */
-} leaf;
-
-/* A statement of the list as the matcher sees it. */
-typedef struct item {
-    uint32_t shape;     /* its key's number (equal keys, equal numbers), or
-                           0: never rolled */
-    uint32_t nleaves;
-    leaf *leaves;
-    cg_symid decl;      /* a declaration's register (fresh: see above), or
-                           CG_NOSYM */
-    uint8_t scalars;    /* some leaf is such a scalar */
-} item;
-
-typedef struct roller {
-    cg_module *m;
-    cg_kernel *k;
-    const char *var;    /* the loop variable */
-    sg_key key;
-    cg_map shapes;      /* key -> its number */
-    sg_scratch list, items, leaves, sketches;   /* the current list's */
-    const char *outer[8];   /* the variables of the loops around the list */
-    unsigned nouter;
-    unsigned made_vars;     /* the variables of the loops made (bit i:
-                               sg_loop_vars[i]; a loop's key holds its
-                               variable, so a roll keeps the ones it takes) */
-    const uint32_t *refs;   /* per symbol: its uses in the kernel (NULL: no
-                               fresh scalar, which no copy then allocates) */
-} roller;
 
 /* A scalar register pyptx names itself: one that a copy may allocate. */
 static int fresh_scalar(const cg_kernel *k, cg_symid sym)
@@ -245,7 +213,7 @@ static int leaves_follow(const item *x, const item *y, const item *z, unsigned r
 }
 
 /* The uses of register x among the leaves of the g items from `at`. */
-static uint32_t uses_in(const item *at, unsigned g, cg_symid x)
+uint32_t rp_uses_in(const item *at, unsigned g, cg_symid x)
 {
     uint32_t n = 0;
     for (unsigned j = 0; j < g; j++)
@@ -254,18 +222,30 @@ static uint32_t uses_in(const item *at, unsigned g, cg_symid x)
     return n;
 }
 
+/* Is register x, which copy `at` declares, named nowhere outside the
+   copy, or else read only where its list's element may stand? */
+static int own_or_listed(roller *r, cg_stmt **head, const item *at, unsigned g, cg_symid x)
+{
+    if (!r->refs)   /* no fresh scalar: no copy allocates (sugar_repeat) */
+        return 0;
+    return r->refs[x] == rp_uses_in(at, g, x) || rl_listable(r, head, x);
+}
+
 /* The registers the copy at `at` declares, paired with the first copy's
    (x: the first copy, z: copy c; declarations stand where they do in
    both, the shapes being equal): each one's uses all within its copy,
-   and every scalar leaf of copy c either the first copy's own register
-   where that one is not the copy's, or its pair. */
-static int copy_allocs(const roller *r, const item *x, const item *z, unsigned g)
+   (or read after the run, through a list: repeat_lists.c), and every
+   scalar leaf of copy c either the first copy's own register where that
+   one is not the copy's, its pair, or the element of a list that the
+   first copy's is, c steps further (y: copy 1). */
+static int copy_allocs(roller *r, cg_stmt **head, const item *x, const item *y, const item *z,
+                       unsigned g, unsigned c)
 {
     for (unsigned j = 0; j < g; j++) {
         if (x[j].decl == CG_NOSYM)
             continue;
-        if (x[j].decl == z[j].decl || r->refs[x[j].decl] != uses_in(x, g, x[j].decl) ||
-            r->refs[z[j].decl] != uses_in(z, g, z[j].decl))
+        if (x[j].decl == z[j].decl || !own_or_listed(r, head, x, g, x[j].decl) ||
+            !own_or_listed(r, head, z, g, z[j].decl))
             return 0;
     }
     for (unsigned j = 0; j < g; j++)
@@ -280,14 +260,15 @@ static int copy_allocs(const roller *r, const item *x, const item *z, unsigned g
             for (unsigned d = 0; d < g && want == a->sym; d++)
                 if (z[d].decl == b->sym)
                     return 0;    /* the copy's own, where the first names another */
-            if (b->sym != want)
+            if (b->sym != want && !rl_list_step(r, a, y[j].leaves[q].o, b, c))
                 return 0;
         }
     return 1;
 }
 
 /* Copy c of the block it[s..s+g) (starting at it[s + c*g]) matches. */
-static int copy_matches(const roller *r, const item *it, unsigned s, unsigned g, unsigned c)
+static int copy_matches(roller *r, cg_stmt **head, const item *it, unsigned s, unsigned g,
+                        unsigned c)
 {
     int allocs = 0;
     for (unsigned j = 0; j < g; j++) {
@@ -296,13 +277,13 @@ static int copy_matches(const roller *r, const item *it, unsigned s, unsigned g,
             return 0;
         allocs |= x->decl != CG_NOSYM || x->scalars;
     }
-    return !allocs || copy_allocs(r, &it[s], &it[s + c * g], g);
+    return !allocs || copy_allocs(r, head, &it[s], &it[s + g], &it[s + c * g], g, c);
 }
 
 /* The longest roll at s (g statements, c copies) that saves the most
    lines; g == 0 if none.  Copies are added while they match, so the work
    is proportional to what the run covers. */
-static run best_run(const roller *r, const item *it, unsigned n, unsigned s)
+static run best_run(roller *r, cg_stmt **head, const item *it, unsigned n, unsigned s)
 {
     run best = { 0, 0 };
     long bestsave = 1;
@@ -310,10 +291,11 @@ static run best_run(const roller *r, const item *it, unsigned n, unsigned s)
         if (!it[s + g - 1].shape)
             break;
         unsigned c = 1;
-        while (s + (c + 1) * g <= n && copy_matches(r, it, s, g, c))
+        while (s + (c + 1) * g <= n && copy_matches(r, head, it, s, g, c))
             c++;
-        long save = (long)c * g - (long)(g + 1);
-        if (c >= 2 && save > bestsave) {
+        int lists = c >= 2 ? rl_list_cost(r, &it[s], g, c) : 0;
+        long save = (long)c * g - (long)(g + 1) - lists;
+        if (c >= 2 && lists >= 0 && save > bestsave) {
             bestsave = save;
             best.g = g;
             best.c = c;
@@ -367,7 +349,10 @@ static cg_opnd *subst_one(tmpl *t, cg_opnd *o)
 {
     if (t->q < t->x->nleaves && o == t->x->leaves[t->q].o) {
         const leaf *a = &t->x->leaves[t->q], *b = &t->y->leaves[t->q];
+        cg_opnd *elem = rl_element(t->r, t->var, a->o, b->o);
         t->q++;
+        if (elem)
+            return elem;
         if (!a->ok || !b->ok || a->v == b->v)
             return sg_copy_opnd(t->r->m, o);
         cg_opnd *c = cg_opnd_new(t->r->m, SG_O_AFFINE);
@@ -490,7 +475,7 @@ static cg_stmt *make_loop(roller *r, const item *it, cg_stmt **a, unsigned s, ru
         tmpl t = { .r = r, .var = var, .x = &it[s + j], .y = &it[s + run.g + j] };
         *bt = template_stmt(&t, a[s + j]);
     }
-    return node;
+    return rl_make_lists(r, node, &it[s], run.g, run.c) ? node : NULL;
 }
 
 static uint32_t roll_list(roller *r, cg_stmt **head);
@@ -537,13 +522,15 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
     for (unsigned i = 0; i < n; i++)
         it[i].leaves = (leaf *)(r->leaves.p + (uintptr_t)it[i].leaves);
     cg_stmt **link = head, *made = NULL;
+    uint32_t elems = rl_nelems(r);
     for (unsigned s = 0; s < n;) {
-        run run = it[s].shape ? best_run(r, it, n, s) : (struct run){ 0, 0 };
+        run run = it[s].shape ? best_run(r, head, it, n, s) : (struct run){ 0, 0 };
         if (!run.g) {
             link = &a[s]->next;
             s++;
             continue;
         }
+        r->pre = NULL;
         cg_stmt *node = make_loop(r, it, a, s, run);
         if (!node) {
             link = &a[s]->next;
@@ -551,12 +538,21 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
             continue;
         }
         sg_for_of(node)->orig = cg_splice(link, a[s + run.g * run.c - 1], node);
+        if (r->pre) {   /* out = [] ... before the loop */
+            cg_stmt *last = r->pre;
+            while (last->next)
+                last = last->next;
+            last->next = node;
+            *link = r->pre;
+        }
         link = &node->next;
         s += run.g * run.c;
         rolled++;
         sg_for_of(node)->rolled = made;   /* chained: rolled again below */
         made = node;
     }
+    if (rl_nelems(r) != elems)
+        rl_rewrite_reads(r, head, elems);
     /* a new loop's body may repeat again inside (the scratch is free now) */
     for (cg_stmt *l = made, *next; l; l = next) {
         next = sg_for_of(l)->rolled;
@@ -597,6 +593,7 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
     ptx_buf_free(&r.items);
     ptx_buf_free(&r.leaves);
     ptx_buf_free(&r.sketches);
+    rl_free(&r);
     if (n) {   /* the variables the loops use (outer loops may use others):
                   this pass's, and those of range's loops where it made any */
         unsigned used = r.made_vars | (sg_kst(k)->fors ? vars_in(k->body, ~0u) : 0);
