@@ -16,6 +16,7 @@
  *   77  skipped: no CUDA driver (libcuda.so.1) or no usable GPU
  */
 #include "ptx/cubin.h"
+#include "cli/exit.h"
 #include "ptx/jit.h"
 
 #include <stdio.h>

@@ -5,7 +5,7 @@
  *
  *     char err[256], log[8192];
  *     ptx_jit *j = ptx_jit_open(err, sizeof err);
- *     if (!j) { fprintf(stderr, "%s\n", err); return PTX_EXIT_SKIP; }
+ *     if (!j) { fprintf(stderr, "%s\n", err); return 77; }   // skip: no GPU
  *     void *cubin; size_t n;
  *     int r = ptx_jit_compile(j, text, len, NULL, &cubin, &n, log, sizeof log);
  *     ...  free(cubin);
@@ -20,16 +20,7 @@
  * Device 0's primary context is used (cuDevicePrimaryCtxRetain), so no
  * versioned cuCtxCreate is needed.  Not thread-safe: use one ptx_jit per
  * thread, or lock.
- *
- * Exit-status convention for programs that use the JIT (jit_check,
- * pyptx-roundtrip --jit, tests):
- *     0   PTX_EXIT_OK         identical / passed
- *     1   PTX_EXIT_DIFFERENT  different / failed
- *     2   PTX_EXIT_TROUBLE    usage error, unreadable input, undecidable
- *     77  PTX_EXIT_SKIP       no CUDA driver or no usable GPU: skipped
- * 77 is the automake convention for a skipped test; register such tests in
- * CTest with set_tests_properties(... PROPERTIES SKIP_RETURN_CODE 77) so
- * that they report "Skipped", not "Passed", on machines without a GPU.
+
  */
 #ifndef PTX_JIT_H
 #define PTX_JIT_H
@@ -40,11 +31,6 @@
 extern "C" {
 #endif
 
-#define PTX_EXIT_OK 0
-#define PTX_EXIT_DIFFERENT 1
-#define PTX_EXIT_TROUBLE 2
-#define PTX_EXIT_SKIP 77
-
 typedef struct ptx_jit ptx_jit;
 
 /* Load the driver, initialise it and make device 0's primary context
@@ -54,7 +40,7 @@ typedef struct ptx_jit ptx_jit;
                             entry point we need
        "no CUDA device: "   cuInit / cuDeviceGet / context creation failed
                             (e.g. CUDA_ERROR_NO_DEVICE)
-   Both mean "skip" (PTX_EXIT_SKIP) to a test. */
+   Both mean "skip" to a test. */
 ptx_jit *ptx_jit_open(char *err, size_t errlen);
 
 /* What was opened: the driver version as cuDriverGetVersion reports it

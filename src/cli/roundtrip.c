@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "cli/exit.h"
 #include "emit/emit.h"
 #include "ptx/jitverify.h"
 #include "ptx/ptx.h"

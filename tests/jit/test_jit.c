@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "ptx/cubin.h"
+#include "cli/exit.h"
 #include "ptx/jit.h"
 
 static int starts(const char *s, const char *p)

@@ -33,6 +33,7 @@ if(CMOCKA_LIB)
 
   add_executable(test_jit_driver ${JIT_DIR}/test_jit.c)
   target_link_libraries(test_jit_driver PRIVATE ptx ${CMOCKA_LIB})
+  target_include_directories(test_jit_driver PRIVATE ${CMAKE_SOURCE_DIR}/src)   # cli/exit.h
   add_test(NAME jit_no_driver COMMAND test_jit_driver --no-driver)
   # On a machine with a GPU this runs the real JIT; elsewhere it is skipped.
   add_test(NAME jit_gpu COMMAND test_jit_driver --gpu ${JIT_DATA})
