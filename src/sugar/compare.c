@@ -26,7 +26,11 @@
  * predicate that no comparison makes (one a loop tests, or that a
  * ptx.setp writes) is `pI = reg.scalar(pred)`, which takes it from the
  * same pool, just before the top-level statement that first names it;
- * the pool's allocations must then still come in index order.
+ * the pool's allocations must then still come in index order.  Any
+ * place between its neighbours' allocations gives the same numbers, so it
+ * moves up to the statement where the next one is taken where it must,
+ * and one that nothing names (`done = reg.scalar(pred)` never used) stands
+ * there too (place_scalars).
  */
 #include <stdio.h>
 #include <string.h>
@@ -55,8 +59,19 @@ typedef struct pool {
     uint32_t pos;        /* statements walked */
     uint32_t top;        /* the top-level statement being walked */
     uint32_t ntop;       /* top-level statements */
+    uint8_t *scalar;     /* per predicate: taken by reg.scalar though a
+                            comparison writes it (place_scalars) */
     int whole;           /* the pool named as a whole */
 } pool;
+
+/* The Python operator of a setp's comparison modifier, or NULL. */
+static const char *operator_of(const cg_stmt *setp)
+{
+    for (unsigned i = 0; i < sizeof cmps / sizeof *cmps; i++)
+        if (!strcmp(setp->u.inst.mods[0], cmps[i][0]))
+            return cmps[i][1];
+    return NULL;
+}
 
 /* The Python operator of a setp that a comparison of left and right would
    emit, or NULL. */
@@ -73,10 +88,7 @@ static const char *comparison(const cg_kernel *k, const cg_stmt *s)
     const char *want = !strcmp(t, "b32") ? "u32" : !strcmp(t, "b64") ? "u64" : t;
     if (cg_type_index(t, strlen(t)) < 0 || strcmp(in->mods[1], want))
         return NULL;
-    for (unsigned i = 0; i < sizeof cmps / sizeof *cmps; i++)
-        if (!strcmp(in->mods[0], cmps[i][0]))
-            return cmps[i][1];
-    return NULL;
+    return operator_of(s);
 }
 
 /* One statement's operands named: the statement, its destination (the
@@ -143,7 +155,7 @@ static void walk(pool *c, cg_stmt *s)
 /* Predicate i is made by its comparison (nothing names it before)? */
 static int by_comparison(const pool *c, uint32_t i)
 {
-    return c->writer[i] && comparison(c->k, c->writer[i]) &&
+    return !c->scalar[i] && c->writer[i] && comparison(c->k, c->writer[i]) &&
            (c->first[i] == NEVER || c->first[i] > c->at[i]);
 }
 
@@ -162,6 +174,48 @@ static uint32_t alloc_top(const pool *c, uint32_t i, uint64_t *key)
     return 2 * c->first_top[i];
 }
 
+/* Where each reg.scalar(pred) is taken (first_top): before the top-level
+   statement that first names it, or earlier, before the one where the next
+   predicate is taken (pyptx numbers them in the order they are taken),
+   the last before statement `bound` (where the first declaration after
+   the pool's stands: it is made after the pool's last growth).  A
+   comparison that comes after the next one is taken that way too (its
+   setp stays: ptx.setp of pI).  Those nothing names go there too, the
+   last ones after the statement where the one before them is taken and
+   after the declarations before the pool's (statement `after` on).  0
+   where there is no such place. */
+static int place_scalars(pool *c, uint32_t after, uint32_t bound)
+{
+    uint64_t key, next = bound < c->ntop ? 2 * (uint64_t)c->top_pos[bound] - 1 : UINT64_MAX;
+    uint32_t at = bound;   /* the slot of the next predicate, and its key */
+    uint32_t named = c->n;
+    while (named > 0 && c->first_top[named - 1] == NEVER)
+        named--;
+    if (c->n - named > named)   /* reg.array(pred, N) written larger than used */
+        return 0;
+    for (uint32_t i = c->n; i-- > 0;) {
+        if (by_comparison(c, i) && (alloc_top(c, i, &key), key > next))
+            c->scalar[i] = 1;
+        if (!by_comparison(c, i) && at < c->first_top[i] && at < c->ntop)
+            c->first_top[i] = at;
+        if (c->first_top[i] != NEVER)
+            at = alloc_top(c, i, &next) / 2;
+    }
+    at = after;
+    for (uint32_t i = 0; i < c->n; i++) {
+        if (c->first_top[i] != NEVER) {
+            uint32_t h = alloc_top(c, i, &key);
+            at = h / 2 + (h & 1);   /* after the comparison's statement */
+            at = at > after ? at : after;
+        } else if (at < c->ntop) {
+            c->first_top[i] = at;
+        } else {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Every predicate named, made by a comparison or taken by reg.scalar, in
    index order: where the last is taken (alloc_top's half steps), or NEVER. */
 static uint32_t in_order(const pool *c)
@@ -175,7 +229,8 @@ static uint32_t in_order(const pool *c)
         if (c->first_top[i] == NEVER)
             return NEVER;
         last = alloc_top(c, i, &key);
-        if (i && (key < prev || (key == prev && (key & 1))))
+        /* (equal: reg.scalar(pred) before one statement, in index order) */
+        if (i && key < prev)
             return NEVER;
         prev = key;
     }
@@ -211,18 +266,20 @@ void sg_print_cmp(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     x = *l;
     x.next = NULL;
     cg_print_opnd(m, k, &x, out);
-    ptx_buf_printf(out, " %s ", comparison(k, setp));
+    /* (checked when made: "outline" may have put a helper's parameters in
+       place of its registers since) */
+    ptx_buf_printf(out, " %s ", operator_of(setp));
     x = *r;
     x.next = NULL;
     cg_print_opnd(m, k, &x, out);
     ptx_buf_putc(out, '\n');
 }
 
-cg_opnd *sg_cmp_oper(cg_module *m, const cg_kernel *k, const cg_stmt *s)
+cg_opnd *sg_cmp_oper(cg_module *m, const cg_stmt *s)
 {
     const cg_stmt *setp = sg_cmp_of(s)->setp;
     const cg_opnd *l = setp->u.inst.ops->next;
-    const char *op = comparison(k, setp);
+    const char *op = operator_of(setp);
     cg_opnd *e = cg_opnd_new(m, SG_O_OPER);
     e->a = sg_copy_opnd(m, l);
     e->b = sg_copy_opnd(m, l->next);
@@ -317,9 +374,9 @@ static int names_p0(const pool *c, cg_stmt *s)
     return sg_visit_list(s, p0_stmt, (void *)c);
 }
 
-/* Finds the pool among the top-level statements a[0..n) and who writes
-   and names its predicates; 0 if there is none (or it cannot qualify). */
-static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned *decl)
+/* Finds the pool among the top-level statements a[0..n): its
+   declaration's index in *decl; 0 if there is none. */
+static int find_pool(pool *c, cg_stmt **a, unsigned n, unsigned *decl)
 {
     for (unsigned i = 0; i < n && c->p == CG_NOSYM; i++) {
         const cg_sym *y = a[i]->kind == CG_S_REG ? &c->k->syms[a[i]->u.reg] : NULL;
@@ -330,20 +387,29 @@ static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned *decl)
             *decl = i;
         }
     }
-    if (c->p == CG_NOSYM)
-        return 0;
+    return c->p != CG_NOSYM;
+}
+
+/* Who writes and names the predicates of the pool declared at a[decl],
+   and where each reg.scalar(pred) goes, those after the pool's
+   declaration from statement bound on (place_scalars); 0 if it cannot
+   qualify. */
+static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned decl, uint32_t bound)
+{
     /* decls asks first (sg_pool_last), then the pass; the build marked the
        arrays whose element 0 an operand names, and no row before adds such
        an operand, so most kernels are spared the walk */
     if (!sg_kst(c->k)->p0_named)
         sg_kst(c->k)->p0_named = c->k->syms[c->p].elem0 && names_p0(c, c->k->body) ? 1 : 2;
-    if (sg_kst(c->k)->p0_named != 1)
+    /* a pyptx kernel may leave %p0 unnamed (an unused reg.scalar(pred)) */
+    if (sg_kst(c->k)->p0_named != 1 && !sg_any_fresh_reg(c->k))
         return 0;
     cg_module *m = c->m;
     c->writer = cg_alloc(m, c->n * sizeof *c->writer);
     c->at = cg_alloc(m, c->n * sizeof *c->at);
     c->first = cg_alloc(m, c->n * sizeof *c->first);
     c->first_top = cg_alloc(m, c->n * sizeof *c->first_top);
+    c->scalar = cg_alloc(m, c->n * sizeof *c->scalar);
     c->label_at = cg_alloc(m, (c->k->nsyms + 1) * sizeof *c->label_at);
     c->label_top = cg_alloc(m, (c->k->nsyms + 1) * sizeof *c->label_top);
     c->top_pos = cg_alloc(m, (n + 1) * sizeof *c->top_pos);
@@ -359,18 +425,28 @@ static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned *decl)
         walk(c, one);
         one->next = next;
     }
-    return 1;
+    uint32_t after = 0;   /* past the declarations before the pool's */
+    for (unsigned i = 0; i < decl; i++)
+        if (sg_declares(a[i]))
+            after = i + 1;
+    return place_scalars(c, after, bound);
 }
 
-uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n, cg_symid *pool_sym)
+uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n, const uint32_t *first,
+                      cg_symid *pool_sym)
 {
     pool c = { .m = m, .k = k, .p = CG_NOSYM };
     unsigned decl;
-    if (!analyse(&c, a, n, &decl))
+    if (!find_pool(&c, a, n, &decl))
         return NEVER;
-    uint32_t last = in_order(&c);
+    uint32_t bound = n;   /* the first use of a declaration after the pool's */
+    for (unsigned i = decl + 1; i < n; i++)
+        if (a[i]->kind == CG_S_REG && first[a[i]->u.reg] < bound)
+            bound = first[a[i]->u.reg];
+    if (!analyse(&c, a, n, decl, bound))
+        return NEVER;
     *pool_sym = c.p;
-    return last == NEVER ? NEVER : last / 2;
+    return in_order(&c);
 }
 
 uint32_t sugar_compare(cg_module *m, cg_kernel *k)
@@ -379,8 +455,11 @@ uint32_t sugar_compare(cg_module *m, cg_kernel *k)
     unsigned n, decl = 0;
     sg_scratch sc = { 0 };
     cg_stmt **a = sg_list_array(&sc, k->body, &n);
-    uint32_t made = 0;
-    if (analyse(&c, a, n, &decl) && qualifies(&c, a, n, decl)) {
+    uint32_t made = 0, bound = n;   /* the first declaration after the pool's */
+    if (find_pool(&c, a, n, &decl))
+        for (bound = decl + 1; bound < n && !sg_declares(a[bound]); bound++)
+            ;
+    if (c.p != CG_NOSYM && analyse(&c, a, n, decl, bound) && qualifies(&c, a, n, decl)) {
         rewrite(&c, a, decl);
         made = c.n;
     }

@@ -251,23 +251,26 @@ static void place(decls *c, cg_stmt **head, cg_stmt **a, unsigned n)
    (compare.c takes the pool apart; pyptx declares it anew at each
    growth, behind the declarations made so far) only if "compare" runs and
    every declaration after it in the source can stand after that
-   allocation too: none is used at or before it.  Then the declarations
-   before it in the source are made before that allocation (one never
-   used would otherwise go to the end). */
-static int defer_pool(decls *c, cg_stmt **a, unsigned n, cg_symid pool, uint32_t last)
+   allocation too: none is used before it (a comparison's statement
+   included).  Then the declarations before it in the source are made
+   before that allocation (one never used would otherwise go to the end).
+   half: sg_pool_last's half step; the pool stands where the allocation
+   is, after the statement of a comparison. */
+static int defer_pool(decls *c, cg_stmt **a, unsigned n, cg_symid pool, uint32_t half)
 {
     unsigned at = 0;
+    uint32_t last = half / 2, by = last + (half & 1);
     if (!sg_runs(c->m, "compare"))
         return 0;
     while (at < n && !(a[at]->kind == CG_S_REG && a[at]->u.reg == pool))
         at++;
     for (unsigned i = at + 1; i < n; i++)
-        if (a[i]->kind == CG_S_REG && c->first[a[i]->u.reg] <= last)
+        if (a[i]->kind == CG_S_REG && c->first[a[i]->u.reg] < by)
             return 0;
     for (unsigned i = 0; i < at; i++)
         if (a[i]->kind == CG_S_REG && c->first[a[i]->u.reg] > last)
             c->first[a[i]->u.reg] = last;
-    c->first[pool] = last + 1;
+    c->first[pool] = by;
     return 1;
 }
 
@@ -287,11 +290,11 @@ uint32_t sugar_decls(cg_module *m, cg_kernel *k)
     for (c.at = 0; c.at < n; c.at++)
         if (a[c.at]->kind != CG_S_REG)
             use_stmts(&c, a[c.at], 1);
+    mark_implicit(&c, k->body);   /* (compare looks at the pool of a pyptx kernel) */
     cg_symid pool;
-    uint32_t last = sg_pool_last(m, k, a, n, &pool);
-    if (last != NONE)
-        defer_pool(&c, a, n, pool, last);
-    mark_implicit(&c, k->body);
+    uint32_t half = sg_pool_last(m, k, a, n, c.first, &pool);
+    if (half != NONE)
+        defer_pool(&c, a, n, pool, half);
     place(&c, &k->body, a, n);   /* a: the list as it still is */
     ptx_buf_free(&sc);
     uint32_t made = sg_dyn_operands(m, k);

@@ -59,7 +59,7 @@ static uint32_t nest_list(cg_module *m, cg_kernel *k, cg_stmt **head, const uint
             continue;
         }
         cg_opnd *next = (*at)->next;
-        *at = sg_cmp_oper(m, k, s);
+        *at = sg_cmp_oper(m, s);
         (*at)->next = next;
         *link = s->next;
         made++;

@@ -105,14 +105,17 @@ static inline cg_symid sg_back_edge(const cg_stmt *s)
    later one asks). */
 int sg_runs(const cg_module *m, const char *name);
 /* compare.c: if the top-level statements a[0..n) hold a predicate pool
-   that "compare" could rewrite (but for where declarations stand), the
-   top-level statement where its last predicate is taken, and the pool;
-   else UINT32_MAX.  decls.c places declarations by it. */
-uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n,
+   that "compare" could rewrite (but for where declarations stand), where
+   its last predicate is taken, in half steps (2t: before statement t,
+   by reg.scalar; 2t + 1: within t, by a comparison), and the pool; else
+   UINT32_MAX.  first: per symbol, the statement that first names it (the
+   declarations after the pool's are made after that).  decls.c places
+   declarations by it. */
+uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n, const uint32_t *first,
                       cg_symid *pool_sym);
 /* compare.c: the comparison `a OP b` of a SG_S_CMP node, as an operator
    operand (preds.c nests it into the guard that reads it). */
-cg_opnd *sg_cmp_oper(cg_module *m, const cg_kernel *k, const cg_stmt *s);
+cg_opnd *sg_cmp_oper(cg_module *m, const cg_stmt *s);
 /* Part of "decls" (merge.c): declarations merged with their first writer;
    refs: per symbol, how many statements name it. */
 uint32_t sg_merge_decls(cg_module *m, cg_kernel *k, const uint32_t *refs);
