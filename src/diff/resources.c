@@ -87,9 +87,9 @@ static void read_info(const cb_sec *s, long sym, ptx_res *r, int *rank)
     }
 }
 
-static void from_cubin(const cb_elf *e, const char *name, ptx_res *r)
+/* The figures of kernel `name`, symbol `sym` of e. */
+static void from_cubin(const cb_elf *e, const char *name, long sym, ptx_res *r)
 {
-    long sym = find_sym(e, name);
     int rank[PTX_RES_N];
     for (unsigned i = 0; i < PTX_RES_N; i++)
         rank[i] = 99;
@@ -97,7 +97,7 @@ static void from_cubin(const cb_elf *e, const char *name, ptx_res *r)
         r->v[sized[k].slot] = 0;
     for (size_t i = 0; i < e->nsec; i++) {
         const cb_sec *s = &e->sec[i];
-        if (sym >= 0 && strcmp(s->name, ".nv.info") == 0)
+        if (strcmp(s->name, ".nv.info") == 0)
             read_info(s, sym, r, rank);
         for (size_t k = 0; k < sizeof sized / sizeof *sized; k++) {
             size_t n = strlen(sized[k].prefix);
@@ -106,7 +106,7 @@ static void from_cubin(const cb_elf *e, const char *name, ptx_res *r)
         }
     }
     if (rank[PTX_RES_STACK] == 99)
-        r->v[PTX_RES_STACK] = sym >= 0 ? 0 : -1;
+        r->v[PTX_RES_STACK] = 0;
     else if (r->v[PTX_RES_STACK] == 0xFFFFFFFF)   /* recursion: not known */
         r->v[PTX_RES_STACK] = -1;
 }
@@ -142,9 +142,10 @@ int ptx_res_from(const char *log, const void *cubin, size_t n, const char *name,
     char why[128];
     if (!cubin || cb_elf_parse(&e, cubin, n, "cubin", why, sizeof why) != 0)
         return -1;
-    int found = find_sym(&e, name) >= 0;
+    long sym = find_sym(&e, name);
+    int found = sym >= 0;
     if (found)
-        from_cubin(&e, name, r);
+        from_cubin(&e, name, sym, r);
     else if ((r->v[PTX_RES_INSTS] = callee_insts(&e, name)) >= 0)
         found = 1;   /* a function a kernel calls: its code and spills */
     cb_elf_free(&e);
