@@ -214,9 +214,9 @@ static PyObject *py_ptx_to_python(PyObject *mod, PyObject *args, PyObject *kw)
         Py_DECREF(keep);
         return NULL;
     }
-    /* plain Python of a large text a piece at a time, as pyptx-codegen
-       translates a large file; else (and where a piece fails) whole */
-    if (!verify) {
+    /* a large text a piece at a time, as pyptx-codegen translates a large
+       file; else (kernel_name, and where a piece fails) whole */
+    if (!verify && !(o.sugar && kernel_name)) {
         Py_BEGIN_ALLOW_THREADS
         ok = ptx_codegen_pieces(o.srcname, p, (size_t)n, 0, &o, &out);
         Py_END_ALLOW_THREADS
