@@ -41,6 +41,8 @@ static void put_num(ptx_buf *b, char tag, int64_t v)
     b->n = (size_t)(w - b->p);
 }
 
+static int pinned(const sg_key *key, const cg_opnd *o);
+
 static void put_leaf(sg_key *key, const cg_opnd *o)
 {
     ptx_buf *b = &key->b;
@@ -49,8 +51,11 @@ static void put_leaf(sg_key *key, const cg_opnd *o)
         if (o->kind == CG_O_SYM) {
             put_num(b, 's', o->sym);
             put_num(b, ':', o->index);
-        } else
-            sg_text_key(&o->text, b);
+            if (!pinned(key, o))
+                return;
+            break;   /* held, and a hole as well */
+        }
+        sg_text_key(&o->text, b);
         return;
     case SG_LEAF_SPELLED:
         ptx_buf_puts(b, "s'");
@@ -138,6 +143,16 @@ static sg_leaf exact_leaf(const sg_key *key, const cg_opnd *o)
     return SG_LEAF_EXACT;
 }
 
+/* Is symbol leaf o, which put_exact holds, one the matcher would have
+   left wild, and asked for as a hole all the same (key->pin_holes)? */
+static int pinned(const sg_key *key, const cg_opnd *o)
+{
+    if (!key->pin_holes || key->leaf != exact_leaf)
+        return 0;
+    sg_leaf l = key->asked(key, o);
+    return l != SG_LEAF_EXACT && l != SG_LEAF_SPELLED;
+}
+
 /* Operands whose leaves the key holds exactly, whatever the matcher says:
    what a pass built in Python (an assignment, a slice) matches only the
    same, as its text did; no roll of one with holes has been checked
@@ -145,6 +160,8 @@ static sg_leaf exact_leaf(const sg_key *key, const cg_opnd *o)
 static void put_exact(sg_key *key, const cg_opnd *o)
 {
     sg_leaf (*leaf)(const sg_key *, const cg_opnd *) = key->leaf;
+    if (leaf != exact_leaf)
+        key->asked = leaf;
     key->leaf = exact_leaf;
     put_opnds(key, o);
     key->leaf = leaf;

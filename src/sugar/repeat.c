@@ -573,7 +573,7 @@ static const char *loop_var(cg_module *m, cg_kernel *k)
 uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
 {
     roller r = { .m = m, .k = k, .var = loop_var(m, k),
-                 .key = { .k = k, .leaf = stride_leaf, .m = m } };
+                 .key = { .k = k, .leaf = stride_leaf, .m = m, .pin_holes = 1 } };
     if (!r.var)
         return 0;
     /* the counts serve copies that allocate (copy_allocs), which a kernel

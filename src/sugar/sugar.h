@@ -212,6 +212,11 @@ typedef struct sg_key {
     uint8_t deep;             /* every sugar node by what it prints (outline:
                                  the statements a block repeats); otherwise
                                  sg_key_sugar's alone, the rest only itself */
+    uint8_t pin_holes;        /* a symbol put_exact holds that the matcher
+                                 would leave wild is a hole too (repeat: a
+                                 copy's own register read there pins it) */
+    sg_leaf (*asked)(const struct sg_key *key, const cg_opnd *o);
+                              /* the matcher's leaf, while put_exact holds */
     const cg_opnd *up;        /* while the leaf is asked: the operand that
                                  holds it (SG_O_AFFINE, SG_O_DESC ...), or
                                  sg_key_operator, or NULL */
