@@ -42,6 +42,11 @@ static cg_stmt *raw_text(walk *w, ptx_tok first, const char *ind, size_t ni,
                          cg_text text, const char *why)
 {
     cg_module *m = w->b->m;
+    /* (the indentation is whitespace alone: the text decides) */
+    if (m->drop_trivia && cg_text_trivia(&text)) {
+        w->b->k->trivia_dropped++;
+        return NULL;
+    }
     cg_stmt *s = cg_stmt_new(m, CG_S_RAW, first);
     if (ni) {
         cg_piece *v = cg_alloc(m, (text.n + 1) * sizeof *v);

@@ -66,6 +66,40 @@ cg_symid cg_sym_add(cg_module *m, cg_kernel *k, cg_sym_kind kind,
     return k->nsyms++;
 }
 
+int cg_text_trivia(const cg_text *t)
+{
+    /* only whitespace and // comments: a piece naming a symbol only inside
+       a comment */
+    int in_comment = 0;
+    for (uint32_t i = 0; i < t->n; i++) {
+        const cg_piece *p = &t->v[i];
+        if (p->sym != CG_NOSYM) {
+            if (!in_comment)
+                return 0;
+            continue;
+        }
+        for (uint32_t j = 0; j < p->n; j++) {
+            char c = p->p[j];
+            if (in_comment) {   /* to the line's end at once: most of the text */
+                const char *nl = memchr(p->p + j, '\n', p->n - j);
+                if (!nl)
+                    break;
+                j = (uint32_t)(nl - p->p);
+                in_comment = 0;
+                continue;
+            }
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+                continue;
+            if (c == '/' && j + 1 < p->n && p->p[j + 1] == '/') {
+                in_comment = 1;
+                continue;
+            }
+            return 0;
+        }
+    }
+    return 1;
+}
+
 cg_stmt *cg_splice(cg_stmt **link, cg_stmt *last, cg_stmt *node)
 {
     cg_stmt *first = *link;

@@ -337,6 +337,8 @@ struct cg_kernel {
                                 its bit, walking none of its statements */
     uint32_t max_vec;        /* the most elements of a vector operand the
                                 build made ({%r1, ..., %r8}: 8) */
+    uint32_t trivia_dropped; /* lines of trivia (cg_text_trivia) the build
+                                left out (cg_module.drop_trivia) */
     uint8_t stray_fresh_like; /* an operand names `$_...` that nothing
                                 declares: a spelling pyptx's fresh labels
                                 ($_else_N ...) may meet, which no rename
@@ -407,6 +409,11 @@ struct cg_module {
        each opcode word's op, once (copied, in opcodes_v with no other
        field, the rest going with its piece), by its text */
     struct cg_map *ops_kept;
+    uint8_t drop_trivia;     /* the build leaves out the _raw lines of
+                                trivia (cg_text_trivia), counting them in
+                                cg_kernel.trivia_dropped: a layer above
+                                that would drop them anyway says so, and
+                                they cost neither memory nor a walk */
     uint8_t text_ascii;      /* built in pieces by a layer above that says
                                 so: no byte of the text is >= 0x80 (the
                                 whole module's tree is read instead) */
@@ -507,6 +514,9 @@ void cg_text_ptx(const cg_kernel *k, const cg_text *t, ptx_buf *out);
 /* ... as a Python "..." literal of that spelling. */
 void cg_text_str(const cg_kernel *k, const cg_text *t, ptx_buf *out);
 void cg_sym_ptx(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out);
+/* 1 if text t is whitespace and // comments alone (a blank or comment
+   line of the source, which plain mode keeps as _raw for byte identity). */
+int cg_text_trivia(const cg_text *t);
 
 /* Allocation in the module's arena. */
 /* zeroed; inline, so that a node of constant size is cleared by a few

@@ -173,6 +173,7 @@ int sg_codegen_pieces(const char *name, const char *src, size_t size, size_t pie
     m->layer = &sg_layer;
     m->ops_kept = cg_alloc(m, sizeof *m->ops_kept);
     cg_passes_state(m, &po);
+    m->drop_trivia = sg_runs(m, "comments");   /* the row's work, done by the build */
     cg_module *keep = cg_alloc(m, sizeof *keep);
     *keep = *m;
     sg_ahead_begin(m, keep);
