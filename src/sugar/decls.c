@@ -129,23 +129,33 @@ static void use_stmts(decls *c, const cg_stmt *s, int one)
     }
 }
 
-/* The guard of a top-level loop's back edge is used where its label stands:
-   that is where the loops pass will print it (ptx.loop(..., pred=p)). */
-static void use_loop_guards(decls *c, cg_stmt **a, unsigned n)
+/* Every top-level statement's first uses, in one walk over a[0..n); the
+   declarations' places in a go to ds (how many: the result).  The guard
+   of a loop's back edge is used where its label stands: that is where
+   the loops pass will print it (ptx.loop(..., pred=p)). */
+static unsigned first_uses(decls *c, cg_stmt **a, unsigned n, uint32_t *ds)
 {
     uint32_t *label_at = cg_alloc(c->m, (c->k->nsyms + 1) * sizeof *label_at);
     for (uint32_t i = 0; i < c->k->nsyms; i++)
         label_at[i] = NONE;
+    unsigned nd = 0;
     for (unsigned i = 0; i < n; i++) {
+        cg_stmt *s = a[i];
         cg_symid l;
-        if (a[i]->kind == CG_S_LABEL && label_at[a[i]->u.label] == NONE)
-            label_at[a[i]->u.label] = i;
-        else if ((l = sg_back_edge(a[i])) != CG_NOSYM && label_at[l] != NONE &&
-                 a[i]->u.inst.guard) {
-            c->at = label_at[l];
-            use_opnds(c, a[i]->u.inst.guard);
+        if (s->kind == CG_S_REG) {
+            ds[nd++] = i;
+            continue;
         }
+        if (s->kind == CG_S_LABEL && label_at[s->u.label] == NONE)
+            label_at[s->u.label] = i;
+        else if ((l = sg_back_edge(s)) != CG_NOSYM && label_at[l] != NONE && s->u.inst.guard) {
+            c->at = label_at[l];
+            use_opnds(c, s->u.inst.guard);
+        }
+        c->at = i;
+        use_stmts(c, s, 1);
     }
+    return nd;
 }
 
 /* ---- 1. which declarations pyptx would name itself -------------------- */
@@ -187,11 +197,10 @@ static int implicit_array(decls *c, const cg_sym *y, const char *pre)
 
 /* Replays pyptx's counters over the top-level declarations in order and
    marks those whose name is the one it would allocate. */
-static void mark_implicit(decls *c, cg_stmt *s)
+static void mark_implicit(decls *c, cg_stmt *const *a, const uint32_t *ds, unsigned nd)
 {
-    for (; s; s = s->next) {
-        if (s->kind != CG_S_REG)
-            continue;
+    for (unsigned j = 0; j < nd; j++) {
+        const cg_stmt *s = a[ds[j]];
         cg_sym *y = &c->k->syms[s->u.reg];
         const char *pre = prefix_of(y->type);
         if (y->kind == CG_SYM_REGARRAY && pre && implicit_array(c, y, pre)) {
@@ -218,33 +227,38 @@ static void mark_implicit(decls *c, cg_stmt *s)
 
 /* ---- 2. declarations at their first use ------------------------------- */
 
-/* The top-level list a[0..n) with each declaration moved down to just
+/* s after *tail: the link to follow it. */
+static cg_stmt **relink(cg_stmt **tail, cg_stmt *s)
+{
+    if (*tail != s)
+        *tail = s;
+    return &s->next;
+}
+
+/* The top-level list a[0..n) (its declarations at ds[0..nd)) with each declaration moved down to just
    before the statement that first names its register, declarations in
    their order. */
-static void place(decls *c, cg_stmt **head, cg_stmt **a, unsigned n)
+static void place(decls *c, cg_stmt **head, cg_stmt **a, unsigned n, const uint32_t *ds,
+                  unsigned nd)
 {
-    unsigned nd = 0;
-    uint32_t *ds = cg_alloc(c->m, (n + 1) * sizeof *ds);    /* declarations */
-    uint32_t *pos = cg_alloc(c->m, (n + 1) * sizeof *pos);  /* their places */
-    for (unsigned i = 0; i < n; i++)
-        if (a[i]->kind == CG_S_REG)
-            ds[nd++] = i;
+    uint32_t *pos = cg_alloc(c->m, (nd + 1) * sizeof *pos);  /* their places */
     for (uint32_t j = nd, next = n; j-- > 0;) {
         uint32_t f = c->first[a[ds[j]]->u.reg];
         pos[j] = next = f < next ? f : next;
     }
+    /* links are written only where they change: most stay, and a
+       statement written is a cache line to write back */
     cg_stmt **tail = head;
-    for (unsigned i = 0, j = 0; i <= n; i++) {
-        for (; j < nd && pos[j] == i; j++) {
-            *tail = a[ds[j]];
-            tail = &a[ds[j]]->next;
-        }
-        if (i < n && a[i]->kind != CG_S_REG) {
-            *tail = a[i];
-            tail = &a[i]->next;
-        }
+    for (unsigned i = 0, j = 0, d = 0; i <= n; i++) {
+        for (; j < nd && pos[j] == i; j++)
+            tail = relink(tail, a[ds[j]]);
+        if (d < nd && ds[d] == i)
+            d++;   /* a declaration: placed above */
+        else if (i < n)
+            tail = relink(tail, a[i]);
     }
-    *tail = NULL;
+    if (*tail)
+        *tail = NULL;
 }
 
 /* The predicate pool's declaration may wait for its last allocation
@@ -286,16 +300,14 @@ uint32_t sugar_decls(cg_module *m, cg_kernel *k)
     c.refs = cg_alloc(m, (k->nsyms + 1) * sizeof *c.refs);
     for (uint32_t i = 0; i < k->nsyms; i++)
         c.first[i] = NONE;
-    use_loop_guards(&c, a, n);
-    for (c.at = 0; c.at < n; c.at++)
-        if (a[c.at]->kind != CG_S_REG)
-            use_stmts(&c, a[c.at], 1);
-    mark_implicit(&c, k->body);   /* (compare looks at the pool of a pyptx kernel) */
+    uint32_t *ds = cg_alloc(m, (n + 1) * sizeof *ds);   /* the declarations */
+    unsigned nd = first_uses(&c, a, n, ds);
+    mark_implicit(&c, a, ds, nd);   /* (compare looks at the pool of a pyptx kernel) */
     cg_symid pool;
     uint32_t half = sg_pool_last(m, k, a, n, c.first, &pool);
     if (half != NONE)
         defer_pool(&c, a, n, pool, half);
-    place(&c, &k->body, a, n);   /* a: the list as it still is */
+    place(&c, &k->body, a, n, ds, nd);   /* a: the list as it still is */
     ptx_buf_free(&sc);
     uint32_t made = sg_dyn_operands(m, k);
     made += sg_wgmma_descriptors(m, k);

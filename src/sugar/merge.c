@@ -33,6 +33,7 @@ typedef struct merger {
     cg_module *m;
     cg_kernel *k;
     const uint32_t *refs;    /* per symbol: how many statements name it */
+    uint32_t opers;          /* operators merge() made (form OPER) */
 } merger;
 
 
@@ -426,6 +427,7 @@ static uint32_t merge(merger *c, cg_stmt **head)
             last = s->next;
         if (!a)
             continue;
+        c->opers += a->form == OPER;
         cg_stmt *node = sg_node_new(c->m, SG_S_ALLOC, s->first);
         sg_alloc_of(node)->a = a;
         sg_alloc_of(node)->orig = cg_splice(link, last, node);
@@ -700,6 +702,8 @@ uint32_t sg_merge_decls(cg_module *m, cg_kernel *k, const uint32_t *refs)
 {
     merger c = { .m = m, .k = k, .refs = refs };
     uint32_t made = merge(&c, &k->body);
+    if (!c.opers)   /* both start at an operator merge() made: none to walk to */
+        return made;
     made += swizzle(&c, &k->body);
     return made + nest(&c, &k->body);
 }
