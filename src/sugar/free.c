@@ -339,6 +339,29 @@ void sg_ptx_give(cg_module *m, cg_kernel *k, cg_symid s, const char *name)
     sg_ptx_claim(m, k->syms[s].ptx);
 }
 
+int sg_ptx_take(cg_module *m, cg_kernel *k, cg_symid sym, const char *name)
+{
+    if (!could_be_new(name))
+        return 0;
+    sg_state *st = sg_st(m);
+    cg_map *map = ptxwords(m);
+    size_t n = strlen(name);
+    uint32_t before = map->n;
+    cg_mslot *s = cg_map_put(sg_keep(m), map, name, n);
+    int fresh = map->n != before;
+    if (!fresh && taken(st, s))
+        return 0;
+    /* what sg_ptx_name_free's asked() and sg_ptx_claim leave: the slot
+       given, a clash where a prelude gives what a row asked about or gave */
+    k->syms[sym].ptx = cg_strndup(m, name, n);
+    if (fresh)
+        s->k = st->ahead ? cg_strndup(sg_keep(m), name, n) : k->syms[sym].ptx;
+    else if (st->in_prelude && (s->val == W_ASKED_ROW || s->val == W_GIVEN_ROW))
+        st->clash = 1;
+    s->val = st->in_prelude ? W_GIVEN_PRE : W_GIVEN_ROW;
+    return 1;
+}
+
 void sg_ptx_claim(cg_module *m, const char *name)
 {
     sg_state *st = sg_st(m);

@@ -38,8 +38,7 @@ uint32_t sugar_labels(cg_module *m, cg_kernel *k)
         memcpy(base + 2, num, nl + 1);
         if (sg_ptx_pinned(m, p))
             continue;
-        if (sg_ptx_name_free(m, base)) {   /* the common case: one lookup */
-            sg_ptx_give(m, k, i, base);
+        if (sg_ptx_take(m, k, i, base)) {   /* the common case: one lookup */
             done++;
             continue;
         }
@@ -49,9 +48,8 @@ uint32_t sugar_labels(cg_module *m, cg_kernel *k)
         if (fl + nl + 3 > sizeof base)
             continue;
         memcpy(base + 2, p + 6, fl + nl + 1);
-        if (sg_ptx_name_free(m, base))
-            sg_ptx_give(m, k, i, base);
-        else if (!sg_rename_ptx(m, k, i, base, 0))   /* BB<fn>_<n>_2 ... */
+        if (!sg_ptx_take(m, k, i, base) &&
+            !sg_rename_ptx(m, k, i, base, 0))   /* BB<fn>_<n>_2 ... */
             continue;
         done++;
     }

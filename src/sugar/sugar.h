@@ -159,6 +159,9 @@ int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
 /* Gives symbol s of k the spelling `name`, which sg_ptx_name_free found
    free (and s, not pinned): sg_rename_ptx without its lookups. */
 void sg_ptx_give(cg_module *m, cg_kernel *k, cg_symid s, const char *name);
+/* sg_ptx_name_free and, where free, sg_ptx_give, in one lookup: 1 if it
+   gave symbol s (not pinned) the spelling `name`. */
+int sg_ptx_take(cg_module *m, cg_kernel *k, cg_symid s, const char *name);
 /* 1 if the module text outside kernels (debug sections) names `ptx`: a
    symbol spelled so must not be renamed. */
 int sg_ptx_pinned(cg_module *m, const char *ptx);
