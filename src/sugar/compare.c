@@ -453,8 +453,8 @@ uint32_t sugar_compare(cg_module *m, cg_kernel *k)
 {
     pool c = { .m = m, .k = k, .p = CG_NOSYM };
     unsigned n, decl = 0;
-    if (sg_kst(k)->p0_named == 2)   /* decls asked already: analyse says 0 */
-        return 0;
+    if (sg_kst(k)->p0_named == 2 && !sg_any_fresh_reg(k))
+        return 0;   /* decls asked already: analyse says 0 */
     sg_scratch sc = { 0 };
     cg_stmt **a = sg_list_array(&sc, k->body, &n);
     uint32_t made = 0, bound = n;   /* the first declaration after the pool's */
