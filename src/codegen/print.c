@@ -157,7 +157,10 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
     const char *sp;
     switch (o->kind) {
     case CG_O_SYM:
-        sym_py(k, o->sym, o->index, out);
+        if (cg_sym_is_reg(&k->syms[o->sym]))
+            put_reg(out, &k->syms[o->sym], o->index, 0);   /* most: no call */
+        else
+            sym_py(k, o->sym, o->index, out);
         break;
     case CG_O_SPECIAL:
         if ((sp = cg_special_py(o->text.v->p, o->text.v->n))) {

@@ -510,12 +510,13 @@ static uint32_t make_form(cg_module *m, const wrapper *w, const char **vals)
 static void print_operand(const cg_module *m, const cg_kernel *k, const wrapper *w, unsigned i,
                           const cg_opnd *o, ptx_buf *out)
 {
-    cg_opnd one = *o;
-    one.next = NULL;
-    if (w->opnds && i < strlen(w->opnds) && w->opnds[i] == 'M')
+    if (w->opnds && strnlen(w->opnds, i + 1) > i && w->opnds[i] == 'M') {
+        cg_opnd one = *o;
+        one.next = NULL;
         sg_print_addr_arg(m, k, &one, out);
-    else
-        cg_print_opnd(m, k, &one, out);
+    } else {
+        cg_print_opnd(m, k, o, out);   /* (one operand, not those after it) */
+    }
 }
 
 /* The positional slots, the operands, the keyword slots. */
