@@ -25,6 +25,7 @@
 #include "ptx/codegen.h"
 #include "ptx/ptx.h"
 #include "emit/emit.h"
+#include "cli/common/walk.h"
 #include "util/paths.h"
 #include "util/memory.h"
 #include "util/threads.h"

@@ -13,6 +13,7 @@
 #include "emit/emit.h"
 #include "ptx/jitverify.h"
 #include "ptx/ptx.h"
+#include "cli/common/walk.h"
 #include "util/paths.h"
 #include "util/threads.h"
 #include "util/json.h"

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE   /* mkstemps */
 #include <errno.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@
 #include "ptx/diff.h"
 #include "ptx/jit.h"
 #include "util/paths.h"
+
+extern char **environ;   /* what ptxas runs with: the caller's */
 
 /* One file's compilation. */
 typedef struct build {
@@ -89,26 +92,41 @@ static int temp_file(char *name, size_t cap, const char *suffix)
     return mkstemps(name, (int)strlen(suffix));
 }
 
-/* ptxas -arch=ARCH -v -o CUBIN FILE, its output into the log file. */
+/* ptxas -arch=ARCH -v -o CUBIN FILE, its output into the log file, in a
+   process of its own (posix_spawn: where ptxas cannot be run, the error
+   comes back here, and no forked copy of the caller is left to end). */
 static int start_ptxas(const char *ptxas, build *b)
 {
     int lf = temp_file(b->logname, sizeof b->logname, ".log");
     int cf = temp_file(b->cubinname, sizeof b->cubinname, ".cubin");
-    if (lf < 0 || cf < 0)
+    if (lf < 0 || cf < 0) {
+        if (lf >= 0)
+            close(lf), unlink(b->logname);
+        if (cf >= 0)
+            close(cf), unlink(b->cubinname);
         return -1;
+    }
     close(cf);
-    fflush(NULL);
-    b->pid = fork();
-    if (b->pid == 0) {
-        dup2(lf, 1);
-        dup2(lf, 2);
-        char arch[48];
-        snprintf(arch, sizeof arch, "-arch=%s", b->arch);
-        execl(ptxas, ptxas, arch, "-v", "-o", b->cubinname, b->f->path, (char *)NULL);
-        _exit(127);
+    char arch[48];
+    snprintf(arch, sizeof arch, "-arch=%s", b->arch);
+    char *argv[] = { (char *)ptxas, arch, "-v", "-o", b->cubinname, (char *)b->f->path, NULL };
+    posix_spawn_file_actions_t fa;
+    int rc = posix_spawn_file_actions_init(&fa);
+    if (rc == 0) {
+        if ((rc = posix_spawn_file_actions_adddup2(&fa, lf, 1)) == 0 &&
+            (rc = posix_spawn_file_actions_adddup2(&fa, lf, 2)) == 0)
+            rc = posix_spawn(&b->pid, ptxas, &fa, NULL, argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
     }
     close(lf);
-    return b->pid > 0 ? 0 : -1;
+    if (rc != 0) {
+        b->pid = 0;
+        unlink(b->logname);
+        unlink(b->cubinname);
+        errno = rc;
+        return -1;
+    }
+    return 0;
 }
 
 static void finish_ptxas(build *b, int status)
@@ -118,10 +136,16 @@ static void finish_ptxas(build *b, int status)
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         b->cubin = paths_read(b->cubinname, &b->ncubin);
     if (!b->cubin)
-        b->error = error_line(b->log, WIFEXITED(status) && WEXITSTATUS(status) == 127
-                                          ? "ptxas could not be run" : "ptxas failed");
+        b->error = error_line(b->log, "ptxas failed");
     unlink(b->logname);
     unlink(b->cubinname);
+}
+
+static char *spawn_error(int err)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "ptxas could not be run: %s", strerror(err));
+    return strdup(msg);
 }
 
 /* Every build on up to `jobs` ptxas processes at once: -1 where no ptxas
@@ -141,7 +165,7 @@ static int run_ptxas(const ptx_measure_options *o, build *v, size_t n, char *err
         while (running < jobs && next < n) {
             build *b = &v[next++];
             if (!b->error && start_ptxas(ptxas, b) != 0)
-                b->error = strdup(strerror(errno));
+                b->error = spawn_error(errno);
             else if (!b->error)
                 running++;
             else

@@ -1,21 +1,10 @@
-/* paths.h - expand command-line paths into a sorted list of PTX files. */
+/* paths.h - whole input files into memory (the walk of command-line
+   directories is the programs': cli/common/walk.h). */
 #ifndef PTX_UTIL_PATHS_H
 #define PTX_UTIL_PATHS_H
 
 #include <stddef.h>
 
-typedef struct path_list {
-    char **v;
-    size_t n, cap;
-} path_list;
-
-/* Adds `path` itself if it is a file (any name), or every *.ptx file below
-   it if it is a directory.  Returns 0 on success, -1 (and prints a
-   "path: error: ..." line) if it cannot be read. */
-int paths_add(path_list *l, const char *path);
-/* Sorts and removes duplicates, so runs are deterministic. */
-void paths_sort(path_list *l);
-void paths_free(path_list *l);
 /* The whole of file `path`, with a NUL after its *size bytes (free it), or
    NULL if it cannot be read. */
 char *paths_read(const char *path, size_t *size);

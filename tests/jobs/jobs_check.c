@@ -40,6 +40,7 @@
 #include "emit/emit.h"
 #include "front/parser_state.h"
 #include "ptx/codegen.h"
+#include "cli/common/walk.h"
 #include "util/paths.h"
 
 static const unsigned thread_counts[] = { 2, 3, 8, 64 };

@@ -6,7 +6,7 @@
 # against the parse a token at a time, on all of them.
 add_executable(jobs_check ${CMAKE_CURRENT_LIST_DIR}/jobs_check.c)
 target_include_directories(jobs_check PRIVATE ${CMAKE_SOURCE_DIR}/src)
-target_link_libraries(jobs_check PRIVATE ptx)
+target_link_libraries(jobs_check PRIVATE ptx_cli ptx)
 add_test(NAME jobs
   COMMAND jobs_check --corrupt 10000 ${CMAKE_SOURCE_DIR}/tests/corpus
     ${PTX_SHARED_CORPUS})

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/diff/cli.h"
+#include "cli/common/walk.h"
 #include "util/paths.h"
 #include "util/threads.h"
 
