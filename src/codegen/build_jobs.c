@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
-#include "front/arena.h"
+#include "util/arena.h"
 #include "util/threads.h"
 
 typedef struct builder_thread {

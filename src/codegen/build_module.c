@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
-#include "front/arena.h"
+#include "util/arena.h"
 
 static ptx_str tstr(const ptx_module *pm, ptx_tok t)
 {

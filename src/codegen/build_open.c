@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
-#include "front/arena.h"
+#include "util/arena.h"
 
 /* A copy of m that allocates from arenas of its own (none for statements
    where `stmts` is 0), with an opcode cache and types of its own. */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
-#include "front/arena.h"
+#include "util/arena.h"
 
 char *cg_strndup(cg_module *m, const char *p, size_t n)
 {

@@ -49,7 +49,7 @@
 #include "ptx/ast.h"
 #include "ptx/codegen.h"
 #include "ptx/ptx.h"
-#include "front/arena.h"
+#include "util/arena.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -16,7 +16,7 @@
  *
  * With threads, the text up to the first cut among the items is taken
  * first (it holds the .target and .version), and the rest in runs of
- * pieces (util/runs.h), each run built
+ * pieces (front/runs.h), each run built
  * into a module of its own that follows the first's; the runs are then
  * joined in order (cg_module_join: their names, segments and types), and
  * their Python put in place.  Where a run's kernel names are not the ones
@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
-#include "front/arena.h"
+#include "util/arena.h"
 #include "front/piece.h"
-#include "util/runs.h"
+#include "front/runs.h"
 #include "util/threads.h"
 
 /* The kernels from `from` on, printed: all the tail needs of them is their
@@ -138,7 +138,7 @@ void cg_give_back(const cg_module *m, const char *src, uint32_t s0, size_t from,
 /* The pieces of src[from, to) one after another: 1 when all parsed and
    the last ends among the items.  Where `release`, each piece's kernels'
    text is given back once printed (on one thread: runs read the text
-   around their bounds while others run, util/runs.h). */
+   around their bounds while others run, front/runs.h). */
 static int run_pieces(cg_module *m, const char *name, const char *src, size_t from,
                       size_t to, size_t piece, ptx_codegen_stats *st, ptx_buf *out,
                       atomic_int *failed, int release)

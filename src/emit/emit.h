@@ -28,6 +28,15 @@ void ptx_emit_items(const ptx_module *m, const ptx_stmt *from, const ptx_stmt *t
    diagnostic. */
 enum { PTX_PIECES_EXACT = 1, PTX_PIECES_CANONICAL = 2,
        PTX_PIECES_PRINT_CANONICAL = 4 };
+/* A large file is taken one piece at a time (emit/pieces.c;
+   codegen has its own size, PTX_CODEGEN_PIECE), so that only a piece's tree is held: 64 KiB of it
+   on one thread, whose tree (about nine times the text) a core's cache
+   can hold.  Library modules of about 1 MB, where the process's own
+   1.5 MB weighs most, peaked at up to 4.7 times the file in the round
+   trip with pieces of 128 KiB, 3.9 with 64 (tools/library_bench.py), at
+   0.7% more instructions.  With threads, each piece is taken by one of
+   them (front/runs.h).  A file under two pieces is taken whole. */
+#define PTX_PIECE ((size_t)64 << 10)
 typedef struct ptx_pieces_opts {
     size_t piece;
     unsigned jobs, flags;

@@ -25,7 +25,7 @@
 #include <string.h>
 #include "emit/emit.h"
 #include "front/piece.h"
-#include "util/runs.h"
+#include "front/runs.h"
 
 typedef struct pieces {
     const char *name;
@@ -128,7 +128,7 @@ static int take_piece(void *ctx, size_t end)
    of about o->piece bytes, ending after a statement, in a function's body
    if need be (ptx_piece_next): 1 when all passed.  Where `release`, each
    piece's bytes are given back once it has passed (one thread: on
-   threads, the runs' bounds are found while others run, util/runs.h). */
+   threads, the runs' bounds are found while others run, front/runs.h). */
 static int run_pieces(pieces *ps, const ptx_pieces_opts *o, const char *src,
                       size_t size, size_t from, size_t to, int release)
 {
@@ -147,7 +147,7 @@ static int run_pieces(pieces *ps, const ptx_pieces_opts *o, const char *src,
     return ok;
 }
 
-/* With threads (util/runs.h): each thread's pieces, run after run.  A run
+/* With threads (front/runs.h): each thread's pieces, run after run.  A run
    after the first prints its canonical text as text that follows other
    text. */
 typedef struct threaded {

@@ -3,7 +3,7 @@
 #define PTX_FRONT_PARSER_STATE_H
 
 #include "ptx/ptx.h"
-#include "front/arena.h"
+#include "util/arena.h"
 #include "front/lexer.h"
 
 

@@ -28,10 +28,10 @@
  */
 #include <string.h>
 #include "codegen/build.h"
-#include "front/arena.h"
+#include "util/arena.h"
 #include "front/piece.h"
 #include "sugar/sugar.h"
-#include "util/runs.h"
+#include "front/runs.h"
 #include "util/threads.h"
 
 typedef struct sugar_pieces {

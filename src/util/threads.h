@@ -12,23 +12,6 @@
 /* The least text worth a thread of its own: a smaller part is parsed or
    printed faster than a thread starts. */
 #define PTX_MIN_PART ((size_t)256 * 1024)
-/* A large file is taken one piece at a time (emit/pieces.c,
-   codegen/pieces.c), so that only a piece's tree is held: 64 KiB of it
-   on one thread, whose tree (about nine times the text) a core's cache
-   can hold.  Library modules of about 1 MB, where the process's own
-   1.5 MB weighs most, peaked at up to 4.7 times the file in the round
-   trip with pieces of 128 KiB, 3.9 with 64 (tools/library_bench.py), at
-   0.7% more instructions.  With threads, each piece is taken by one of
-   them (util/runs.h).  A file under two pieces is taken whole. */
-#define PTX_PIECE ((size_t)64 << 10)
-/* Plain codegen (codegen/pieces.c) holds the text and its Python, about
-   3.2 times the file, from start to end (but the kernels' text, given
-   back on one thread), which leaves its pieces less room: with 16 KiB a
-   1 MB library module peaked at 5.9 times the file before its kernels'
-   text was given back, where pieces of 64 KiB gave 7.8 and of 32 KiB
-   6.7, at 2.6% more instructions than 64 KiB. */
-#define PTX_CODEGEN_PIECE ((size_t)16 << 10)
-
 /* Into how many parts of at least min_part bytes (0: 1) a text of `size`
    bytes is cut for `jobs` threads: 1, or 0, means not at all. */
 unsigned ptx_parts(size_t size, unsigned jobs, size_t min_part);

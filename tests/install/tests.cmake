@@ -13,3 +13,6 @@ set_tests_properties(example_opcount PROPERTIES PASS_REGULAR_EXPRESSION "^${PTX_
 add_test(NAME exports
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/install/exports.py
           $<TARGET_FILE:ptx_shared> ${CMAKE_SOURCE_DIR}/include)
+# the stages include only those below them (tests/install/layers.py)
+add_test(NAME layers
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/install/layers.py ${CMAKE_SOURCE_DIR}/src)

@@ -12,8 +12,8 @@
  * them gave 4.2).  What a run prints goes into a buffer of its own, and
  * the buffers into place, in order, once every run is done.
  */
-#ifndef PTX_UTIL_RUNS_H
-#define PTX_UTIL_RUNS_H
+#ifndef PTX_FRONT_RUNS_H
+#define PTX_FRONT_RUNS_H
 
 #include <stddef.h>
 #include "ptx/ptx.h"

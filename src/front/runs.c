@@ -1,7 +1,7 @@
 /* runs.c - a large text's pieces on threads, a run of pieces at a time. */
 #include <stdatomic.h>
 #include <string.h>
-#include "util/runs.h"
+#include "front/runs.h"
 #include "front/piece.h"
 #include "util/threads.h"
 

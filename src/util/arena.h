@@ -1,6 +1,6 @@
 /* arena.h - one bump allocator per parsed module; freed in one call. */
-#ifndef PTX_FRONT_ARENA_H
-#define PTX_FRONT_ARENA_H
+#ifndef PTX_UTIL_ARENA_H
+#define PTX_UTIL_ARENA_H
 
 #include <stddef.h>
 #include <stdint.h>
