@@ -9,6 +9,7 @@
  * unreadable or malformed file).
  */
 #include "ptx/cubin.h"
+#include "cli/common/args.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +52,7 @@ static int rename_option(int argc, char **argv, int *i, ptx_cubin_options *o,
 {
     const char *a = argv[*i];
     char *v = a[8] == '=' ? argv[*i] + 9 : (*i + 1 < argc ? argv[++*i] : NULL);
-    if (ptx_cubin_rename_parse(v, &ren[o->nrenames]) != 0) { /* argv is writable */
+    if (cli_rename_parse(v, &ren[o->nrenames]) != 0) { /* argv is writable */
         fprintf(stderr, "cubin_cmp: --rename wants A_NAME=B_NAME\n");
         return -1;
     }
@@ -113,7 +114,7 @@ int main(int argc, char **argv)
     size_t n[2] = {0, 0};
     char msg[1024];
     for (int k = 0; k < 2; k++)
-        if (ptx_cubin_read_file(file[k], &buf[k], &n[k], msg, sizeof msg)) {
+        if (cli_read_file(file[k], &buf[k], &n[k], msg, sizeof msg)) {
             fprintf(stderr, "cubin_cmp: %s\n", msg);
             free(buf[0]);
             free(ren);

@@ -16,6 +16,7 @@
  *   77  skipped: no CUDA driver (libcuda.so.1) or no usable GPU
  */
 #include "ptx/cubin.h"
+#include "cli/common/args.h"
 #include "cli/exit.h"
 #include "ptx/jit.h"
 
@@ -86,7 +87,7 @@ static int value_option(const char *opt, int argc, char **argv, int *i, args *a)
         return 0;
     }
     /* --rename (argv is writable) */
-    if (ptx_cubin_rename_parse(argv[++*i], &a->ren[a->o.nrenames]) != 0) {
+    if (cli_rename_parse(argv[++*i], &a->ren[a->o.nrenames]) != 0) {
         fprintf(stderr, "jit_check: --rename wants A_NAME=B_NAME\n");
         return -1;
     }
@@ -228,7 +229,7 @@ int main(int argc, char **argv)
     size_t ntext[2] = {0, 0};
     char msg[1024];
     for (int k = 0; k < 2; k++)
-        if (ptx_cubin_read_file(a.file[k], &text[k], &ntext[k], msg,
+        if (cli_read_file(a.file[k], &text[k], &ntext[k], msg,
                                 sizeof msg)) {
             fprintf(stderr, "jit_check: %s\n", msg);
             free(text[0]);

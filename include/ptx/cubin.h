@@ -105,16 +105,6 @@ int ptx_cubin_check(const void *buf, size_t n, char *why, size_t whylen);
 int ptx_cubin_kernels(const void *buf, size_t n, const char **names,
                       size_t max);
 
-/* Split "A_NAME=B_NAME" (a command line's --rename) in place into r:
-   arg's '=' becomes a NUL.  Returns 0, or -1 (arg unchanged) if either
-   name is empty or there is no '='. */
-int ptx_cubin_rename_parse(char *arg, ptx_cubin_rename *r);
-
-/* Read a whole file into a malloc'ed buffer (caller frees).  Returns 0, or
-   -1 with a message in `err`. */
-int ptx_cubin_read_file(const char *path, void **data, size_t *n, char *err,
-                        size_t errlen);
-
 #ifdef __cplusplus
 }
 #endif

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "ptx/cubin.h"
+#include "cli/common/args.h"
 
 static int cmp(const void *a, size_t na, const void *b, size_t nb,
                const ptx_cubin_options *o, char *why, size_t whylen)
@@ -396,7 +397,7 @@ static blob assemble(const char *name, const char *suffix)
     snprintf(out, sizeof out, "%s/%s%s.cubin", g_work, name, suffix);
     assert_int_equal(run_ptxas(ptx, out), 0);
     blob b = {NULL, 0};
-    assert_int_equal(ptx_cubin_read_file(out, &b.p, &b.n, err, sizeof err), 0);
+    assert_int_equal(cli_read_file(out, &b.p, &b.n, err, sizeof err), 0);
     return b;
 }
 
@@ -546,21 +547,21 @@ static void rename_parse(void **state)
     (void)state;
     char ok[] = "_Z1kv=kernel_two";
     ptx_cubin_rename r = { NULL, NULL };
-    assert_int_equal(ptx_cubin_rename_parse(ok, &r), 0);
+    assert_int_equal(cli_rename_parse(ok, &r), 0);
     assert_string_equal(r.a, "_Z1kv");
     assert_string_equal(r.b, "kernel_two");
     char twice[] = "a=b=c"; /* the first '=' splits */
-    assert_int_equal(ptx_cubin_rename_parse(twice, &r), 0);
+    assert_int_equal(cli_rename_parse(twice, &r), 0);
     assert_string_equal(r.a, "a");
     assert_string_equal(r.b, "b=c");
     static const char *const bad[] = { "=b", "a=", "ab", "=" };
     for (unsigned i = 0; i < sizeof bad / sizeof *bad; i++) {
         char buf[8];
         strcpy(buf, bad[i]);
-        assert_int_equal(ptx_cubin_rename_parse(buf, &r), -1);
+        assert_int_equal(cli_rename_parse(buf, &r), -1);
         assert_string_equal(buf, bad[i]); /* unchanged */
     }
-    assert_int_equal(ptx_cubin_rename_parse(NULL, &r), -1);
+    assert_int_equal(cli_rename_parse(NULL, &r), -1);
 }
 
 int main(int argc, char **argv)

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "ptx/cubin.h"
+#include "cli/common/args.h"
 #include "cli/exit.h"
 #include "ptx/jit.h"
 
@@ -222,7 +223,7 @@ static blob jit_file(const char *name, const char *arch)
     snprintf(path, sizeof path, "%s/%s.ptx", g_data, name);
     void *text;
     size_t ntext;
-    assert_int_equal(ptx_cubin_read_file(path, &text, &ntext, err, sizeof err),
+    assert_int_equal(cli_read_file(path, &text, &ntext, err, sizeof err),
                      0);
     blob b = {NULL, 0};
     int r = ptx_jit_compile(g_jit, text, ntext, arch, &b.p, &b.n, log,

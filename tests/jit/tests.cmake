@@ -25,14 +25,14 @@ endfunction()
 
 if(CMOCKA_LIB)
   add_executable(test_jit_cubin ${JIT_DIR}/test_cubin.c)
-  target_link_libraries(test_jit_cubin PRIVATE ptx ${CMOCKA_LIB})
+  target_link_libraries(test_jit_cubin PRIVATE ptx_cli ptx ${CMOCKA_LIB})
   add_test(NAME jit_cubin_synthetic COMMAND test_jit_cubin --synthetic)
   add_test(NAME jit_cubin_ptxas
     COMMAND test_jit_cubin --ptxas "${JIT_PTXAS}" ${JIT_DATA} ${JIT_WORK}/unit)
   set_tests_properties(jit_cubin_ptxas PROPERTIES SKIP_RETURN_CODE 77)
 
   add_executable(test_jit_driver ${JIT_DIR}/test_jit.c)
-  target_link_libraries(test_jit_driver PRIVATE ptx ${CMOCKA_LIB})
+  target_link_libraries(test_jit_driver PRIVATE ptx_cli ptx ${CMOCKA_LIB})
   target_include_directories(test_jit_driver PRIVATE ${CMAKE_SOURCE_DIR}/src)   # cli/exit.h
   add_test(NAME jit_no_driver COMMAND test_jit_driver --no-driver)
   # On a machine with a GPU this runs the real JIT; elsewhere it is skipped.
