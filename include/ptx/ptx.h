@@ -142,8 +142,10 @@ void ptx_emit_jobs(const ptx_module *m, int canonical, unsigned jobs, ptx_buf *o
    .file, @@DWARF lines, .section .debug_* and the labels of a function
    that no code refers to (what pyptx-diff --ignore-debug ignores), each
    with the blanks beside it, and the whole line, with a // comment that
-   ends it, where nothing else stands on it.  pyptx-codegen --no-debug
-   translates this text. */
+   ends it, where nothing else stands on it; and the lines that hold only
+   a // comment, with the blank lines before the first line of code and
+   after the last (no token: pyptx-diff never compares comments).
+   pyptx-codegen --no-debug translates this text. */
 void ptx_emit_nodebug(const ptx_module *m, ptx_buf *out);
 
 /* Print the exact (canonical = 0) or canonical (canonical = 1) text to f.

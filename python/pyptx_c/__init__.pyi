@@ -55,7 +55,8 @@ def ptx_to_python(source: str | bytes, *, sugar: bool | str = False,
     only) with a UserWarning saying which and why.  Raises ImportError
     without pyptx 0.1.1, PTXError when not even plain mode traces back.
     debug=False (pyptx-codegen --no-debug): .loc, .file, @@DWARF,
-    .section .debug_* and the labels only they use are dropped first; the
+    .section .debug_*, the labels only they use and comment lines are
+    dropped first; the
     result traces back to the source up to diff(..., ignore_debug=True)."""
 def diff(a: str | bytes | Module, b: str | bytes | Module, *, ignore_debug: bool = False,
          ignore_labels: bool = False, ignore_names: bool = False, ignore_regs: bool = False,

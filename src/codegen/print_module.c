@@ -381,7 +381,38 @@ static void unsupported_dict(const cg_module *m, const char *lead, ptx_buf *out)
     ptx_buf_puts(out, first ? "}\n" : ",\n}\n");
 }
 
-/* A raw segment, one literal per source line. */
+/* The line of s[0, n) at `at` starts with word w, and where it ends
+   (after its newline), or 0. */
+static size_t line_with(const char *s, size_t n, size_t at, const char *w)
+{
+    size_t wn = strlen(w);
+    if (n - at < wn || memcmp(s + at, w, wn) != 0)
+        return 0;
+    const char *nl = memchr(s + at, '\n', n - at);
+    return nl ? (size_t)(nl - s) + 1 : 0;
+}
+
+/* The module header in s[0, n): lines `.version`, `.target` and
+   `.address_size` in a row, and the blank line after them, which is the
+   header pyptx prints; its start, and its end in *end, or n where there
+   is none. */
+static size_t header_run(const char *s, size_t n, size_t *end)
+{
+    for (size_t at = 0; at < n;) {
+        size_t t = line_with(s, n, at, ".version "), a = t ? line_with(s, n, t, ".target ") : 0;
+        size_t e = a ? line_with(s, n, a, ".address_size ") : 0;
+        if (e) {
+            *end = e < n && s[e] == '\n' ? e + 1 : e;
+            return at;
+        }
+        const char *nl = memchr(s + at, '\n', n - at);
+        at = nl ? (size_t)(nl - s) + 1 : n;
+    }
+    return n;
+}
+
+/* A raw segment, one literal per source line, but the module header,
+   which reads as one thing, in one. */
 static void segment(const cg_seg *s, ptx_buf *out)
 {
     if (s->nkinds) {
@@ -401,8 +432,21 @@ static void segment(const cg_seg *s, ptx_buf *out)
         ptx_buf_puts(out, ",\n");
         return;
     }
+    size_t hend = 0, h = header_run(p, s->n, &hend);
     ptx_buf_puts(out, "    (");
-    py_lines(out, p, s->n, "\n     ");
+    if (h == s->n) {
+        py_lines(out, p, s->n, "\n     ");
+    } else {
+        if (h) {
+            py_lines(out, p, h, "\n     ");
+            ptx_buf_puts(out, "\n     ");
+        }
+        py_str(out, p + h, hend - h);
+        if (hend < s->n) {
+            ptx_buf_puts(out, "\n     ");
+            py_lines(out, p + hend, s->n - hend, "\n     ");
+        }
+    }
     ptx_buf_puts(out, "),\n");
 }
 

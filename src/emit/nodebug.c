@@ -8,7 +8,9 @@
  * byte; only the blanks around a dropped statement go with it, and a line
  * it leaves empty goes whole, with the comment that ends it (Triton's
  * ".loc 1 21 25  // k.py:21:25"), so that no blank line is left where
- * the line tables were.
+ * the line tables were.  Lines that hold only a // comment go too, and
+ * the blank lines before the first line of code and after the last: no
+ * token is there, and the reader of --no-debug output wants the code.
  */
 #include <string.h>
 #include "ptx/ptx.h"
@@ -127,8 +129,56 @@ static span widen(const ptx_module *m, span r)
     return (span){ r.a, b };        /* code on both sides */
 }
 
+enum { L_CODE, L_COMMENT, L_BLANK };
+
+/* What the line at p[i] holds: code (or a block comment, or the inside of
+   one, which *in_block says is open where it starts, and is left as it
+   ends), only blanks and a // comment, or only blanks; *end: where it
+   ends, after its newline. */
+static int scan_line(const char *p, size_t n, size_t i, int *in_block, size_t *end)
+{
+    int code = *in_block, comment = 0;
+    for (; i < n && p[i] != '\n'; i++) {
+        if (*in_block) {
+            if (p[i] == '*' && i + 1 < n && p[i + 1] == '/')
+                *in_block = 0, i++;
+        } else if (p[i] == '/' && i + 1 < n && p[i + 1] == '/') {
+            comment = 1;
+            while (i + 1 < n && p[i + 1] != '\n')
+                i++;
+        } else if (p[i] == '/' && i + 1 < n && p[i + 1] == '*') {
+            *in_block = 1, code = 1, i++;
+        } else if (!blank(p[i]) && p[i] != '\r') {
+            code = 1;
+        }
+    }
+    *end = i < n ? i + 1 : n;
+    return code ? L_CODE : comment ? L_COMMENT : L_BLANK;
+}
+
+/* Out of out->p[from, n): the lines that hold only a // comment (no
+   statement, so no token), and the blank lines before the first line of
+   code and after the last, which nothing reads either. */
+static void drop_comment_lines(ptx_buf *out, size_t from)
+{
+    char *p = out->p;
+    size_t w = from, code_end = from;
+    int in_block = 0;
+    for (size_t i = from, e; i < out->n; i = e) {
+        int kind = scan_line(p, out->n, i, &in_block, &e);
+        if (kind == L_COMMENT || (kind == L_BLANK && code_end == from))
+            continue;
+        memmove(p + w, p + i, e - i);
+        w += e - i;
+        if (kind == L_CODE)
+            code_end = w;
+    }
+    out->n = code_end;
+}
+
 void ptx_emit_nodebug(const ptx_module *m, ptx_buf *out)
 {
+    size_t from = out->n;
     dropper d = { m, { 0 }, { 0 }, 0 };
     find_spans(&d);
     const span *v = (const span *)d.spans.p;
@@ -151,6 +201,7 @@ void ptx_emit_nodebug(const ptx_module *m, ptx_buf *out)
         done = r.b > done ? r.b : done;
     }
     ptx_buf_put(out, m->src + done, m->size - done);
+    drop_comment_lines(out, from);
     ptx_buf_free(&d.spans);
     ptx_buf_free(&d.labels);
 }

@@ -37,8 +37,10 @@ static const char input[] =
     "\t\t.loc 1 6 2\r\n"
     "\t\tadd.s32 %r3, %r2, 3;\n"
     "\t}\n"
-    "\t// a comment stays\n"
-    "\tbra.uni $L__BB0_1;\n"
+    "\t// a comment line goes\n"
+    "\t/* a block comment stays,\n"
+    "\t   // with what it holds */\n"
+    "\tbra.uni $L__BB0_1; // a comment after code stays\n"
     "}\n"
     "\t.section\t.debug_info\n"
     "\t{\n"
@@ -61,8 +63,9 @@ static const char expected[] =
     "\t{\n"
     "\t\tadd.s32 %r3, %r2, 3;\n"
     "\t}\n"
-    "\t// a comment stays\n"
-    "\tbra.uni $L__BB0_1;\n"
+    "\t/* a block comment stays,\n"
+    "\t   // with what it holds */\n"
+    "\tbra.uni $L__BB0_1; // a comment after code stays\n"
     "}\n"
     "\t.section .nv_keep { .b8 1 }\n";
 
@@ -152,12 +155,17 @@ static void diff_ignores_what_is_dropped(void **state)
     ptx_module_free(b);
 }
 
-/* Nothing to drop: the same bytes; a label only a label names goes. */
+/* Nothing to drop: the same bytes; comment lines, and the blank lines
+   before the first line of code and after the last, go; a label only a
+   label names goes. */
 static void edges(void **state)
 {
-    static const char plain[] = ".version 8.0\n.target sm_90\n// c\n";
+    static const char plain[] = ".version 8.0\n.target sm_90\n";
     char *t = nodebug(plain);
     assert_string_equal(t, plain);
+    free(t);
+    t = nodebug("//\n// banner\n//\n\n.version 8.0\n\n// c\n.target sm_90\n\n\n// end\n\n");
+    assert_string_equal(t, ".version 8.0\n\n.target sm_90\n");
     free(t);
     t = nodebug(".version 8.0\n.target sm_90\n.entry k()\n{\nA:\nB: ret;\n}\n\t.file 1 \"x\"");
     assert_string_equal(t, ".version 8.0\n.target sm_90\n.entry k()\n{\nret;\n}\n");
