@@ -237,11 +237,12 @@ int main(int argc, char **argv)
             return PTX_EXIT_TROUBLE;
         }
     int status = PTX_EXIT_SKIP;
-    ptx_jit *j = ptx_jit_open(msg, sizeof msg);
+    ptx_diag why;
+    ptx_jit *j = ptx_jit_open(&why);
     if (j)
         status = run(j, &a, text, ntext);
     else
-        printf("jit_check: skipped: %s\n", msg);
+        printf("jit_check: skipped: %s\n", why.msg);
     free(text[0]);
     free(text[1]);
     free(a.ren);

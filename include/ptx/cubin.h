@@ -58,6 +58,7 @@
 #define PTX_CUBIN_H
 
 #include <stddef.h>
+#include "ptx/ptx.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,9 +95,9 @@ typedef struct ptx_cubin_options {
 int ptx_cubin_compare(const void *a, size_t na, const void *b, size_t nb,
                       const ptx_cubin_options *o, char *why, size_t whylen);
 
-/* Check that buf[0..n) is an ELF64 cubin this reader accepts.  Returns 0 or
-   -1 with a message in `why`. */
-int ptx_cubin_check(const void *buf, size_t n, char *why, size_t whylen);
+/* Check that buf[0..n) is an ELF64 cubin this reader accepts.  Returns 0,
+   or -1 with the message in *err (line 0; err may be NULL). */
+int ptx_cubin_check(const void *buf, size_t n, ptx_diag *err);
 
 /* The kernels (names of .text.<k> sections, in section-header order) of a
    cubin.  Returns the number of kernels (writing at most `max` name pointers

@@ -69,10 +69,11 @@ typedef struct ptx_diff_unit {
 
 typedef struct ptx_diff ptx_diff;
 
-/* Compares a with b.  Returns NULL (and a message in err) when an option
-   cannot be honoured, e.g. a --function name found in neither module. */
+/* Compares a with b.  Returns NULL (and the message in *err, line 0,
+   where err is not NULL) when an option cannot be honoured, e.g. a
+   --function name found in neither module. */
 ptx_diff *ptx_diff_run(const ptx_module *a, const ptx_module *b,
-                       const ptx_diff_options *o, char *err, size_t errn);
+                       const ptx_diff_options *o, ptx_diag *err);
 int ptx_diff_same(const ptx_diff *d);
 size_t ptx_diff_nunits(const ptx_diff *d);
 const ptx_diff_unit *ptx_diff_unit_at(const ptx_diff *d, size_t i);
@@ -163,7 +164,7 @@ void ptx_tree_files_free(ptx_tree_file *f, size_t n);
 typedef struct ptx_tree_diff ptx_tree_diff;
 
 ptx_tree_diff *ptx_diff_trees(const ptx_tree_file *a, size_t na, const ptx_tree_file *b,
-                              size_t nb, const ptx_diff_options *o, char *err, size_t errn);
+                              size_t nb, const ptx_diff_options *o, ptx_diag *err);
 int ptx_tree_same(const ptx_tree_diff *t);
 size_t ptx_tree_nkernels(const ptx_tree_diff *t);
 const ptx_tree_kernel *ptx_tree_kernel_at(const ptx_tree_diff *t, size_t i);
@@ -195,15 +196,14 @@ int ptx_tree_meta_json(const char *json, size_t n, char *buf, size_t cap);
    (`ptxas`, or $PTXAS, PATH, /usr/local/cuda/bin) on up to `jobs`
    processes at once, or by the CUDA driver's JIT (`jit`).  A kernel whose
    file the compiler rejects gets the compiler's error line in its
-   figures' `error`.  NULL (and a message in err) where the compiler cannot
+   figures' `error`.  NULL (and the message in *err) where the compiler cannot
    be run at all.  Free with ptx_res_free. */
 typedef struct ptx_measure_options {
     const char *ptxas;
     int jit;
     unsigned jobs;
 } ptx_measure_options;
-ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_options *o, char *err,
-                          size_t errn);
+ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_options *o, ptx_diag *err);
 void ptx_res_free(ptx_res *res, size_t nkernels);
 
 /* Resource figures from a ptxas/JIT info log (-v: registers, spills,

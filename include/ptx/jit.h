@@ -3,9 +3,10 @@
  * (Driver API cuLinkCreate / cuLinkAddData(CU_JIT_INPUT_PTX) /
  * cuLinkComplete).
  *
- *     char err[256], log[8192];
- *     ptx_jit *j = ptx_jit_open(err, sizeof err);
- *     if (!j) { fprintf(stderr, "%s\n", err); return 77; }   // skip: no GPU
+ *     ptx_diag err;
+ *     char log[8192];
+ *     ptx_jit *j = ptx_jit_open(&err);
+ *     if (!j) { ptx_diag_print(stderr, &err); return 77; }   // skip: no GPU
  *     void *cubin; size_t n;
  *     int r = ptx_jit_compile(j, text, len, NULL, &cubin, &n, log, sizeof log);
  *     ...  free(cubin);
@@ -26,6 +27,7 @@
 #define PTX_JIT_H
 
 #include <stddef.h>
+#include "ptx/ptx.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,14 +36,15 @@ extern "C" {
 typedef struct ptx_jit ptx_jit;
 
 /* Load the driver, initialise it and make device 0's primary context
-   current.  On failure returns NULL and writes a one-line message to err,
+   current.  On failure returns NULL and puts a one-line message in *err
+   (line 0; err may be NULL),
    beginning with
        "no CUDA driver: "   libcuda.so.1 could not be loaded, or lacks an
                             entry point we need
        "no CUDA device: "   cuInit / cuDeviceGet / context creation failed
                             (e.g. CUDA_ERROR_NO_DEVICE)
    Both mean "skip" to a test. */
-ptx_jit *ptx_jit_open(char *err, size_t errlen);
+ptx_jit *ptx_jit_open(ptx_diag *err);
 
 /* What was opened: the driver version as cuDriverGetVersion reports it
    (e.g. 13000 for 13.0), device 0's compute capability and name.  Any

@@ -66,7 +66,11 @@ void ptx_module_free(ptx_module *m);
    whole module's items, token for token. */
 size_t ptx_cut_after(const char *src, size_t size, size_t at);
 
-/* Print "file:line:col: error: msg", the source line and a caret. */
+/* Print "file:line:col: error: msg", the source line and a caret; for a
+   diagnostic of line 0 (an error with no place in a source, as the diff,
+   tree and JIT functions report), "file: error: msg", or "error: msg"
+   without a file.  Every function of the API that reports an error
+   reports it so. */
 void ptx_diag_print(FILE *f, const ptx_diag *d);
 
 /* Fill a diagnostic for byte `offset` of module m. */

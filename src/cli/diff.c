@@ -231,11 +231,11 @@ int main(int argc, char **argv)
         return 2;
     }
     ptx_module *a = la.m, *b = lb.m;
-    char err[512];
-    ptx_diff *d = ptx_diff_run(a, b, &c.o, err, sizeof err);
+    ptx_diag err;
+    ptx_diff *d = ptx_diff_run(a, b, &c.o, &err);
     int rc = 2;
     if (!d) {
-        fprintf(stderr, "pyptx-diff: %s\n", err);
+        fprintf(stderr, "pyptx-diff: %s\n", err.msg);
     } else {
         ptx_buf out = { 0 };
         if (c.json)

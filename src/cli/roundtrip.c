@@ -422,9 +422,9 @@ int main(int argc, char **argv)
         return emit(argv[optind], &o);
     }
     if (jit) {
-        char err[512];
-        if (!(o.jit = ptx_jit_open(err, sizeof err))) {
-            printf("pyptx-roundtrip: skipped: %s\n", err);
+        ptx_diag err;
+        if (!(o.jit = ptx_jit_open(&err))) {
+            printf("pyptx-roundtrip: skipped: %s\n", err.msg);
             return PTX_EXIT_SKIP;
         }
     }

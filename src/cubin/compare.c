@@ -4,6 +4,7 @@
  */
 #include "ptx/cubin.h"
 #include "cubin/elf64.h"
+#include "util/diag.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -669,10 +670,11 @@ int ptx_cubin_compare(const void *abuf, size_t na, const void *bbuf, size_t nb,
     return r;
 }
 
-int ptx_cubin_check(const void *buf, size_t n, char *why, size_t whylen)
+int ptx_cubin_check(const void *buf, size_t n, ptx_diag *err)
 {
     cb_elf e;
-    say(why, whylen, "%s", "");
+    size_t whylen;
+    char *why = ptx_diag_msgbuf(err, &whylen);
     if (cb_elf_parse(&e, buf, n, "cubin", why, whylen))
         return -1;
     cb_elf_free(&e);

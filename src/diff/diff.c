@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/internal.h"
+#include "util/diag.h"
 #include "util/threads.h"
 
 static char *strndup_x(const char *p, size_t n)
@@ -228,9 +229,11 @@ static int check_names(const ptx_diff *d, const ptx_diff_options *o, char *err,
 }
 
 ptx_diff *ptx_diff_run(const ptx_module *a, const ptx_module *b,
-                       const ptx_diff_options *o, char *err, size_t errn)
+                       const ptx_diff_options *o, ptx_diag *err)
 {
-    return pd_diff_split(a, b, o, PTX_MIN_PART, err, errn);
+    size_t errn;
+    char *msg = ptx_diag_msgbuf(err, &errn);
+    return pd_diff_split(a, b, o, PTX_MIN_PART, msg, errn);
 }
 
 ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "ptx/diff.h"
 #include "ptx/jit.h"
+#include "util/diag.h"
 #include "util/paths.h"
 
 extern char **environ;   /* what ptxas runs with: the caller's */
@@ -187,9 +188,12 @@ static int run_ptxas(const ptx_measure_options *o, build *v, size_t n, char *err
 
 static int run_jit(build *v, size_t n, char *err, size_t errn)
 {
-    ptx_jit *j = ptx_jit_open(err, errn);
-    if (!j)
+    ptx_diag d;
+    ptx_jit *j = ptx_jit_open(&d);
+    if (!j) {
+        snprintf(err, errn, "%s", d.msg);
         return -1;
+    }
     enum { LOG = 1 << 16 };
     for (size_t k = 0; k < n; k++) {
         build *b = &v[k];
@@ -256,9 +260,10 @@ static size_t nfiles(const ptx_tree_diff *t, int s)
     return n;
 }
 
-ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_options *o, char *err,
-                          size_t errn)
+ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_options *o, ptx_diag *diag)
 {
+    size_t errn;
+    char *err = ptx_diag_msgbuf(diag, &errn);
     size_t nf[2] = { nfiles(t, 0), nfiles(t, 1) }, nk = ptx_tree_nkernels(t);
     int *idx[2] = { malloc((nf[0] + 1) * sizeof(int)), malloc((nf[1] + 1) * sizeof(int)) };
     build *v = calloc(nf[0] + nf[1] + 1, sizeof *v);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/tree.h"
+#include "util/diag.h"
 
 /* Name order, then side order (file, then position in the file), so that
    a group lists its kernels as the tree does. */
@@ -113,14 +114,16 @@ static void align_entries(ptx_tree_diff *t)
 }
 
 ptx_tree_diff *ptx_diff_trees(const ptx_tree_file *a, size_t na, const ptx_tree_file *b,
-                              size_t nb, const ptx_diff_options *o, char *err, size_t errn)
+                              size_t nb, const ptx_diff_options *o, ptx_diag *err)
 {
+    size_t errn;
+    char *msg = ptx_diag_msgbuf(err, &errn);
     ptx_diff_options none = { 0 };
     if (!o)
         o = &none;
     if (o->nfunctions) {
         if (errn)
-            strncpy(err, "--function is not supported with trees", errn - 1)[errn - 1] = 0;
+            snprintf(msg, errn, "--function is not supported with trees");
         return NULL;
     }
     ptx_tree_diff *t = pd_calloc(1, sizeof *t);

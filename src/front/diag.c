@@ -47,8 +47,8 @@ void ptx_diag_at(const ptx_module *m, size_t offset, const char *msg,
 
 void ptx_diag_print(FILE *f, const ptx_diag *d)
 {
-    if (d->line == 0) {
-        fprintf(f, "%s: error: %s\n", d->file, d->msg);
+    if (d->line == 0) {   /* no place in a source; or none at all */
+        fprintf(f, "%s%serror: %s\n", d->file, d->file[0] ? ": " : "", d->msg);
         return;
     }
     fprintf(f, "%s:%u:%u: error: %s\n", d->file, d->line, d->col, d->msg);

@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 #include "ptx/jit.h"
+#include "util/diag.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -73,8 +74,10 @@ struct ptx_jit {
     int unused;
 };
 
-ptx_jit *ptx_jit_open(char *err, size_t errlen)
+ptx_jit *ptx_jit_open(ptx_diag *diag)
 {
+    size_t errlen;
+    char *err = ptx_diag_msgbuf(diag, &errlen);
     put(err, errlen, "no CUDA driver: built without CUDA's cuda.h");
     return NULL;
 }
@@ -243,8 +246,10 @@ static CUresult init_device(ptx_jit *j, const char **what)
     return r;
 }
 
-ptx_jit *ptx_jit_open(char *err, size_t errlen)
+ptx_jit *ptx_jit_open(ptx_diag *diag)
 {
+    size_t errlen;
+    char *err = ptx_diag_msgbuf(diag, &errlen);
     put(err, errlen, "%s", "");
     const char *path = getenv("PTX_LIBCUDA");
     if (!path || !*path)

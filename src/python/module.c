@@ -289,11 +289,11 @@ static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
         ptx_diff_options o = { .context = context, .jobs = (unsigned)jobs };
         o.flags = (dbg ? PTX_DIFF_IGNORE_DEBUG : 0) | (labels ? PTX_DIFF_IGNORE_LABELS : 0) |
                   (nm ? PTX_DIFF_IGNORE_NAMES : 0) | (regs ? PTX_DIFF_IGNORE_REGS : 0);
-        char err[256] = "";
+        ptx_diag err;
         ptx_buf out = { 0 };
         ptx_diff *d;
         Py_BEGIN_ALLOW_THREADS
-        d = ptx_diff_run(ma, mb, &o, err, sizeof err);
+        d = ptx_diff_run(ma, mb, &o, &err);
         if (d)
             print(d, &out);
         ptx_diff_free(d);
@@ -301,7 +301,7 @@ static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
         if (d)
             res = pyptx_str(out.p, out.n);
         else
-            PyErr_SetString(state(mod)->error, err);
+            PyErr_SetString(state(mod)->error, err.msg);
         ptx_buf_free(&out);
     }
     ptx_module_free(fa);

@@ -53,13 +53,13 @@ static int report(const char **pa, size_t na, const char **pb, size_t nb,
                   int resources, ptx_buf *out, char *err, size_t errn)
 {
     ptx_tree_file *fa = ptx_tree_load(pa, na, o->jobs), *fb = ptx_tree_load(pb, nb, o->jobs);
-    ptx_tree_diff *t = fa && fb ? ptx_diff_trees(fa, na, fb, nb, o, err, errn) : NULL;
-    ptx_res *res = t && resources ? ptx_tree_measure(t, mo, err, errn) : NULL;
+    ptx_diag d = { .msg = "" };
+    ptx_tree_diff *t = fa && fb ? ptx_diff_trees(fa, na, fb, nb, o, &d) : NULL;
+    ptx_res *res = t && resources ? ptx_tree_measure(t, mo, &d) : NULL;
     int ok = t && (!resources || res);
     if (ok)
         ptx_tree_print(t, f, res, out);
-    if (!fa || !fb)
-        snprintf(err, errn, "out of memory");
+    snprintf(err, errn, "%s", !fa || !fb ? "out of memory" : d.msg);
     ptx_res_free(res, t ? ptx_tree_nkernels(t) : 0);
     ptx_tree_free(t);
     ptx_tree_files_free(fa, na);

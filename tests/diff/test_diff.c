@@ -117,8 +117,8 @@ static char *run(const char *ta, const char *tb, unsigned flags,
     *ma = parse("a.ptx", ta);
     *mb = parse("b.ptx", tb);
     ptx_diff_options o = { .flags = flags, .context = 3 };
-    char err[256];
-    *out_d = ptx_diff_run(*ma, *mb, &o, err, sizeof err);
+    ptx_diag err;
+    *out_d = ptx_diff_run(*ma, *mb, &o, &err);
     assert_non_null(*out_d);
     ptx_buf out = { 0 };
     ptx_diff_print_unified(*out_d, &out);
@@ -300,9 +300,10 @@ static void pairing(void **state)
     ptx_diff_options o = { .context = 3 };
     const char *names[] = { "nope" };
     o.functions = names, o.nfunctions = 1;
-    char err[256];
-    assert_null(ptx_diff_run(a, a, &o, err, sizeof err));
-    assert_non_null(strstr(err, "nope"));
+    ptx_diag err;
+    assert_null(ptx_diff_run(a, a, &o, &err));
+    assert_non_null(strstr(err.msg, "nope"));
+    assert_int_equal(err.line, 0);   /* a message with no place in a source */
     ptx_module_free(a);
 }
 
@@ -342,9 +343,9 @@ static void tree_variants(void **state)
     ptx_tree_file b[3] = { { "b0", variant("b0", 30, 8), NULL, NULL },
                            { "b1", variant("b1", 10, 4), NULL, NULL },
                            { "b2", variant("b2", 20, 6), NULL, NULL } };
-    char err[256];
+    ptx_diag err;
     ptx_diff_options o = { .context = 3 };
-    ptx_tree_diff *t = ptx_diff_trees(a, 3, b, 3, &o, err, sizeof err);
+    ptx_tree_diff *t = ptx_diff_trees(a, 3, b, 3, &o, &err);
     assert_non_null(t);
     assert_true(ptx_tree_same(t));
     assert_int_equal(count_status(t, PTX_DIFF_SAME, PTX_TREE_BY_SIMILARITY), 3);
@@ -356,7 +357,7 @@ static void tree_variants(void **state)
                              "num_warps=8;constants={\"B\": 3}" };
     for (int i = 0; i < 3; i++)
         a[i].meta = keys[i], b[i].meta = bkeys[i];
-    t = ptx_diff_trees(a, 3, b, 3, &o, err, sizeof err);
+    t = ptx_diff_trees(a, 3, b, 3, &o, &err);
     assert_int_equal(count_status(t, PTX_DIFF_CHANGED, PTX_TREE_BY_META), 3);
     for (size_t i = 0; i < ptx_tree_nkernels(t); i++)
         if (!ptx_tree_kernel_at(t, i)->module)
@@ -366,7 +367,7 @@ static void tree_variants(void **state)
     a[0].meta = b[0].meta = a[1].meta = b[1].meta = a[2].meta = b[2].meta = NULL;
     ptx_module_free((ptx_module *)b[0].m);
     b[0].m = variant("b0", 1000, 40);
-    t = ptx_diff_trees(a, 3, b, 3, &o, err, sizeof err);
+    t = ptx_diff_trees(a, 3, b, 3, &o, &err);
     assert_int_equal(count_status(t, PTX_DIFF_SAME, PTX_TREE_BY_SIMILARITY), 2);
     assert_int_equal(count_status(t, PTX_DIFF_ADDED, PTX_TREE_UNPAIRED), 1);
     assert_int_equal(count_status(t, PTX_DIFF_REMOVED, PTX_TREE_UNPAIRED), 1);

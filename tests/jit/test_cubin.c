@@ -184,7 +184,7 @@ static void synth_same(void **state)
     char why[256];
     build(&a, "k", 0, 0x10);
     build(&b, "k", 0, 0x10);
-    assert_int_equal(ptx_cubin_check(a.b, a.n, why, sizeof why), 0);
+    assert_int_equal(ptx_cubin_check(a.b, a.n, NULL), 0);
     assert_int_equal(cmp(a.b, a.n, b.b, b.n, NULL, why, sizeof why), 1);
     assert_string_equal(why, "");
     const char *k[4];

@@ -38,39 +38,38 @@ static int starts(const char *s, const char *p)
 static void no_driver_forced(void **state)
 {
     (void)state;
-    char err[512];
+    ptx_diag err;
     setenv("PTX_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
-    ptx_jit *j = ptx_jit_open(err, sizeof err);
+    memset(&err, 'x', sizeof err);
+    ptx_jit *j = ptx_jit_open(&err);
     assert_null(j);
-    assert_true(starts(err, "no CUDA driver: /nonexistent/libcuda.so.1 not "
-                            "found") ||
-                starts(err, "no CUDA driver: built without"));
-    /* a tiny buffer is still NUL-terminated */
-    memset(err, 'x', sizeof err);
-    assert_null(ptx_jit_open(err, 4));
-    assert_int_equal(err[3], '\0');
-    assert_int_equal(err[4], 'x');
-    assert_null(ptx_jit_open(NULL, 0));
+    assert_true(starts(err.msg, "no CUDA driver: /nonexistent/libcuda.so.1 not "
+                                "found") ||
+                starts(err.msg, "no CUDA driver: built without"));
+    /* a message only: no file, no line */
+    assert_string_equal(err.file, "");
+    assert_int_equal(err.line, 0);
+    assert_null(ptx_jit_open(NULL));
     unsetenv("PTX_LIBCUDA");
 }
 
 static void no_driver_default(void **state)
 {
     (void)state;
-    char err[512];
+    ptx_diag err;
     unsetenv("PTX_LIBCUDA");
-    ptx_jit *j = ptx_jit_open(err, sizeof err);
+    ptx_jit *j = ptx_jit_open(&err);
     if (j) { /* a machine with a driver and GPU: nothing to check here */
         print_message("driver present; the no-driver path is covered by "
                       "no_driver_forced\n");
         ptx_jit_close(j);
         return;
     }
-    print_message("ptx_jit_open: %s\n", err);
-    assert_true(starts(err, "no CUDA driver: ") ||
-                starts(err, "no CUDA device: "));
-    if (starts(err, "no CUDA driver: ") && !strstr(err, "built without"))
-        assert_non_null(strstr(err, "libcuda.so.1"));
+    print_message("ptx_jit_open: %s\n", err.msg);
+    assert_true(starts(err.msg, "no CUDA driver: ") ||
+                starts(err.msg, "no CUDA device: "));
+    if (starts(err.msg, "no CUDA driver: ") && !strstr(err.msg, "built without"))
+        assert_non_null(strstr(err.msg, "libcuda.so.1"));
 }
 
 static void null_handle(void **state)
@@ -113,12 +112,12 @@ static const char *g_fake;
 
 static ptx_jit *open_fake(void)
 {
-    char err[512];
+    ptx_diag err;
     setenv("PTX_LIBCUDA", g_fake, 1);
     unsetenv("FAKE_CUDA_MODE");
-    ptx_jit *j = ptx_jit_open(err, sizeof err);
+    ptx_jit *j = ptx_jit_open(&err);
     if (!j)
-        print_message("ptx_jit_open: %s\n", err);
+        print_message("ptx_jit_open: %s\n", err.msg);
     assert_non_null(j);
     return j;
 }
@@ -126,11 +125,11 @@ static ptx_jit *open_fake(void)
 static void fake_no_device(void **state)
 {
     (void)state;
-    char err[512];
+    ptx_diag err;
     setenv("PTX_LIBCUDA", g_fake, 1);
     setenv("FAKE_CUDA_MODE", "nodevice", 1);
-    assert_null(ptx_jit_open(err, sizeof err));
-    assert_string_equal(err, "no CUDA device: cuInit: CUDA_ERROR_NO_DEVICE "
+    assert_null(ptx_jit_open(&err));
+    assert_string_equal(err.msg, "no CUDA device: cuInit: CUDA_ERROR_NO_DEVICE "
                              "(no CUDA-capable device is detected)");
     unsetenv("FAKE_CUDA_MODE");
 }
@@ -231,7 +230,7 @@ static blob jit_file(const char *name, const char *arch)
     if (r)
         print_message("%s: %s\n", path, log);
     assert_int_equal(r, 0);
-    assert_int_equal(ptx_cubin_check(b.p, b.n, err, sizeof err), 0);
+    assert_int_equal(ptx_cubin_check(b.p, b.n, NULL), 0);
     free(text);
     return b;
 }
@@ -310,11 +309,11 @@ int main(int argc, char **argv)
         return cmocka_run_group_tests(tests, NULL, NULL);
     }
     if (argc == 3 && !strcmp(argv[1], "--gpu")) {
-        char err[512];
+        ptx_diag err;
         g_data = argv[2];
-        g_jit = ptx_jit_open(err, sizeof err);
+        g_jit = ptx_jit_open(&err);
         if (!g_jit) {
-            printf("skipped: %s\n", err);
+            printf("skipped: %s\n", err.msg);
             return PTX_EXIT_SKIP;
         }
         int dv, ma, mi;

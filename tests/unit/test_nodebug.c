@@ -142,11 +142,11 @@ static void text_without_debug(void **state)
 static void diff_ignores_what_is_dropped(void **state)
 {
     ptx_module *a = parse(input), *b = parse(expected);
-    char err[256];
+    ptx_diag err;
     for (int ignore = 0; ignore <= 1; ignore++) {
         ptx_diff_options o = { .context = 3, .jobs = 1 };
         o.flags = ignore ? PTX_DIFF_IGNORE_DEBUG : 0;
-        ptx_diff *d = ptx_diff_run(a, b, &o, err, sizeof err);
+        ptx_diff *d = ptx_diff_run(a, b, &o, &err);
         assert_non_null(d);
         assert_int_equal(ptx_diff_same(d), ignore);
         ptx_diff_free(d);

@@ -122,18 +122,17 @@ int diff_trees_main(const diff_cli *c, const char *a, const char *b)
     unsigned jobs = c->o.jobs ? c->o.jobs : 2;
     if (collect(a, jobs, &sa) != 0 || collect(b, jobs, &sb) != 0)
         goto done;
-    char err[256];
-    ptx_tree_diff *t = ptx_diff_trees(sa.f, sa.paths.n, sb.f, sb.paths.n, &c->o, err,
-                                      sizeof err);
+    ptx_diag err;
+    ptx_tree_diff *t = ptx_diff_trees(sa.f, sa.paths.n, sb.f, sb.paths.n, &c->o, &err);
     if (!t) {
-        fprintf(stderr, "pyptx-diff: %s\n", err);
+        fprintf(stderr, "pyptx-diff: %s\n", err.msg);
         goto done;
     }
     ptx_res *res = NULL;
     if (c->resources) {
         ptx_measure_options mo = { c->ptxas, c->jit, c->o.jobs };
-        if (!(res = ptx_tree_measure(t, &mo, err, sizeof err)))
-            fprintf(stderr, "pyptx-diff: --resources: %s\n", err);
+        if (!(res = ptx_tree_measure(t, &mo, &err)))
+            fprintf(stderr, "pyptx-diff: --resources: %s\n", err.msg);
     }
     int trouble = c->resources && !res;
     rc = print_report(c, t, res) ? 2 : status_of(c, t, res, trouble);

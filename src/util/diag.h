@@ -1,0 +1,24 @@
+/* diag.h - the error of an API function that has no place in a source
+   (no tree to point into: a compiler that cannot be run, an option that
+   cannot be honoured): a ptx_diag with only its message, line 0, which
+   ptx_diag_print prints as "error: message". */
+#ifndef PTX_UTIL_DIAG_H
+#define PTX_UTIL_DIAG_H
+
+#include <string.h>
+#include "ptx/ptx.h"
+
+/* d emptied, and its message buffer and that buffer's size in *cap (NULL
+   and 0 where d is NULL: the caller asked for no message). */
+static inline char *ptx_diag_msgbuf(ptx_diag *d, size_t *cap)
+{
+    if (!d) {
+        *cap = 0;
+        return NULL;
+    }
+    memset(d, 0, sizeof *d);
+    *cap = sizeof d->msg;
+    return d->msg;
+}
+
+#endif
