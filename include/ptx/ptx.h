@@ -11,6 +11,13 @@
  *
  * No global state: modules are independent, and different threads may parse
  * and print different modules at the same time.
+ *
+ * Conventions of every header: a function that can fail returns a pointer
+ * (NULL on failure) or an int (0, or -1 on failure) and says why in a
+ * ptx_diag; a question returns 1 or 0 (ptx_diff_same, ptx_codegen_pieces:
+ * done in pieces, or not); options come in `ptx_<what>_options` structs;
+ * the library prints nothing, and ends the process only where memory runs
+ * out (the allocators still exit there).
  */
 #ifndef PTX_PTX_H
 #define PTX_PTX_H
