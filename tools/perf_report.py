@@ -302,8 +302,9 @@ def library(r, a, B, PY):
               "most 12 MB, and `python3 tools/perf_report.py --lib DIR95` (or `--lib DIR`) "
               "adds this section: `tools/bench.py`, `tools/library_bench.py` (the `--jobs` "
               "curve up to `nproc`, peak memory per file of 1 MB or more) and "
-              "`tools/sugar_speed.sh` on the largest modules.  Figures from another "
-              "machine are not comparable with the ones above.\n")
+              "`tools/sugar_speed.sh` and `tools/cli_ratio.py` (`--sugar` over plain "
+              "through the program, best of 21) on the largest modules.  Figures from "
+              "another machine are not comparable with the ones above.\n")
         return
     lib = a.lib
     r.add("Over `%s` (NVIDIA library PTX; the figures depend on which modules it holds).\n" % lib)
@@ -325,6 +326,10 @@ def library(r, a, B, PY):
         out, dt = r.run(cmd)
         r.figure(cmd, out, dt, note="(`--sugar` over plain in MB/s: in process, and by the "
                  "program's wall time, `cli`)")
+        cmd = "python3 tools/cli_ratio.py %s -- %s" % (B, " ".join(files[:2]))
+        out, dt = r.run(cmd)
+        r.figure(cmd, out, dt, note="(the program's best wall and CPU time, plain and "
+                 "`--sugar`, on the two largest modules)")
 
 
 def main():

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""--sugar against plain codegen through the CLI, as a user runs it.
+
+    tools/cli_ratio.py [--rounds N] [--cpu C] BUILD... -- FILE.ptx...
+
+For each file, every build's pyptx-codegen runs plain and with --sugar,
+N times (default 21), the builds interleaved and each going first in every
+other round, so that a slow spell of a shared machine hits them alike;
+--cpu C pins each run to CPU C (taskset).  Prints, per file and build, the
+best wall and CPU (user + system) times of each mode and their ratio, the
+figure issue 37 asks to keep at 2x or less on the largest library module."""
+import argparse
+import os
+import resource
+import subprocess
+import time
+
+
+def run(cmd):
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=21)
+    ap.add_argument("--cpu", type=int)
+    ap.add_argument("builds", nargs="+")
+    ap.add_argument("files", nargs="+")
+    a = ap.parse_args()
+    pin = ["taskset", "-c", str(a.cpu)] if a.cpu is not None else []
+    for f in a.files:
+        best = {}
+        for i in range(a.rounds):
+            for b in (a.builds if i % 2 == 0 else a.builds[::-1]):
+                for mode in ("plain", "sugar"):
+                    cmd = pin + [os.path.join(b, "pyptx-codegen"), f]
+                    w, c = run(cmd + (["--sugar"] if mode == "sugar" else []))
+                    o = best.get((b, mode), (1e9, 1e9))
+                    best[(b, mode)] = (min(o[0], w), min(o[1], c))
+        for b in a.builds:
+            (pw, pc), (sw, sc) = best[(b, "plain")], best[(b, "sugar")]
+            print("%s %.1f MB %s: wall plain %.3f s sugar %.3f s ratio %.2f | cpu plain %.3f s "
+                  "sugar %.3f s ratio %.2f" % (os.path.basename(f), os.path.getsize(f) / 1e6, b,
+                                               pw, sw, sw / pw, pc, sc, sc / pc))
+
+
+if __name__ == "__main__":
+    main()
