@@ -260,7 +260,12 @@ static int copy_allocs(roller *r, cg_stmt **head, const item *x, const item *y, 
             for (unsigned d = 0; d < g && want == a->sym; d++)
                 if (z[d].decl == b->sym)
                     return 0;    /* the copy's own, where the first names another */
-            if (b->sym != want && !rl_list_step(r, a, y[j].leaves[q].o, b, c))
+            const cg_opnd *yo = y[j].leaves[q].o;
+            /* a register the second copy does not share varies: copy c
+               must name the element c steps on, even where it comes back
+               to the first copy's (out[0], out[1], ... out[0]) */
+            int varies = want == a->sym && yo->sym != a->sym;
+            if ((varies || b->sym != want) && !rl_list_step(r, a, yo, b, c))
                 return 0;
         }
     return 1;
