@@ -23,7 +23,12 @@
  * code reads it, through a Python list: repeat_lists.c); the copies'
  * registers then pair one to one, in the order they are declared.  The
  * body declares the first copy's, and pyptx's counter gives each pass the
- * next copy's name, since nothing else allocates between the copies.
+ * next copy's name, since nothing else allocates between the copies.  A
+ * read of such a register where the key holds operands exactly (an
+ * assignment's) is a hole all the same (sg_key.pin_holes), so that a copy
+ * reading the first copy's register there is seen; and a register the
+ * second copy names differently from the first varies in every copy, even
+ * where a later copy comes back to the first one's (a list's element).
  * Statements are keyed once (key.c,
  * register indices and integers as holes) and a run grows copy by copy
  * while it matches, so the pass is linear for a fixed block size.
