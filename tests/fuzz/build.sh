@@ -36,9 +36,9 @@ fi
 flags=(-std=gnu11 -g -O1 -fno-omit-frame-pointer
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
        -I"$root/include" -I"$root/src" -I"$out/gen")
-# (the parallel parse and printers run their threads through
-# src/util/threads.c, the round trip in pieces its runs through runs.c)
-front_util=("$root/src/util/threads.c" "$root/src/util/runs.c")
+# (the base under the front end and printers: the arena, the output
+# buffer, and the threads the parallel parse and printers run on)
+front_util=("$root/src/util/threads.c" "$root/src/util/arena.c" "$root/src/util/buf.c")
 front=("$root"/src/front/*.c "$root"/src/emit/*.c "${front_util[@]}"
        "$out/gen/lexer.c" "$out/gen/parser.c")
 
