@@ -339,16 +339,25 @@ void sg_ptx_give(cg_module *m, cg_kernel *k, cg_symid s, const char *name)
     sg_ptx_claim(m, k->syms[s].ptx);
 }
 
+/* The PTX word `name`'s slot (n bytes), put in the module's words;
+   *fresh: it was not there before. */
+static cg_mslot *word_slot(cg_module *m, const char *name, size_t n, int *fresh)
+{
+    cg_map *map = ptxwords(m);
+    uint32_t before = map->n;
+    cg_mslot *s = cg_map_put(sg_keep(m), map, name, n);
+    *fresh = map->n != before;
+    return s;
+}
+
 int sg_ptx_take(cg_module *m, cg_kernel *k, cg_symid sym, const char *name)
 {
     if (!could_be_new(name))
         return 0;
     sg_state *st = sg_st(m);
-    cg_map *map = ptxwords(m);
     size_t n = strlen(name);
-    uint32_t before = map->n;
-    cg_mslot *s = cg_map_put(sg_keep(m), map, name, n);
-    int fresh = map->n != before;
+    int fresh;
+    cg_mslot *s = word_slot(m, name, n, &fresh);
     if (!fresh && taken(st, s))
         return 0;
     /* what sg_ptx_name_free's asked() and sg_ptx_claim leave: the slot
@@ -365,11 +374,9 @@ int sg_ptx_take(cg_module *m, cg_kernel *k, cg_symid sym, const char *name)
 void sg_ptx_claim(cg_module *m, const char *name)
 {
     sg_state *st = sg_st(m);
-    cg_map *map = ptxwords(m);
     size_t n = strlen(name);
-    uint32_t before = map->n;
-    cg_mslot *s = cg_map_put(sg_keep(m), map, name, n);
-    int fresh = map->n != before;
+    int fresh;
+    cg_mslot *s = word_slot(m, name, n, &fresh);
     if (fresh && st->ahead)
         s->k = cg_strndup(sg_keep(m), name, n);   /* name goes with its piece */
     if (st->in_prelude && (s->val == W_ASKED_ROW || s->val == W_GIVEN_ROW))
