@@ -186,14 +186,11 @@ static int run_ptxas(const ptx_measure_options *o, build *v, size_t n, char *err
     return 0;
 }
 
-static int run_jit(build *v, size_t n, char *err, size_t errn)
+static int run_jit(build *v, size_t n, ptx_diag *diag)
 {
-    ptx_diag d;
-    ptx_jit *j = ptx_jit_open(&d);
-    if (!j) {
-        snprintf(err, errn, "%s", d.msg);
+    ptx_jit *j = ptx_jit_open(diag);
+    if (!j)
         return -1;
-    }
     enum { LOG = 1 << 16 };
     for (size_t k = 0; k < n; k++) {
         build *b = &v[k];
@@ -276,7 +273,7 @@ ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_options *o, 
     memset(idx[0], 0xff, (nf[0] + 1) * sizeof(int));
     memset(idx[1], 0xff, (nf[1] + 1) * sizeof(int));
     size_t n = plan(t, idx, v);
-    if ((o->jit ? run_jit(v, n, err, errn) : run_ptxas(o, v, n, err, errn)) == 0)
+    if ((o->jit ? run_jit(v, n, diag) : run_ptxas(o, v, n, err, errn)) == 0)
         fill(t, idx, v, res);
     else
         free(res), res = NULL;

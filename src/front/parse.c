@@ -5,17 +5,20 @@
 #include <sys/stat.h>
 #include "front/parser_state.h"
 #include "front/piece.h"
+#include "util/diag.h"
 #include "util/threads.h"
 
 #define TOO_BIG "input of 2 GiB or more is not supported"
 
+/* A message about the whole input (no place in it): util/diag.h's kind. */
 static void set_diag(ptx_diag *d, const char *file, const char *msg)
 {
-    if (!d)
+    size_t n;
+    char *m = ptx_diag_msgbuf(d, &n);
+    if (!m)
         return;
-    memset(d, 0, sizeof *d);
     snprintf(d->file, sizeof d->file, "%s", file);
-    snprintf(d->msg, sizeof d->msg, "%s", msg);
+    snprintf(m, n, "%s", msg);
 }
 
 void ptx_module_free(ptx_module *m)

@@ -1,7 +1,7 @@
 /* diag.h - the error of an API function that has no place in a source
-   (no tree to point into: a compiler that cannot be run, an option that
-   cannot be honoured): a ptx_diag with only its message, line 0, which
-   ptx_diag_print prints as "error: message". */
+   (no tree to point into: an input that cannot be read, a compiler that
+   cannot be run, an option that cannot be honoured): a ptx_diag with only
+   its message, line 0, which ptx_diag_print prints as "error: message". */
 #ifndef PTX_UTIL_DIAG_H
 #define PTX_UTIL_DIAG_H
 
