@@ -29,9 +29,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=21)
     ap.add_argument("--cpu", type=int)
-    ap.add_argument("builds", nargs="+")
-    ap.add_argument("files", nargs="+")
+    ap.add_argument("rest", nargs=argparse.REMAINDER)
     a = ap.parse_args()
+    # Two lists of positionals need the "--" between them; argparse's own
+    # handling of "--" before a second nargs="+" differs across versions.
+    if "--" not in a.rest:
+        ap.error("give BUILD... -- FILE...")
+    cut = a.rest.index("--")
+    a.builds, a.files = a.rest[:cut], a.rest[cut + 1:]
+    if not a.builds or not a.files:
+        ap.error("give BUILD... -- FILE...")
     pin = ["taskset", "-c", str(a.cpu)] if a.cpu is not None else []
     for f in a.files:
         best = {}

@@ -507,6 +507,9 @@ void cg_print_stmts(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                     int depth, ptx_buf *out);
 void cg_print_list(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
                    int depth, ptx_buf *out);
+/* The operand list o, joined by ", " (registers, most operands, without
+   a call each). */
+void cg_print_opnds(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out);
 void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
                    ptx_buf *out);
 /* Append the PTX spelling of text pieces / of a symbol (+ index). */

@@ -134,11 +134,7 @@ static void sym_py(const cg_kernel *k, cg_symid s, int32_t index, ptx_buf *out)
     ptx_buf_putc(out, '"');
 }
 
-static void opnd_list(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
-                      ptx_buf *out);
-
-static void opnd_list(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
-                      ptx_buf *out)
+void cg_print_opnds(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out)
 {
     for (int sep = 0; o; o = o->next, sep = 1) {
         if (o->kind == CG_O_SYM && cg_sym_is_reg(&k->syms[o->sym])) {
@@ -192,12 +188,12 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
     }
     case CG_O_VEC:
         ptx_buf_putc(out, '[');
-        opnd_list(m, k, o->elems, out);
+        cg_print_opnds(m, k, o->elems, out);
         ptx_buf_putc(out, ']');
         break;
     case CG_O_TUPLE:
         ptx_buf_putc(out, '(');
-        opnd_list(m, k, o->elems, out);
+        cg_print_opnds(m, k, o->elems, out);
         if (o->elems && !o->elems->next)
             ptx_buf_putc(out, ',');
         ptx_buf_putc(out, ')');
@@ -218,7 +214,7 @@ void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
         ptx_buf_puts(out, "ptx._make_tma_address(");
         cg_print_opnd(m, k, o->a, out);
         ptx_buf_put(out, ", (", 3);
-        opnd_list(m, k, o->elems, out);
+        cg_print_opnds(m, k, o->elems, out);
         ptx_buf_puts(out, o->elems && !o->elems->next ? ",))" : "))");
         break;
     default:
@@ -268,7 +264,7 @@ static void print_inst(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
         put_path(in, out);
         ptx_buf_putc(out, '(');
     }
-    opnd_list(m, k, in->ops, out);
+    cg_print_opnds(m, k, in->ops, out);
     if (in->guard) {
         ptx_buf_puts(out, in->ops ? ", pred=" : "pred=");
         cg_print_opnd(m, k, in->guard, out);

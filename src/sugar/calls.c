@@ -462,6 +462,7 @@ typedef struct sg_form {
     const char *vals[MAXWORDS];
     const char *head, *tail;
     uint32_t nhead, ntail;
+    uint8_t no_addr;     /* no operand is printed as an address ('M') */
 } sg_form;
 
 /* The positional slots (keyword 0) or the keyword slots (1) of w. */
@@ -484,22 +485,26 @@ static void put_slots(const wrapper *w, const char **vals, int keyword, ptx_buf 
     }
 }
 
-/* The form of row w for modifiers that gave `vals`: its index. */
+/* The form of row w for modifiers that gave `vals`: its index.  Forms
+   outlive a piece (sg_keep): the values are copied from its modifiers. */
 static uint32_t make_form(cg_module *m, const wrapper *w, const char **vals)
 {
     sg_state *st = sg_st(m);
-    st->forms = cg_grow(m, st->forms, st->nforms, &st->capforms, sizeof *st->forms);
+    cg_module *keep = sg_keep(m);
+    st->forms = cg_grow(keep, st->forms, st->nforms, &st->capforms, sizeof *st->forms);
     sg_form *f = &st->forms[st->nforms];
     memset(f, 0, sizeof *f);
-    memcpy(f->vals, vals, sizeof f->vals);
+    for (unsigned i = 0; i < MAXWORDS; i++)
+        f->vals[i] = vals[i] ? cg_strndup(keep, vals[i], strlen(vals[i])) : NULL;
+    f->no_addr = !w->opnds || !strchr(w->opnds, 'M');
     if (!w->args) {
         ptx_buf b = { 0 };
         put_slots(w, vals, 0, &b);
-        f->head = cg_strndup(m, b.p ? b.p : "", b.n);
+        f->head = cg_strndup(keep, b.p ? b.p : "", b.n);
         f->nhead = (uint32_t)b.n;
         b.n = 0;
         put_slots(w, vals, 1, &b);
-        f->tail = cg_strndup(m, b.p ? b.p : "", b.n);
+        f->tail = cg_strndup(keep, b.p ? b.p : "", b.n);
         f->ntail = (uint32_t)b.n;
         ptx_buf_free(&b);
     }
@@ -526,7 +531,12 @@ static void print_default(const cg_module *m, const cg_kernel *k, const cg_inst 
     int any = f->nhead > 0;
     unsigned at = 0;
     ptx_buf_put(out, f->head, f->nhead);
-    for (const cg_opnd *o = in->ops; o; o = o->next, at++) {
+    if (f->no_addr && in->ops) {   /* most: codegen's list, registers inline */
+        if (any++)
+            ptx_buf_put(out, ", ", 2);
+        cg_print_opnds(m, k, in->ops, out);
+    }
+    for (const cg_opnd *o = f->no_addr ? NULL : in->ops; o; o = o->next, at++) {
         if (any++)
             ptx_buf_put(out, ", ", 2);
         print_operand(m, k, w, at, o, out);
@@ -648,24 +658,24 @@ void sg_print_call(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 /* What one opcode word fits: the rows whose opcode and modifier pattern
    take it (bit i: wrappers[i]) and the pyptx types each of them names.
    An instruction's row is the first of those its operands fit, so the
-   modifiers are matched once per word (ir.h: instructions that spell a
-   word share its op and mods arrays), not once per instruction. */
+   modifiers are matched once per word of the module, not once per
+   instruction: by the word's text, since a module rewritten in pieces
+   builds each piece's instructions with op and mods arrays of its own. */
 #define NWRAPPERS (sizeof wrappers / sizeof *wrappers)
 #define NROWWORDS ((NWRAPPERS + 63) / 64)
 
 typedef struct word_fit {
-    char key[2 * sizeof(void *) + sizeof(uint32_t)];   /* op, mods, nmods */
     uint64_t rows[NROWWORDS];
     uint32_t types[NWRAPPERS];   /* m->types_used bits of each row */
     uint32_t form[NWRAPPERS];    /* each row's form (sg_st(m)->forms) */
 } word_fit;
 
-/* Every word's fit, by word_fit.key: kept in the module (sg_st(m)->word_fits),
-   since what a word fits does not depend on the kernel. */
+/* Every word's fit, by its number (sg_word_id; NULL: not worked out
+   yet): kept for the module (sg_st(m)->word_fits, in sg_keep), since what
+   a word fits depends on neither the kernel nor the piece. */
 struct sg_word_fits {
-    cg_map words;                /* word_fit.key -> index into v */
     word_fit **v;
-    uint32_t n, cap;
+    uint32_t cap;
 };
 
 typedef struct wrapping {
@@ -673,26 +683,13 @@ typedef struct wrapping {
     const cg_kernel *k;
     struct sg_word_fits *fits;
     uint32_t made;
-    struct fit_memo {            /* the map's answers, direct-mapped: most */
-        const char *op;          /* instructions spell one of a few words */
-        const char **mods;
-        uint32_t nmods;
-        const word_fit *fit;
-    } memo[256];
+    sg_word_memo words;
 } wrapping;
 
-static const word_fit *fit_in_map(wrapping *c, const cg_inst *in)
+static word_fit *new_fit(wrapping *c, const cg_inst *in)
 {
-    char key[sizeof ((word_fit *)0)->key];
-    memcpy(key, &in->op, sizeof in->op);
-    memcpy(key + sizeof in->op, &in->mods, sizeof in->mods);
-    memcpy(key + 2 * sizeof(void *), &in->nmods, sizeof in->nmods);
-    struct sg_word_fits *all = c->fits;
-    cg_mslot *slot = cg_map_put(c->m, &all->words, key, sizeof key);
-    if (slot->val >= 0)
-        return all->v[slot->val];
-    word_fit *f = cg_alloc(c->m, sizeof *f);
-    memcpy(f->key, key, sizeof key);
+    word_fit *f = cg_alloc(sg_keep(c->m), sizeof *f);
+    memset(f, 0, sizeof *f);
     for (unsigned i = 0; i < NWRAPPERS; i++) {
         const wrapper *w = &wrappers[i];
         if (w->op[0] != in->op[0] || strcmp(w->op, in->op))
@@ -706,24 +703,17 @@ static const word_fit *fit_in_map(wrapping *c, const cg_inst *in)
             if (vals[j] && slot_named(w->mods[j]) && slot_named(w->mods[j])->type)
                 f->types[i] |= 1u << cg_type_index(vals[j], strlen(vals[j]));
     }
-    all->v = cg_grow(c->m, all->v, all->n, &all->cap, sizeof *all->v);
-    all->v[all->n] = f;
-    slot->k = f->key;
-    slot->val = (int32_t)all->n++;
     return f;
 }
 
 static const word_fit *fit_of(wrapping *c, const cg_inst *in)
 {
-    uintptr_t h = (uintptr_t)in->op * 31 + (uintptr_t)in->mods + in->nmods;
-    struct fit_memo *w = &c->memo[(h ^ h >> 8 ^ h >> 16) % 256];
-    if (!w->fit || w->op != in->op || w->mods != in->mods || w->nmods != in->nmods) {
-        w->op = in->op;
-        w->mods = in->mods;
-        w->nmods = in->nmods;
-        w->fit = fit_in_map(c, in);
-    }
-    return w->fit;
+    uint32_t id = sg_word_id(c->m, &c->words, in);
+    struct sg_word_fits *all = c->fits;
+    all->v = sg_word_array(c->m, all->v, &all->cap, id, sizeof *all->v);
+    if (!all->v[id])
+        all->v[id] = new_fit(c, in);
+    return all->v[id];
 }
 
 static int wrap(void *ctx, cg_stmt **link)
@@ -753,8 +743,9 @@ uint32_t sugar_calls(cg_module *m, cg_kernel *k)
 {
     sg_state *st = sg_st(m);
     if (!st->word_fits)
-        st->word_fits = cg_alloc(m, sizeof *st->word_fits);
+        st->word_fits = cg_alloc(sg_keep(m), sizeof *st->word_fits);
     wrapping c = { .m = m, .k = k, .fits = st->word_fits };
     sg_visit_stmts(&k->body, wrap, &c);
+    ptx_buf_free(&c.words.key);
     return c.made;
 }

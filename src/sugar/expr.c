@@ -48,15 +48,17 @@ typedef struct ctx {
     sg_scratch counts;      /* uses, defs */
     enode pool[MAXCHAIN];   /* the tree being tried (most are dropped) */
     unsigned npool;
-    struct word_memo {      /* arith_word by opcode word (ir.h: instructions */
-        const char *op;     /* that spell one share its op and mods arrays), */
-        const char **mods;  /* direct-mapped: most statements are asked */
-        uint32_t nmods;     /* about, and most opcodes are not arithmetic */
-        int is;
-        uint64_t rows;      /* the overload rows whose opcode and modifiers
-                               are the word's (bit i: overloads[i]) */
-    } memo[256];
+    sg_word_memo words;
 } ctx;
+
+/* What the pass asks of an opcode word, worked out once per word of the
+   module (sg_st(m)->expr_words, by sg_word_id): most statements are asked
+   about, and most opcodes are not arithmetic. */
+struct sg_expr_word {
+    uint8_t known, is;      /* is: arith_word */
+    uint64_t rows;          /* the overload rows whose opcode and modifiers
+                               are the word's (bit i: overloads[i]) */
+};
 
 /* The width of an integer type b16 ... s64, else 0 (asked of every
    operand of every arithmetic instruction: no strcmp). */
@@ -104,17 +106,17 @@ static int arith_word(const char *op, const char **mods, uint32_t nmods)
 
 static uint64_t word_rows(const cg_stmt *s);
 
-/* What the memo knows of in's opcode word. */
-static const struct word_memo *word_of(ctx *c, const cg_stmt *s)
+static const struct sg_expr_word *word_of(ctx *c, const cg_stmt *s)
 {
     const cg_inst *in = &s->u.inst;
-    uintptr_t h = (uintptr_t)in->op * 31 + (uintptr_t)in->mods + in->nmods;
-    struct word_memo *w = &c->memo[(h ^ h >> 8 ^ h >> 16) % 256];
-    if (w->op != in->op || w->mods != in->mods || w->nmods != in->nmods) {
-        w->op = in->op;
-        w->mods = in->mods;
-        w->nmods = in->nmods;
-        w->is = arith_word(in->op, in->mods, in->nmods);
+    uint32_t id = sg_word_id(c->m, &c->words, in);
+    sg_state *st = sg_st(c->m);
+    st->expr_words = sg_word_array(c->m, st->expr_words, &st->nexpr_words, id,
+                                   sizeof *st->expr_words);
+    struct sg_expr_word *w = &st->expr_words[id];
+    if (!w->known) {
+        w->known = 1;
+        w->is = (uint8_t)arith_word(in->op, in->mods, in->nmods);
         w->rows = w->is ? word_rows(s) : 0;
     }
     return w;
@@ -125,7 +127,7 @@ static int arith_inst(ctx *c, const cg_stmt *s)
     if (!s || s->kind != CG_S_INST || s->u.inst.guard)
         return 0;
     const cg_inst *in = &s->u.inst;
-    const struct word_memo *w = word_of(c, s);
+    const struct sg_expr_word *w = word_of(c, s);
     const cg_opnd *d = in->ops;
     return w->is && d && d->kind == CG_O_SYM && sg_nops(d) <= MAXOPS;
 }
@@ -684,6 +686,7 @@ uint32_t sugar_expr(cg_module *m, cg_kernel *k)
         made = fold_list(&c, &k->body);
     }
     ptx_buf_free(&c.counts);
+    ptx_buf_free(&c.words.key);
     ptx_buf_free(&c.list);
     ptx_buf_free(&c.folds);
     return made;

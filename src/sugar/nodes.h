@@ -302,6 +302,12 @@ typedef struct sg_state {
     struct sg_form *forms;
     uint32_t nforms, capforms;
     struct sg_word_fits *word_fits;   /* and what each opcode word fits */
+    /* the module's opcode words by text (sg_word_id), in sg_keep */
+    struct cg_map *words;
+    uint32_t nwords;
+    /* "expr" (expr.c): what it asks of each word (by sg_word_id) */
+    struct sg_expr_word *expr_words;
+    uint32_t nexpr_words;
 } sg_state;
 
 typedef struct sg_hashes sg_hashes;

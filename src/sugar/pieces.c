@@ -21,8 +21,8 @@
  *
  * The passes allocate from the module; while the rows run and print, its
  * arenas are the piece's, and what outlives the piece (free.c's maps and
- * memos) allocates from a copy that keeps the module's (sg_keep);
- * calls.c's memo, keyed by the piece's opcode arrays, starts afresh.  The
+ * memos, calls.c's forms) allocates from a copy that keeps the module's
+ * (sg_keep).  The
  * preludes run on the module's own arenas: the Python names they give
  * are printed by the tail.
  */
@@ -50,10 +50,6 @@ static void rows(sugar_pieces *c, uint32_t from, uint32_t to, ptx_arena *ir)
     cg_module *m = c->m;
     ptx_arena *arena = m->arena, *stmts = m->stmts;
     ptx_arena *piece_stmts = ptx_arena_new();
-    sg_state *st = sg_st(m);
-    st->forms = NULL;          /* calls.c's memo: by the piece's opcode words */
-    st->nforms = st->capforms = 0;
-    st->word_fits = NULL;
     m->arena = ir;
     m->stmts = piece_stmts;
     for (uint32_t i = from; i < to; i++) {

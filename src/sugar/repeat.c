@@ -39,6 +39,9 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/repeat.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define MAXG 16
 #define MAXLEAF 512
@@ -78,11 +81,38 @@ static int rollable(const cg_kernel *k, const cg_stmt *s)
     return 1;
 }
 
+/* The value of a decimal of at most 18 digits (one text piece, as the
+   build makes ints), without a copy and strtoll: asked of every int leaf
+   of every keyed statement.  0 if it is not one. */
+static int short_decimal(const cg_text *t, long long *v)
+{
+    if (t->n != 1 || t->v[0].sym != CG_NOSYM)
+        return 0;
+    const char *p = t->v[0].p, *e = p + t->v[0].n;
+    int neg = p < e && *p == '-';
+    p += neg;
+    if (p == e || e - p > 18)
+        return 0;
+    long long x = 0;
+    for (; p < e; p++) {
+        if (*p < '0' || *p > '9')
+            return 0;
+        x = x * 10 + (*p - '0');
+    }
+    *v = neg ? -x : x;
+    return 1;
+}
+
 static void leaf_value(leaf *l)
 {
     l->ok = 1;
     if (l->o->kind == CG_O_SYM) {
         l->v = l->o->index;
+        return;
+    }
+    if (short_decimal(&l->o->text, &l->v)) {
+        if (l->v > (1LL << 52) || l->v < -(1LL << 52))
+            l->ok = 0;   /* keep huge constants literal */
         return;
     }
     char buf[40], *e;
@@ -117,11 +147,27 @@ static uint32_t sketch(const cg_kernel *k, const cg_stmt *s)
     return (uint32_t)(h ^ h >> 32) | 1;
 }
 
-/* pair[p]: a[p] == b[p], not 0 (a loop the compiler vectorizes). */
+/* pair[p]: a[p] == b[p], not 0 (1 or 0); sixteen at a time on x86-64,
+   since it is asked of every statement sixteen times (the compiler does
+   not vectorize the loop by itself). */
 static void pairs(const uint32_t *restrict a, const uint32_t *restrict b,
                   uint8_t *restrict pair, unsigned n)
 {
-    for (unsigned p = 0; p < n; p++)
+    unsigned p = 0;
+#if defined(__SSE2__)
+    for (; p + 16 <= n; p += 16) {
+        __m128i r[4];
+        for (unsigned j = 0; j < 4; j++) {   /* all ones where equal and not 0 */
+            __m128i x = _mm_loadu_si128((const __m128i *)(a + p + 4 * j));
+            __m128i y = _mm_loadu_si128((const __m128i *)(b + p + 4 * j));
+            r[j] = _mm_andnot_si128(_mm_cmpeq_epi32(x, _mm_setzero_si128()),
+                                    _mm_cmpeq_epi32(x, y));
+        }
+        __m128i bytes = _mm_packs_epi16(_mm_packs_epi32(r[0], r[1]), _mm_packs_epi32(r[2], r[3]));
+        _mm_storeu_si128((__m128i *)(pair + p), _mm_and_si128(bytes, _mm_set1_epi8(1)));
+    }
+#endif
+    for (; p < n; p++)
         pair[p] = a[p] == b[p] && a[p];
 }
 

@@ -99,28 +99,35 @@ static void note_text(specials *c, const cg_text *t)
             note(c, NULL, t->v[i].sym, t->v[i].index, 0, 1);
 }
 
-/* One operand list's walk: its destination (first operand, or NULL),
-   whose registers count as written; whether its strings go to c->str. */
-typedef struct noting {
-    specials *c;
-    const cg_opnd *dst;
-    int strs;
-} noting;
+/* Every register operand o (and those inside it) names;
+   dst: the list's destination (its first operand, or NULL), which with
+   the first element of a vector there counts as a possible writer; strs:
+   its strings go to c->str.  Not a visitor with a callback: it
+   runs on every operand of every kernel, most of them a register that is
+   no candidate's, which the first test turns away. */
+static void note_opnds(specials *c, cg_opnd *o, const cg_opnd *dst, int strs);
 
-/* Every register an operand names; the destination, and the first element
-   of a vector there, as a possible writer. */
-static int note_opnd(void *ctx, cg_opnd *o)
+static void note_one(specials *c, cg_opnd *o, const cg_opnd *dst, int strs)
 {
-    const noting *n = ctx;
-    specials *c = n->c;
-    int first = n->dst && (o == n->dst || (n->dst->kind == CG_O_VEC && o == n->dst->elems));
-    if (o->kind == CG_O_SYM)
-        note(c, o, o->sym, o->index, first, 0);
-    else if (o->kind == CG_O_STR && n->strs && c->str)
+    if (o->kind == CG_O_SYM && o->sym < c->nbase && c->cand_sym[o->sym])
+        note(c, o, o->sym, o->index,
+             dst && (o == dst || (dst->kind == CG_O_VEC && o == dst->elems)), 0);
+    else if (o->kind == CG_O_STR && strs && c->str)
         c->str(c->strctx, o);
     if (sg_text_names(o))
         note_text(c, &o->text);
-    return SG_VISIT_ON;
+    if (o->a)
+        note_opnds(c, o->a, dst, strs);
+    if (o->b)
+        note_opnds(c, o->b, dst, strs);
+    if (o->elems)
+        note_opnds(c, o->elems, dst, strs);
+}
+
+static void note_opnds(specials *c, cg_opnd *o, const cg_opnd *dst, int strs)
+{
+    for (; o; o = o->next)
+        note_one(c, o, dst, strs);
 }
 
 static void walk(specials *c, cg_stmt *s)
@@ -128,17 +135,15 @@ static void walk(specials *c, cg_stmt *s)
     for (; s; s = s->next) {
         cg_stmt **body = cg_body(s);
         if (s->kind == CG_S_INST) {
-            noting ops = { c, s->u.inst.ops, 1 }, guard = { c, NULL, 0 };
-            sg_visit_opnds(s->u.inst.ops, note_opnd, &ops);
+            note_opnds(c, s->u.inst.ops, s->u.inst.ops, 1);
             if (s->u.inst.guard)
-                sg_visit_opnd(s->u.inst.guard, note_opnd, &guard);
+                note_one(c, s->u.inst.guard, NULL, 0);
         } else if (s->kind == CG_S_RAW) {
             note_text(c, &s->u.raw.text);
         } else if (s->kind >= CG_S_EXT) {   /* nodes of earlier passes */
             if (sg_orig(s))
                 walk(c, sg_orig(s));
-            noting args = { c, NULL, 0 };
-            sg_visit_opnds(sg_args(s), note_opnd, &args);
+            note_opnds(c, sg_args(s), NULL, 0);
         }
         if (body)
             walk(c, *body);
@@ -148,7 +153,9 @@ static void walk(specials *c, cg_stmt *s)
 /* The special register that s moves into a register, or NULL. */
 static const char *special_mov(const cg_stmt *s)
 {
-    if (!sg_inst_match(s, "mov.*", 2))
+    /* asked of every statement: the opcode turns most away, without a call */
+    const char *op = s->kind == CG_S_INST ? s->u.inst.op : "";
+    if (op[0] != 'm' || op[1] != 'o' || op[2] != 'v' || op[3] || !sg_inst_match(s, "mov.*", 2))
         return NULL;
     const char *t = s->u.inst.mods[0];
     const cg_opnd *d = s->u.inst.ops, *src = d->next;

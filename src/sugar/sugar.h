@@ -352,6 +352,42 @@ static inline const cg_opnd *sg_op(const cg_inst *in, unsigned i)
 typedef ptx_buf sg_scratch;
 /* n zeroed bytes, valid until the next call on s (free: ptx_buf_free). */
 void *sg_scratch_get(sg_scratch *s, size_t n);
+/* The module's opcode words, numbered by their text ("mul.wide.u32"),
+   for a pass's facts about a word: kept once per module, since a module
+   rewritten in pieces builds each piece's instructions with op and mods
+   arrays of its own (within a kernel, instructions that spell one word
+   share them: ir.h).  The memo answers for those arrays, direct-mapped,
+   and lives as long as one kernel's pass (zeroed: empty). */
+typedef struct sg_word_seen {
+    const char *op;
+    const char **mods;
+    uint32_t nmods, id;       /* id + 1; 0: empty */
+} sg_word_seen;
+typedef struct sg_word_memo {
+    sg_word_seen v[256];
+    ptx_buf key;              /* a word's text, for the module's map */
+} sg_word_memo;
+/* The memo's entry for in's arrays (where it is, or would go). */
+static inline sg_word_seen *sg_word_seen_at(sg_word_memo *memo, const cg_inst *in)
+{
+    uintptr_t h = (uintptr_t)in->op * 31 + (uintptr_t)in->mods + in->nmods;
+    return &memo->v[(h ^ h >> 8 ^ h >> 16) % 256];
+}
+uint32_t sg_word_id_slow(cg_module *m, sg_word_memo *memo, const cg_inst *in);
+static inline uint32_t sg_word_id(cg_module *m, sg_word_memo *memo, const cg_inst *in)
+{
+    const sg_word_seen *w = sg_word_seen_at(memo, in);
+    if (w->id && w->op == in->op && w->mods == in->mods && w->nmods == in->nmods)
+        return w->id - 1;   /* asked of most statements by some passes: inline */
+    return sg_word_id_slow(m, memo, in);
+}
+/* An array v of *cap items of `size` bytes by word number, grown (the new
+   items zeroed, in sg_keep) to hold item `id`. */
+void *sg_word_array_grow(cg_module *m, void *v, uint32_t *cap, uint32_t id, size_t size);
+static inline void *sg_word_array(cg_module *m, void *v, uint32_t *cap, uint32_t id, size_t size)
+{
+    return id < *cap ? v : sg_word_array_grow(m, v, cap, id, size);
+}
 /* Every operand naming a register element that `map` gives another
    symbol for (CG_NOSYM: none) names that symbol instead, everywhere below
    s: instructions, and what sugar nodes hold (not an alias's own

@@ -212,6 +212,45 @@ unsigned sg_nops(const cg_opnd *o)
 }
 
 
+uint32_t sg_word_id_slow(cg_module *m, sg_word_memo *memo, const cg_inst *in)
+{
+    sg_word_seen *w = sg_word_seen_at(memo, in);
+    ptx_buf *key = &memo->key;
+    key->n = 0;
+    ptx_buf_puts(key, in->op);
+    for (uint32_t i = 0; i < in->nmods; i++) {
+        ptx_buf_putc(key, '.');
+        ptx_buf_puts(key, in->mods[i]);
+    }
+    sg_state *st = sg_st(m);
+    cg_module *keep = sg_keep(m);
+    if (!st->words)
+        st->words = cg_alloc(keep, sizeof *st->words);
+    cg_mslot *s = cg_map_put(keep, st->words, key->p, key->n);
+    if (s->val < 0) {
+        s->k = cg_strndup(keep, key->p, key->n);
+        s->val = (int32_t)st->nwords++;
+    }
+    w->op = in->op;
+    w->mods = in->mods;
+    w->nmods = in->nmods;
+    w->id = (uint32_t)s->val + 1;
+    return (uint32_t)s->val;
+}
+
+void *sg_word_array_grow(cg_module *m, void *v, uint32_t *cap, uint32_t id, size_t size)
+{
+    uint32_t want = *cap ? *cap : 64;
+    while (want <= id)
+        want *= 2;
+    char *w = cg_alloc(sg_keep(m), want * size);
+    if (*cap)
+        memcpy(w, v, *cap * size);
+    memset(w + *cap * size, 0, (want - *cap) * size);
+    *cap = want;
+    return w;
+}
+
 void *sg_scratch_get(sg_scratch *s, size_t n)
 {
     s->n = 0;
