@@ -326,6 +326,8 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s)
             put_exact(key, sg_args(s));
         } else if (s->kind >= CG_S_EXT && sg_key_sugar(s)) {
             put_sugar(key, s);
+        } else if (key->by_print && sg_alloc_rolls(s, &(cg_symid){ 0 })) {
+            sg_key_alloc(key, s);
         } else {   /* no matcher looks into other kinds: each matches only itself */
             ptx_buf_printf(b, "@%p", (const void *)s);
         }

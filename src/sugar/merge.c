@@ -798,6 +798,35 @@ unsigned sg_alloc_binds(const cg_stmt *s, cg_symid *syms, unsigned max, int *how
     return 1;
 }
 
+int sg_alloc_rolls(const cg_stmt *s, cg_symid *x)
+{
+    if (s->kind != SG_S_ALLOC || sg_alloc_of(s)->init)
+        return 0;
+    const alloc *a = sg_alloc_of(s)->a;
+    if (a->n != 1 || a->guard ||
+        (a->form != INIT && a->form != FROM && a->form != LOAD && a->form != OPER &&
+         a->form != AUG))
+        return 0;
+    *x = a->form == AUG ? CG_NOSYM : a->regs[0];   /* (sg_key_alloc names none) */
+    return 1;
+}
+
+const cg_opnd *sg_alloc_src(const cg_stmt *s)
+{
+    return sg_alloc_of(s)->a->src;
+}
+
+cg_stmt *sg_alloc_copy(cg_module *m, const cg_stmt *s, cg_opnd *src)
+{
+    cg_stmt *c = sg_node_new(m, SG_S_ALLOC, s->first);
+    *sg_alloc_of(c) = *sg_alloc_of(s);
+    alloc *a = cg_alloc(m, sizeof *a);
+    *a = *sg_alloc_of(s)->a;
+    a->src = src;
+    sg_alloc_of(c)->a = a;
+    return c;
+}
+
 void sg_alloc_set_init(cg_stmt *s, const cg_opnd *v)
 {
     sg_alloc_of(s)->a->src = v;

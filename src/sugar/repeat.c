@@ -65,6 +65,14 @@ static sg_leaf stride_leaf(const sg_key *key, const cg_opnd *o)
     return fresh_scalar(key->k, o->sym) ? SG_LEAF_WILD : SG_LEAF_EXACT;
 }
 
+/* A merged declaration that a loop may hold (sg_alloc_rolls): 1, and
+   *x the register each copy declares, one pyptx names itself (x =
+   reg.from_(...), x = a + b), or CG_NOSYM (a += b); else 0. */
+static int alloc_rolls(const cg_kernel *k, const cg_stmt *s, cg_symid *x)
+{
+    return sg_alloc_rolls(s, x) && (*x == CG_NOSYM || fresh_scalar(k, *x));
+}
+
 /* A scope of instructions only (nvcc's `{ cvt.rn.bf16.f32 ... }`) rolls
    like one compound statement. */
 static int rollable(const cg_kernel *k, const cg_stmt *s)
@@ -73,6 +81,9 @@ static int rollable(const cg_kernel *k, const cg_stmt *s)
         return 1;
     if (s->kind == CG_S_REG)
         return fresh_scalar(k, s->u.reg);
+    cg_symid x;
+    if (s->kind == SG_S_ALLOC)
+        return alloc_rolls(k, s, &x);
     if (s->kind != CG_S_SCOPE || !sg_body(s))
         return 0;
     for (const cg_stmt *t = sg_body(s); t; t = t->next)
@@ -139,7 +150,8 @@ static uint32_t sketch(const cg_kernel *k, const cg_stmt *s)
     if (s->kind == CG_S_REG)   /* a declaration: its type */
         for (const char *t = k->syms[s->u.reg].type; *t; t++)
             h = (h ^ (uint8_t)*t) * 0x100000001b3ull;
-    if (sg_key_sugar(s))       /* a rolled loop, a call: its kind and name */
+    if (sg_key_sugar(s) || s->kind == SG_S_ALLOC)   /* a rolled loop, a call, a merged
+                                                       declaration: its kind and name */
         return ((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)(sg_name(s) ? sg_name(s)[0] : 0)) | 1;
     const cg_stmt *t = s->kind == CG_S_SCOPE ? sg_body(s) : s->kind == CG_S_REG ? NULL : s;
     for (; t; t = s->kind == CG_S_SCOPE ? t->next : NULL)
@@ -218,6 +230,8 @@ static void make_item(roller *r, cg_stmt *s, item *it)
         it->decl = s->u.reg;
     } else {
         sg_key_stmt(&r->key, s);
+        if (s->kind == SG_S_ALLOC)   /* its register pairs by copy, as a REG's */
+            alloc_rolls(r->k, s, &it->decl);
     }
     if (r->key.nholes > MAXLEAF)
         return;
@@ -439,6 +453,13 @@ static cg_opnd *subst_list(tmpl *t, cg_opnd *o)
 /* The loop body's copy of statement s0 (in key order, as the leaves). */
 static cg_stmt *template_stmt(tmpl *t, cg_stmt *s0)
 {
+    cg_symid x;
+    if (s0->kind == SG_S_ALLOC && !sg_key_sugar(s0) && sg_alloc_rolls(s0, &x)) {
+        /* key.c's order: the register's leaf, the first copy's register
+           declared anew, then the source's */
+        t->q += x != CG_NOSYM;
+        return sg_alloc_copy(t->r->m, s0, subst_one(t, (cg_opnd *)sg_alloc_src(s0)));
+    }
     cg_stmt *c = sg_copy_stmt(t->r->m, s0);
     if (s0->kind == CG_S_REG)   /* the first copy's register, declared anew */
         return c;
@@ -629,7 +650,8 @@ static const char *loop_var(cg_module *m, cg_kernel *k)
 uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
 {
     roller r = { .m = m, .k = k, .var = loop_var(m, k),
-                 .key = { .k = k, .leaf = stride_leaf, .m = m, .pin_holes = 1 } };
+                 .key = { .k = k, .leaf = stride_leaf, .m = m, .pin_holes = 1,
+                          .by_print = 1 } };
     if (!r.var)
         return 0;
     /* the counts serve copies that allocate (copy_allocs), which a kernel

@@ -218,6 +218,9 @@ typedef struct sg_key {
     uint8_t pin_holes;        /* a symbol put_exact holds that the matcher
                                  would leave wild is a hole too (repeat: a
                                  copy's own register read there pins it) */
+    uint8_t by_print;         /* a merged declaration that a loop may hold
+                                 (sg_alloc_rolls) by what it prints
+                                 (repeat), not only itself */
     sg_leaf (*asked)(const struct sg_key *key, const cg_opnd *o);
                               /* the matcher's leaf, while put_exact holds */
     const cg_opnd *up;        /* while the leaf is asked: the operand that
@@ -265,6 +268,15 @@ enum { SG_BINDS = 1, SG_AUGMENTS };
 int sg_expr_binds(const cg_stmt *s, cg_symid *sym);
 /* a merged declaration binds up to max registers into syms; the count */
 unsigned sg_alloc_binds(const cg_stmt *s, cg_symid *syms, unsigned max, int *how);
+/* s is a merged declaration that prints from the one register it
+   declares, *x, and its source alone (x = reg.from_(src, T),
+   reg.scalar(T, init=V), smem.load(T, addr), a OP b), or from its source
+   alone (a OP= b: *x CG_NOSYM): a loop body may hold a copy of it,
+   sg_alloc_copy's, with another source; keyed by sg_key_alloc, the
+   register's leaf (where it declares one) first, then the source's. */
+int sg_alloc_rolls(const cg_stmt *s, cg_symid *x);
+const cg_opnd *sg_alloc_src(const cg_stmt *s);
+cg_stmt *sg_alloc_copy(cg_module *m, const cg_stmt *s, cg_opnd *src);
 
 /* ---- IR helpers (util.c) ---------------------------------------------- */
 
