@@ -8,7 +8,14 @@ N times (default 21), the builds interleaved and each going first in every
 other round, so that a slow spell of a shared machine hits them alike;
 --cpu C pins each run to CPU C (taskset).  Prints, per file and build, the
 best wall and CPU (user + system) times of each mode and their ratio, the
-figure issue 37 asks to keep at 2x or less on the largest library module."""
+figure issue 37 asks to keep at 2x or less on the largest library module.
+
+    tools/cli_ratio.py --passes [--rounds N] [--cpu C] BUILD -- FILE.ptx...
+
+instead prints what each pass adds through the program: the best CPU time
+of `--sugar=comments,PASS` less that of `--sugar=comments` (the row that
+pieces do at build time), the runs interleaved likewise; a pass that
+saves printing can come out below zero."""
 import argparse
 import os
 import resource
@@ -25,10 +32,29 @@ def run(cmd):
     return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
+def passes_report(a, pin):
+    exe = os.path.join(a.builds[0], "pyptx-codegen")
+    names = [l.split()[0] for l in subprocess.run([exe, "--list-passes"], capture_output=True,
+                                                   text=True, check=True).stdout.splitlines()]
+    modes = ["comments"] + ["comments," + n for n in names if n != "comments"]
+    for f in a.files:
+        best = {}
+        for i in range(a.rounds):
+            for mode in (modes if i % 2 == 0 else modes[::-1]):
+                c = run(pin + [exe, "--sugar=" + mode, f])[1]
+                best[mode] = min(best.get(mode, 1e9), c)
+        base = best["comments"]
+        print("%s %.1f MB: --sugar=comments %.1f ms; each pass adds (ms):" %
+              (os.path.basename(f), os.path.getsize(f) / 1e6, base * 1e3))
+        for mode in modes[1:]:
+            print("  %-10s %6.1f" % (mode.split(",")[1], (best[mode] - base) * 1e3))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=21)
     ap.add_argument("--cpu", type=int)
+    ap.add_argument("--passes", action="store_true", help="each pass's own cost (one BUILD)")
     ap.add_argument("rest", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     # Two lists of positionals need the "--" between them; argparse's own
@@ -40,6 +66,9 @@ def main():
     if not a.builds or not a.files:
         ap.error("give BUILD... -- FILE...")
     pin = ["taskset", "-c", str(a.cpu)] if a.cpu is not None else []
+    if a.passes:
+        passes_report(a, pin)
+        return
     for f in a.files:
         best = {}
         for i in range(a.rounds):

@@ -2,7 +2,7 @@
 """Regenerate docs/performance.md: the figures of this build on this machine.
 
     python3 tools/perf_report.py [--build build] [--out docs/performance.md]
-                                 [--lib DIR] [--quick]
+                                 [--lib DIR] [--quick] [--dslgen-log LOG [--dslgen-note TEXT]]
 
 Runs the project's own benchmarks and checks (tools/bench.py,
 tools/library_bench.py, tools/debug_lines.py, tests/pyptx/harness.py,
@@ -22,6 +22,10 @@ script, not for figures) about a minute.
 --sugar against plain on the largest modules) over a directory of NVIDIA
 library PTX, such as tools/extract-library-ptx.sh writes where the CUDA
 libraries are installed; without it the report says how to get them.
+
+--dslgen-log LOG adds a long run of the program generator (the hour that
+issue 37 asks for) from its saved output, under the command that made it,
+which the log's first line gives; --dslgen-note says what ran beside it.
 """
 import argparse
 import datetime
@@ -283,12 +287,31 @@ def sugar_lines(r, a, B, PY):
     r.figure(cmd, lines_matching(out, r"^programs:", r"^  (faithful|unfaithful|crashed|invalid)\b",
                                  r"byte-identical", r"^line ratio", r"^kinds of failure",
                                  r"^ +\d+  ", r"passed, \d+ failed"), dt)
+    if a.dslgen_log:
+        long_run(r, a, B, PY)
     r.add("**`--no-debug`**: lines of `--sugar` output with and without the debug data, on "
           "the corpus files that carry line tables:\n")
     cmd = "python3 tools/debug_lines.py --codegen %s/pyptx-codegen" % B
     out, dt = r.run(cmd)
     r.add("```sh\n%s\n```\n" % cmd)
     r.add(out.strip() + "\n")
+
+
+def long_run(r, a, B, PY):
+    """A long run's summary, from its log (too long to run in the report)."""
+    with open(a.dslgen_log, encoding="utf-8") as f:
+        log = f.read()
+    m = re.search(r"^seed (\d+), (\d+) jobs, (\d+) s$", log, re.M)
+    if not m:
+        sys.exit("perf_report: %s is not the log of tools/dslgen/run.py --seconds" % a.dslgen_log)
+    cmd = ("%s tools/dslgen/run.py --bin %s --seconds %s --seed %s --jobs %s"
+           % (PY, B, m.group(3), m.group(1), m.group(2)))
+    r.add("A longer run of them, made before this report on the same build and machine "
+          "(its log: the command's output, with what else ran beside it noted here): %s\n"
+          % a.dslgen_note)
+    r.figure(cmd, lines_matching(log, r"^programs:", r"^  (faithful|unfaithful|crashed|invalid)\b",
+                                 r"byte-identical", r"^line ratio", r"^kinds of failure",
+                                 r"^ +\d+  ", r"passed, \d+ failed"), None)
 
 
 def library(r, a, B, PY):
@@ -339,6 +362,9 @@ def main():
     ap.add_argument("--lib", help="a directory of NVIDIA library PTX (library-scale figures)")
     ap.add_argument("--quick", action="store_true", help="smaller counts, one round")
     ap.add_argument("--quiet", action="store_true", help="do not log each command")
+    ap.add_argument("--dslgen-log", help="the output of a long tools/dslgen/run.py --seconds "
+                    "run, shown under its command")
+    ap.add_argument("--dslgen-note", default="", help="what ran beside that run")
     a = ap.parse_args()
     a.jobs = os.cpu_count() or 1
     if a.quick:   # small inputs: for checking the script, not for figures

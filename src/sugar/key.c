@@ -241,7 +241,7 @@ static int deep_kind(unsigned kind)
 
 /* A sugar node as it prints: its name and count, what it assigns, its
    operands, its symbol, and its body; an expression's tree (expr.c) and a
-   merged declaration (merge.c) by their own files, which hold what they
+   merged declaration (alloc.c) by their own files, which hold what they
    print; a comparison prints from the setp it stands for (orig), the
    others never from theirs. */
 static void put_deep(sg_key *key, const cg_stmt *s)

@@ -100,7 +100,7 @@ typedef struct sg_alias {    /* tid = r[2]: records nothing */
 typedef struct sg_alloc {    /* a declaration merged with what first writes
                                 the register: reg.scalar(T, init=V),
                                 reg.from_(src, T), ptx.global_ptrs(...) */
-    struct alloc *a;         /* merge.c */
+    struct alloc *a;         /* alloc.h */
     const char *init;        /* a rolled copy's: a->init, then src */
     cg_opnd *src;
     cg_stmt *orig;

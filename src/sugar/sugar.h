@@ -119,7 +119,8 @@ cg_opnd *sg_cmp_oper(cg_module *m, const cg_stmt *s);
 /* Part of "decls" (merge.c): declarations merged with their first writer;
    refs: per symbol, how many statements name it. */
 uint32_t sg_merge_decls(cg_module *m, cg_kernel *k, const uint32_t *refs);
-/* s is a merged `x = a OP b` (*e: the SG_O_OPER) / `x = reg.from_(src, T)`. */
+/* What the other passes ask of a merged declaration (alloc.c).
+   s is a merged `x = a OP b` (*e: the SG_O_OPER) / `x = reg.from_(src, T)`. */
 int sg_alloc_oper(const cg_stmt *s, cg_symid *x, const cg_opnd **e);
 int sg_alloc_from(const cg_stmt *s, cg_symid *x, const cg_opnd **src);
 /* ... a merged `x = smem.load(T, addr)`. */
@@ -258,12 +259,12 @@ void sg_key_op(sg_key *key, const cg_inst *in);
 /* A declaration's or label's symbol, asked about like an operand. */
 void sg_key_sym(sg_key *key, cg_symid sym);
 /* expr.c: an expression node's key, its instructions in print order;
-   merge.c: a merged declaration's, what it prints from. */
+   alloc.c: a merged declaration's, what it prints from. */
 void sg_key_expr(sg_key *key, const cg_stmt *s);
 void sg_key_alloc(sg_key *key, const cg_stmt *s);
 /* What a statement binds as a Python name where it stands (`x = ...`,
    `x += ...`): SG_BINDS, SG_AUGMENTS, or 0, *sym the register.  expr.c,
-   merge.c: an expression, a merged declaration. */
+   alloc.c: an expression, a merged declaration. */
 enum { SG_BINDS = 1, SG_AUGMENTS };
 int sg_expr_binds(const cg_stmt *s, cg_symid *sym);
 /* a merged declaration binds up to max registers into syms; the count */
