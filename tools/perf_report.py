@@ -397,7 +397,8 @@ def main():
           "valgrind --tool=callgrind %s/bench_frontend --mode exact --repeat 1 %s   # instructions: steady on a busy machine\n"
           "```\n" % (SHARED_ROOT, OWN_ROOT, OWN_ROOT, SHARED_ROOT, B, SHARED_ROOT))
     r.add("`bench_frontend --pass-times` (and `pyptx-codegen --stats`) give each sugar "
-          "pass's time.\n")
+          "pass's time; `python3 tools/cli_ratio.py --passes --cpu 1 BUILD -- FILE` what each "
+          "pass adds through the program, printing included.\n")
     r.add("## Not here\n")
     r.add("GPU checks (`pyptx-roundtrip --jit`, `harness.py --jit`: the original and the "
           "rewritten text JIT-compiled by the CUDA driver, cubins compared) need a GPU and "
