@@ -32,22 +32,28 @@ def run(cmd):
     return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
+def best_of(cmds, rounds):
+    """The best (wall, CPU) time of each command over `rounds` rounds, the
+    commands interleaved and each going first in every other round."""
+    best = [(1e9, 1e9)] * len(cmds)
+    for i in range(rounds):
+        for j in (range(len(cmds)) if i % 2 == 0 else reversed(range(len(cmds)))):
+            w, c = run(cmds[j])
+            best[j] = (min(best[j][0], w), min(best[j][1], c))
+    return best
+
+
 def passes_report(a, pin):
     exe = os.path.join(a.builds[0], "pyptx-codegen")
     names = [l.split()[0] for l in subprocess.run([exe, "--list-passes"], capture_output=True,
                                                    text=True, check=True).stdout.splitlines()]
     modes = ["comments"] + ["comments," + n for n in names if n != "comments"]
     for f in a.files:
-        best = {}
-        for i in range(a.rounds):
-            for mode in (modes if i % 2 == 0 else modes[::-1]):
-                c = run(pin + [exe, "--sugar=" + mode, f])[1]
-                best[mode] = min(best.get(mode, 1e9), c)
-        base = best["comments"]
+        cpu = [c for _, c in best_of([pin + [exe, "--sugar=" + m, f] for m in modes], a.rounds)]
         print("%s %.1f MB: --sugar=comments %.1f ms; each pass adds (ms):" %
-              (os.path.basename(f), os.path.getsize(f) / 1e6, base * 1e3))
-        for mode in modes[1:]:
-            print("  %-10s %6.1f" % (mode.split(",")[1], (best[mode] - base) * 1e3))
+              (os.path.basename(f), os.path.getsize(f) / 1e6, cpu[0] * 1e3))
+        for mode, c in zip(modes[1:], cpu[1:]):
+            print("  %-10s %6.1f" % (mode.split(",")[1], (c - cpu[0]) * 1e3))
 
 
 def main():
@@ -70,16 +76,11 @@ def main():
         passes_report(a, pin)
         return
     for f in a.files:
-        best = {}
-        for i in range(a.rounds):
-            for b in (a.builds if i % 2 == 0 else a.builds[::-1]):
-                for mode in ("plain", "sugar"):
-                    cmd = pin + [os.path.join(b, "pyptx-codegen"), f]
-                    w, c = run(cmd + (["--sugar"] if mode == "sugar" else []))
-                    o = best.get((b, mode), (1e9, 1e9))
-                    best[(b, mode)] = (min(o[0], w), min(o[1], c))
-        for b in a.builds:
-            (pw, pc), (sw, sc) = best[(b, "plain")], best[(b, "sugar")]
+        cmds = [pin + [os.path.join(b, "pyptx-codegen"), f] + mode
+                for b in a.builds for mode in ([], ["--sugar"])]
+        best = best_of(cmds, a.rounds)
+        for i, b in enumerate(a.builds):
+            (pw, pc), (sw, sc) = best[2 * i], best[2 * i + 1]
             print("%s %.1f MB %s: wall plain %.3f s sugar %.3f s ratio %.2f | cpu plain %.3f s "
                   "sugar %.3f s ratio %.2f" % (os.path.basename(f), os.path.getsize(f) / 1e6, b,
                                                pw, sw, sw / pw, pc, sc, sc / pc))

@@ -85,6 +85,13 @@ def lines_matching(text, *patterns):
     return "\n".join(l for l in text.splitlines() if any(re.search(p, l) for p in patterns))
 
 
+def dslgen_summary(out):
+    """The summary lines of tools/dslgen/run.py's output."""
+    return lines_matching(out, r"^programs:", r"^  (faithful|unfaithful|crashed|invalid)\b",
+                          r"byte-identical", r"^line ratio", r"^kinds of failure", r"^ +\d+  ",
+                          r"passed, \d+ failed")
+
+
 def sh(cmd):
     try:
         return subprocess.run(cmd, shell=True, cwd=ROOT, capture_output=True,
@@ -284,9 +291,7 @@ def sugar_lines(r, a, B, PY):
           "function; a fixed seed, so the same programs each time):\n")
     cmd = "%s tools/dslgen/run.py --bin %s --count %d --seed 1 --jobs %d" % (PY, B, a.dslgen, a.jobs)
     out, dt = r.run(cmd, ok=(0, 1))
-    r.figure(cmd, lines_matching(out, r"^programs:", r"^  (faithful|unfaithful|crashed|invalid)\b",
-                                 r"byte-identical", r"^line ratio", r"^kinds of failure",
-                                 r"^ +\d+  ", r"passed, \d+ failed"), dt)
+    r.figure(cmd, dslgen_summary(out), dt)
     if a.dslgen_log:
         long_run(r, a, B, PY)
     r.add("**`--no-debug`**: lines of `--sugar` output with and without the debug data, on "
@@ -309,9 +314,7 @@ def long_run(r, a, B, PY):
     r.add("A longer run of them, made before this report on the same build and machine "
           "(its log: the command's output, with what else ran beside it noted here): %s\n"
           % a.dslgen_note)
-    r.figure(cmd, lines_matching(log, r"^programs:", r"^  (faithful|unfaithful|crashed|invalid)\b",
-                                 r"byte-identical", r"^line ratio", r"^kinds of failure",
-                                 r"^ +\d+  ", r"passed, \d+ failed"), None)
+    r.figure(cmd, dslgen_summary(log), None)
 
 
 def library(r, a, B, PY):

@@ -529,17 +529,19 @@ static void print_default(const cg_module *m, const cg_kernel *k, const cg_inst 
                           const wrapper *w, const sg_form *f, ptx_buf *out)
 {
     int any = f->nhead > 0;
-    unsigned at = 0;
     ptx_buf_put(out, f->head, f->nhead);
-    if (f->no_addr && in->ops) {   /* most: codegen's list, registers inline */
-        if (any++)
+    if (f->no_addr) {   /* most: codegen's list, registers inline */
+        if (any && in->ops)
             ptx_buf_put(out, ", ", 2);
         cg_print_opnds(m, k, in->ops, out);
-    }
-    for (const cg_opnd *o = f->no_addr ? NULL : in->ops; o; o = o->next, at++) {
-        if (any++)
-            ptx_buf_put(out, ", ", 2);
-        print_operand(m, k, w, at, o, out);
+        any |= in->ops != NULL;
+    } else {
+        unsigned at = 0;
+        for (const cg_opnd *o = in->ops; o; o = o->next, at++) {
+            if (any++)
+                ptx_buf_put(out, ", ", 2);
+            print_operand(m, k, w, at, o, out);
+        }
     }
     if (f->ntail) {
         if (any)

@@ -216,11 +216,7 @@ void sg_key_op(sg_key *key, const cg_inst *in)
         memcpy(w + 1, &in->path, sizeof in->path);   /* keys are bytes */
         b->n += 1 + sizeof in->path;
     } else {
-        ptx_buf_puts(b, in->op);
-        for (uint32_t i = 0; i < in->nmods; i++) {
-            ptx_buf_putc(b, '.');
-            ptx_buf_puts(b, in->mods[i]);
-        }
+        sg_put_word(b, in);
     }
     if (key->deep)    /* a typed wrapper prints it ("calls") */
         put_num(b, 'h', in->hook);

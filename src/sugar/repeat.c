@@ -33,9 +33,7 @@
  * register indices and integers as holes) and a run grows copy by copy
  * while it matches, so the pass is linear for a fixed block size.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/repeat.h"
@@ -92,28 +90,6 @@ static int rollable(const cg_kernel *k, const cg_stmt *s)
     return 1;
 }
 
-/* The value of a decimal of at most 18 digits (one text piece, as the
-   build makes ints), without a copy and strtoll: asked of every int leaf
-   of every keyed statement.  0 if it is not one. */
-static int short_decimal(const cg_text *t, long long *v)
-{
-    if (t->n != 1 || t->v[0].sym != CG_NOSYM)
-        return 0;
-    const char *p = t->v[0].p, *e = p + t->v[0].n;
-    int neg = p < e && *p == '-';
-    p += neg;
-    if (p == e || e - p > 18)
-        return 0;
-    long long x = 0;
-    for (; p < e; p++) {
-        if (*p < '0' || *p > '9')
-            return 0;
-        x = x * 10 + (*p - '0');
-    }
-    *v = neg ? -x : x;
-    return 1;
-}
-
 static void leaf_value(leaf *l)
 {
     l->ok = 1;
@@ -121,20 +97,8 @@ static void leaf_value(leaf *l)
         l->v = l->o->index;
         return;
     }
-    if (short_decimal(&l->o->text, &l->v)) {
-        if (l->v > (1LL << 52) || l->v < -(1LL << 52))
-            l->ok = 0;   /* keep huge constants literal */
-        return;
-    }
-    char buf[40], *e;
-    if (!sg_text_lit(&l->o->text, buf, sizeof buf)) {
-        l->ok = 0;
-        return;
-    }
-    errno = 0;
-    l->v = strtoll(buf, &e, 10);
-    if (errno || *e || l->v > (1LL << 52) || l->v < -(1LL << 52))
-        l->ok = 0;   /* keep huge constants literal */
+    if (!sg_text_int(&l->o->text, &l->v) || l->v > (1LL << 52) || l->v < -(1LL << 52))
+        l->ok = 0;   /* not a number, or a huge constant: kept literal */
 }
 
 /* What two statements of one shape share: the opcode word of each
@@ -454,7 +418,7 @@ static cg_opnd *subst_list(tmpl *t, cg_opnd *o)
 static cg_stmt *template_stmt(tmpl *t, cg_stmt *s0)
 {
     cg_symid x;
-    if (s0->kind == SG_S_ALLOC && !sg_key_sugar(s0) && sg_alloc_rolls(s0, &x)) {
+    if (sg_alloc_rolls(s0, &x)) {
         /* key.c's order: the register's leaf, the first copy's register
            declared anew, then the source's */
         t->q += x != CG_NOSYM;

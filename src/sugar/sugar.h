@@ -365,6 +365,8 @@ static inline const cg_opnd *sg_op(const cg_inst *in, unsigned i)
 typedef ptx_buf sg_scratch;
 /* n zeroed bytes, valid until the next call on s (free: ptx_buf_free). */
 void *sg_scratch_get(sg_scratch *s, size_t n);
+/* An instruction's opcode word as PTX spells it ("mul.wide.u32"). */
+void sg_put_word(ptx_buf *b, const cg_inst *in);
 /* The module's opcode words, numbered by their text ("mul.wide.u32"),
    for a pass's facts about a word: kept once per module, since a module
    rewritten in pieces builds each piece's instructions with op and mods
@@ -548,6 +550,9 @@ int sg_opnds_name(const cg_opnd *o, cg_symid sym, int32_t index);
 /* util.c: the value of an int operand (decimal: ir.h) into *v; 0 if o is
    not one or does not fit. */
 int sg_int_value(const cg_opnd *o, long long *v);
+/* The same for text t (carried pieces: 0 where one names a symbol); *v is
+   written wherever the text is read as a number, whole or not. */
+int sg_text_int(const cg_text *t, long long *v);
 /* Can o's text name symbols (carried source text)?  An int's is its
    digits: the operand walks skip reading it. */
 static inline int sg_text_names(const cg_opnd *o)

@@ -212,16 +212,21 @@ unsigned sg_nops(const cg_opnd *o)
 }
 
 
+void sg_put_word(ptx_buf *b, const cg_inst *in)
+{
+    ptx_buf_puts(b, in->op);
+    for (uint32_t i = 0; i < in->nmods; i++) {
+        ptx_buf_putc(b, '.');
+        ptx_buf_puts(b, in->mods[i]);
+    }
+}
+
 uint32_t sg_word_id_slow(cg_module *m, sg_word_memo *memo, const cg_inst *in)
 {
     sg_word_seen *w = sg_word_seen_at(memo, in);
     ptx_buf *key = &memo->key;
     key->n = 0;
-    ptx_buf_puts(key, in->op);
-    for (uint32_t i = 0; i < in->nmods; i++) {
-        ptx_buf_putc(key, '.');
-        ptx_buf_puts(key, in->mods[i]);
-    }
+    sg_put_word(key, in);
     sg_state *st = sg_st(m);
     cg_module *keep = sg_keep(m);
     if (!st->words)
@@ -497,14 +502,32 @@ int sg_fresh_decl(const cg_kernel *k, const cg_stmt *s, const char *type)
     return y && y->kind == CG_SYM_REG && y->implicit && y->type && !strcmp(y->type, type);
 }
 
-int sg_int_value(const cg_opnd *o, long long *v)
+int sg_text_int(const cg_text *t, long long *v)
 {
-    char buf[24], *e;
-    if (!o || o->kind != CG_O_INT || !sg_text_lit(&o->text, buf, sizeof buf))
+    /* one piece of at most 18 digits, as the build spells ints (ir.h),
+       read in place: repeat asks this of every int leaf it keys */
+    if (t->n == 1 && t->v[0].sym == CG_NOSYM) {
+        const char *p = t->v[0].p, *e = p + t->v[0].n;
+        int neg = p < e && *p == '-';
+        long long x = 0;
+        for (p += neg; p < e && e - p <= 18 && *p >= '0' && *p <= '9'; p++)
+            x = x * 10 + (*p - '0');
+        if (p == e && t->v[0].n > (uint32_t)neg) {
+            *v = neg ? -x : x;
+            return 1;
+        }
+    }
+    char buf[40], *e;
+    if (!sg_text_lit(t, buf, sizeof buf))
         return 0;
     errno = 0;
     *v = strtoll(buf, &e, 10);
     return !*e && !errno;
+}
+
+int sg_int_value(const cg_opnd *o, long long *v)
+{
+    return o && o->kind == CG_O_INT && sg_text_int(&o->text, v);
 }
 
 int sg_int_is(const cg_opnd *o, long long v)
