@@ -29,3 +29,11 @@ if(PTX_FUZZ)
   add_compile_options(${PTX_FUZZ_FLAGS})
   add_link_options(-fsanitize=address,undefined)
 endif()
+
+# -DPTX_FAULTS=ON: ptx_fault_after (src/util/alloc.h) makes a chosen
+# allocation fail, for tests/faults; tools/run-tests.sh turns it on in the
+# sanitizer build.  Inert until called.
+option(PTX_FAULTS "build the allocation-failure hook (ptx_fault_after)" OFF)
+if(PTX_FAULTS)
+  add_compile_definitions(PTX_FAULTS)
+endif()

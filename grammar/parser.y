@@ -13,6 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+/* The stacks, past their first YYINITDEPTH entries, grow in the module's
+   arena and go with it, not with malloc: running out of memory in an
+   action unwinds past yyparse (util/alloc.h), which would leak a stack
+   of its own. */
+#define YYSTACK_ALLOC(n) ptx_arena_alloc_filled(P->m->arena, (n))
+#define YYSTACK_ALLOC_MAXIMUM ((size_t)PTX_MAX_INPUT)
 }
 
 %define api.pure full

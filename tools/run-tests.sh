@@ -16,14 +16,15 @@ rc=0
 (cd build && ctest --output-on-failure -j "$(nproc)" --timeout 3000) || rc=1
 
 # Sanitizer build: every target with -fsanitize=address,undefined, the first
-# report aborting (cmake/sanitize.cmake).  It reuses build/venv.  Run in the
+# report aborting (cmake/sanitize.cmake), and the allocation-failure hook
+# that tests/faults sweeps (PTX_FAULTS).  It reuses build/venv.  Run in the
 # first pass only: tests labelled "fuzz" (the libFuzzer harnesses, sanitized
 # already) and "valgrind" (valgrind cannot run ASan binaries), and by name
 # install_and_package (links an outside consumer against the installed,
 # here sanitized, libptx.a without -fsanitize).  No Python extension there
 # (PTX_PYTHON=OFF): an ASan-built module cannot load into an uninstrumented
 # python; python_valgrind checks it instead.
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTX_SANITIZE=ON -DPTX_PYTHON=OFF \
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPTX_SANITIZE=ON -DPTX_FAULTS=ON -DPTX_PYTHON=OFF \
       -DPTX_VENV_PYTHON="$PWD/build/venv/bin/python" >/dev/null
 cmake --build build-asan -j "$(nproc)"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \

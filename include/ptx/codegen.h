@@ -67,7 +67,8 @@ typedef struct ptx_codegen_options {
 } ptx_codegen_options;
 
 /* Generate Python for module m into *out (appended).  Returns 0, or -1
-   with *err filled (nothing useful in *out then). */
+   with *err filled (out->n as it was then): an option that cannot be
+   honoured, or "out of memory". */
 int ptx_codegen(const ptx_module *m, const ptx_codegen_options *o,
                 ptx_buf *out, ptx_diag *err);
 
@@ -95,8 +96,9 @@ int ptx_codegen(const ptx_module *m, const ptx_codegen_options *o,
    module; 0 with nothing appended when the whole module must be taken
    instead: --name asked for (or with sugar --rename-kernels or kernel
    rows), a text too small for `piece` 0, a piece that does not parse
-   (ptx_parse_* then says where), or with sugar a name a later piece
-   brings that the whole module would have answered otherwise. */
+   (ptx_parse_* then says where), with sugar a name a later piece brings
+   that the whole module would have answered otherwise, or memory that
+   ran out (ptx_codegen then says so, if it does not have enough either). */
 int ptx_codegen_pieces(const char *name, const char *src, size_t size,
                        size_t piece, const ptx_codegen_options *o,
                        ptx_buf *out);

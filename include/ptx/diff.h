@@ -71,7 +71,9 @@ typedef struct ptx_diff ptx_diff;
 
 /* Compares a with b.  Returns NULL (and the message in *err, line 0,
    where err is not NULL) when an option cannot be honoured, e.g. a
-   --function name found in neither module. */
+   --function name found in neither module, or memory runs out.  The
+   printers below, ptx_tree_print too, return 0, or -1 where memory ran
+   out (out->n as it was). */
 ptx_diff *ptx_diff_run(const ptx_module *a, const ptx_module *b,
                        const ptx_diff_options *o, ptx_diag *err);
 int ptx_diff_same(const ptx_diff *d);
@@ -81,11 +83,11 @@ const ptx_diff_unit *ptx_diff_unit_at(const ptx_diff *d, size_t i);
 /* "--- a" / "+++ b" and hunks "@@ -l,n +l,n @@ function (label)"; the
    line numbers are those of the statements in the input files and the
    counts are the printed lines on each side. */
-void ptx_diff_print_unified(const ptx_diff *d, ptx_buf *out);
+int ptx_diff_print_unified(const ptx_diff *d, ptx_buf *out);
 /* One line per differing unit and a summary, like git diff --stat. */
-void ptx_diff_print_stat(const ptx_diff *d, ptx_buf *out);
+int ptx_diff_print_stat(const ptx_diff *d, ptx_buf *out);
 /* The same information as data (one JSON object). */
-void ptx_diff_print_json(const ptx_diff *d, ptx_buf *out);
+int ptx_diff_print_json(const ptx_diff *d, ptx_buf *out);
 void ptx_diff_free(ptx_diff *d);
 
 /* ---- trees: every kernel of two sets of files ----------------------
@@ -180,8 +182,8 @@ typedef enum ptx_tree_format {
 
 /* res: NULL, or two figures per kernel (res[2*i] side a, res[2*i+1] side
    b), which the report shows for each changed kernel with their deltas. */
-void ptx_tree_print(const ptx_tree_diff *t, ptx_tree_format f, const ptx_res *res,
-                    ptx_buf *out);
+int ptx_tree_print(const ptx_tree_diff *t, ptx_tree_format f, const ptx_res *res,
+                   ptx_buf *out);
 void ptx_tree_free(ptx_tree_diff *t);
 
 /* The tuning key of a Triton cache's NAME.json (the text of the file):
@@ -217,8 +219,9 @@ int ptx_res_from(const char *log, const void *cubin, size_t n, const char *name,
 /* The alignment core, exposed for tests: Myers' linear-space O(ND) diff of
    two sequences of integers.  Sets del[i] = 1 for every a[i] not kept and
    ins[j] = 1 for every b[j] not kept (both arrays zeroed by the caller) and
-   returns the number of edits.  Minimal unless the inputs are large and
-   very different, where a cost limit trades minimality for speed. */
+   returns the number of edits ((size_t)-1 where memory ran out).  Minimal
+   unless the inputs are large and very different, where a cost limit
+   trades minimality for speed. */
 size_t ptx_diff_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
                     uint8_t *del, uint8_t *ins);
 

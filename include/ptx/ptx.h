@@ -16,8 +16,9 @@
  * (NULL on failure) or an int (0, or -1 on failure) and says why in a
  * ptx_diag; a question returns 1 or 0 (ptx_diff_same, ptx_codegen_pieces:
  * done in pieces, or not); options come in `ptx_<what>_options` structs;
- * the library prints nothing, and ends the process only where memory runs
- * out (the allocators still exit there).
+ * the library prints nothing and never ends the process: where memory
+ * runs out, the call fails with "out of memory" (a function whose only
+ * failure that is, a printer, returns -1 with no ptx_diag).
  */
 #ifndef PTX_PTX_H
 #define PTX_PTX_H
@@ -36,6 +37,9 @@ extern "C" {
 #define PTX_MAX_INPUT ((size_t)0x7fffffff)
 /* Deepest nesting of { } blocks and of bracketed expressions. */
 #define PTX_MAX_DEPTH 1000
+
+/* The message of every call that fails because memory ran out. */
+#define PTX_OUT_OF_MEMORY "out of memory"
 
 /* A diagnostic: where and what.  `line_text` holds (a prefix of) the
    offending source line so that the caller can show it with a caret. */
@@ -84,70 +88,32 @@ void ptx_diag_print(FILE *f, const ptx_diag *d);
 void ptx_diag_at(const ptx_module *m, size_t offset, const char *msg,
                  ptx_diag *d);
 
-/* A growable output buffer. */
+/* A growable output buffer: start it zeroed, free it with ptx_buf_free.
+   The functions that append return 0, or -1 where memory ran out (the
+   buffer then holds what it held before the call). */
 typedef struct ptx_buf {
     char *p;
     size_t n, cap;
 } ptx_buf;
 
-void ptx_buf_put(ptx_buf *b, const char *s, size_t n);
-void ptx_buf_puts(ptx_buf *b, const char *s);
-void ptx_buf_putc(ptx_buf *b, char c);
-/* The growing path of the two above (exported for the inline versions). */
-void ptx_buf_put_slow(ptx_buf *b, const char *s, size_t n);
-/* Room for at least `extra` more bytes at b->p + b->n (for writers that
-   fill it themselves and then add to b->n: ptx_buf_room). */
-void ptx_buf_reserve(ptx_buf *b, size_t extra);
-
-/* The printers append a few bytes at a time, millions of times: where the
-   buffer has room, put and putc are a copy and an add, inline.  The
-   functions above stay for callers that take their address. */
-#ifndef PTX_BUF_NO_INLINE
-static inline void ptx_buf_put_inline(ptx_buf *b, const char *s, size_t n)
-{
-    if (n && b->cap - b->n >= n) {
-        __builtin_memcpy(b->p + b->n, s, n);
-        b->n += n;
-    } else {
-        ptx_buf_put_slow(b, s, n);
-    }
-}
-static inline void ptx_buf_putc_inline(ptx_buf *b, char c)
-{
-    if (b->n < b->cap)
-        b->p[b->n++] = c;
-    else
-        ptx_buf_put_slow(b, &c, 1);
-}
-/* Where the next n bytes go: a printer writes them through the pointer
-   and then sets b->n past what it wrote. */
-static inline char *ptx_buf_room(ptx_buf *b, size_t n)
-{
-    if (b->cap - b->n < n)
-        ptx_buf_reserve(b, n);
-    return b->p + b->n;
-}
-#define ptx_buf_put(b, s, n) ptx_buf_put_inline((b), (s), (n))
-#define ptx_buf_putc(b, c) ptx_buf_putc_inline((b), (c))
-/* (a literal's length is then a constant) */
-#define ptx_buf_puts(b, s) ptx_buf_puts_inline((b), (s))
-static inline void ptx_buf_puts_inline(ptx_buf *b, const char *s)
-{
-    ptx_buf_put_inline(b, s, __builtin_strlen(s));
-}
-#endif
-void ptx_buf_printf(ptx_buf *b, const char *fmt, ...)
+int ptx_buf_put(ptx_buf *b, const char *s, size_t n);
+int ptx_buf_puts(ptx_buf *b, const char *s);
+int ptx_buf_putc(ptx_buf *b, char c);
+int ptx_buf_printf(ptx_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void ptx_buf_free(ptx_buf *b);
 
+/* The printers append to *out and return 0, or -1 where memory ran out
+   (out->n then as it was). */
+
 /* The input, byte for byte, rebuilt from the tree and token trivia. */
-void ptx_emit_exact(const ptx_module *m, ptx_buf *out);
+int ptx_emit_exact(const ptx_module *m, ptx_buf *out);
 /* One deterministic nvcc-like layout; comments dropped; same tokens. */
-void ptx_emit_canonical(const ptx_module *m, ptx_buf *out);
+int ptx_emit_canonical(const ptx_module *m, ptx_buf *out);
 /* Either text (canonical = 0 or 1) printed on up to `jobs` threads, in
    groups of top-level items (a module of 512 KiB or more): the same bytes
    as the two above. */
-void ptx_emit_jobs(const ptx_module *m, int canonical, unsigned jobs, ptx_buf *out);
+int ptx_emit_jobs(const ptx_module *m, int canonical, unsigned jobs, ptx_buf *out);
 
 /* The input without its debug data and otherwise byte for byte: .loc,
    .file, @@DWARF lines, .section .debug_* and the labels of a function
@@ -157,19 +123,19 @@ void ptx_emit_jobs(const ptx_module *m, int canonical, unsigned jobs, ptx_buf *o
    a // comment, with the blank lines before the first line of code and
    after the last (no token: pyptx-diff never compares comments).
    pyptx-codegen --no-debug translates this text. */
-void ptx_emit_nodebug(const ptx_module *m, ptx_buf *out);
+int ptx_emit_nodebug(const ptx_module *m, ptx_buf *out);
 
 /* Print the exact (canonical = 0) or canonical (canonical = 1) text to f.
-   Returns 0, or -1 if writing failed. */
+   Returns 0, or -1 if writing failed or memory ran out. */
 int ptx_write(const ptx_module *m, int canonical, FILE *f);
 
 /* Append the spelling of a single token (no trivia). */
-void ptx_emit_token(const ptx_module *m, ptx_tok t, ptx_buf *out);
+int ptx_emit_token(const ptx_module *m, ptx_tok t, ptx_buf *out);
 /* Canonical text of one expression / statement (no trailing newline for
    expressions; statements end with '\n' and are indented by `depth` tabs). */
-void ptx_emit_expr(const ptx_module *m, const ptx_expr *e, ptx_buf *out);
-void ptx_emit_stmt(const ptx_module *m, const ptx_stmt *s, int depth,
-                   ptx_buf *out);
+int ptx_emit_expr(const ptx_module *m, const ptx_expr *e, ptx_buf *out);
+int ptx_emit_stmt(const ptx_module *m, const ptx_stmt *s, int depth,
+                  ptx_buf *out);
 
 /* Compare the token sequences (kinds and spellings, trivia ignored) of two
    texts.  Returns 1 when equal, 0 when not (and sets *at_a / *at_b to the

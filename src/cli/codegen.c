@@ -8,9 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include "cli/common/protect.h"
 #include "ptx/codegen.h"
 #include "ptx/ptx.h"
 #include "cli/verify/verify.h"
+#include "util/alloc.h"
 #include "util/paths.h"
 #include "util/memory.h"
 #include "util/threads.h"
@@ -235,7 +237,8 @@ static int strip_debug(const char *path, unsigned jobs, ptx_buf *text)
         ptx_diag_print(stderr, &d);
         return 1;
     }
-    ptx_emit_nodebug(m, text);
+    if (ptx_emit_nodebug(m, text))
+        ptx_oom();   /* (cli_main says so) */
     ptx_module_free(m);
     return 0;
 }
@@ -279,7 +282,7 @@ static int generate(cli *c, const char *path, ptx_module **m, ptx_buf *py)
     return c->verify ? verify_codegen(*m, &c->o, c->python, path, py) : 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     ptx_keep_freed_memory();
     cli c = { .o = { 0 } };
@@ -301,4 +304,9 @@ int main(int argc, char **argv)
     ptx_buf_free(&py);
     ptx_module_free(m);
     return rc;
+}
+
+int main(int argc, char **argv)
+{
+    return cli_main("pyptx-codegen", run, argc, argv);
 }

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cli/common/protect.h"
 #include "ptx/ptx.h"
 #include "cli/diff/cli.h"
+#include "util/alloc.h"
 #include "util/memory.h"
 #include "util/threads.h"
 
@@ -207,7 +209,7 @@ static int write_all(const ptx_buf *b)
     return fflush(stdout);
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     ptx_keep_freed_memory();
     cli c = { .o = { .context = 3, .jobs = 2 } };
@@ -238,12 +240,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "pyptx-diff: %s\n", err.msg);
     } else {
         ptx_buf out = { 0 };
-        if (c.json)
-            ptx_diff_print_json(d, &out);
-        else if (c.stat)
-            ptx_diff_print_stat(d, &out);
-        else if (!c.brief)
-            ptx_diff_print_unified(d, &out);
+        int r = c.json ? ptx_diff_print_json(d, &out)
+              : c.stat ? ptx_diff_print_stat(d, &out)
+              : !c.brief ? ptx_diff_print_unified(d, &out) : 0;
+        if (r)
+            ptx_oom();   /* (cli_main says so) */
         rc = ptx_diff_same(d) ? 0 : 1;
         if (!c.brief && write_all(&out) != 0) {
             perror("pyptx-diff: stdout");
@@ -256,4 +257,9 @@ int main(int argc, char **argv)
     ptx_module_free(b);
     free(c.funcs);
     return rc;
+}
+
+int main(int argc, char **argv)
+{
+    return cli_main("pyptx-diff", run, argc, argv);
 }

@@ -9,11 +9,14 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "cli/common/protect.h"
 #include "cli/exit.h"
 #include "emit/emit.h"
 #include "ptx/jitverify.h"
 #include "ptx/ptx.h"
 #include "cli/common/walk.h"
+#include "util/alloc.h"
+#include "util/buf.h"
 #include "util/paths.h"
 #include "util/threads.h"
 #include "util/json.h"
@@ -119,7 +122,8 @@ static int check_canonical(const ptx_module *m, unsigned jobs, result *res,
     ptx_diag d, dl;
     size_t at_a = 0, at_b = 0;
     int ok = 0;
-    ptx_emit_jobs(m, 1, jobs, &c1);
+    if (ptx_emit_jobs(m, 1, jobs, &c1))
+        ptx_oom();
     ptx_module *m2 = ptx_parse_buffer_jobs(m->filename, c1.p, c1.n, jobs, &d);
     int same = m2 ? ptx_same_module_tokens_jobs(m, m2, jobs, &at_a, &at_b)
                   : ptx_same_tokens(m->src, m->size, c1.p, c1.n, &at_a, &at_b, &dl);
@@ -135,7 +139,8 @@ static int check_canonical(const ptx_module *m, unsigned jobs, result *res,
                        m->filename, d.line, d.col, d.msg);
         goto out;
     }
-    ptx_emit_jobs(m2, 1, jobs, &c2);
+    if (ptx_emit_jobs(m2, 1, jobs, &c2))
+        ptx_oom();
     if (c1.n != c2.n || (c1.n && memcmp(c1.p, c2.p, c1.n) != 0)) {
         report_diff(&res->report, m->filename, "canonical text is not a fixed point;",
                     c1.p, c1.n, c2.p, c2.n);
@@ -202,7 +207,8 @@ static void check_file(const char *path, const opts *o, result *res)
         return;
     }
     ptx_buf out = { 0 }, canon = { 0 };
-    ptx_emit_jobs(m, 0, o->file_jobs, &out);
+    if (ptx_emit_jobs(m, 0, o->file_jobs, &out))
+        ptx_oom();
     if (out.n != m->size || (out.n && memcmp(out.p, m->src, out.n) != 0))
         report_diff(&res->report, path, "re-emitted text", m->src, m->size,
                     out.p, out.n);
@@ -213,6 +219,19 @@ static void check_file(const char *path, const opts *o, result *res)
     ptx_buf_free(&out);
     ptx_buf_free(&canon);
     ptx_module_free(m);
+}
+
+/* check_file under ptx_protect, on a worker of its own */
+typedef struct check_call {
+    const char *path;
+    const opts *o;
+    result *res;
+} check_call;
+
+static void check_one(void *ud)
+{
+    check_call *c = ud;
+    check_file(c->path, c->o, c->res);
 }
 
 static void progress(job *j, size_t done)
@@ -231,7 +250,13 @@ static void *worker(void *arg)
         if (at >= j->files->n)
             break;
         size_t i = j->order ? j->order[at] : at;
-        check_file(j->files->v[i], j->o, &j->results[i]);
+        check_call c = { j->files->v[i], j->o, &j->results[i] };
+        if (ptx_protect(check_one, &c) != 0) {   /* memory ran out: this file fails */
+            result *r = &j->results[i];
+            r->ok = 0;
+            r->report.n = 0;
+            (ptx_buf_printf)(&r->report, "%s: error: " PTX_OUT_OF_MEMORY "\n", c.path);
+        }
         size_t done = atomic_fetch_add(&j->done, 1) + 1;
         if (tty && (done % 16 == 0 || done == j->files->n))
             progress(j, done);
@@ -365,7 +390,8 @@ static int emit(const char *path, const opts *o)
             ptx_buf_free(&out);     /* what pieces before a failing one printed */
             return 1;
         }
-        ptx_emit_jobs(m, o->canonical, o->file_jobs, &out);
+        if (ptx_emit_jobs(m, o->canonical, o->file_jobs, &out))
+            ptx_oom();
     }
     /* (out.p is NULL for an empty module: fwrite's pointer must not be) */
     int rc = (out.n == 0 || fwrite(out.p, 1, out.n, stdout) == out.n) &&
@@ -377,7 +403,7 @@ static int emit(const char *path, const opts *o)
     return rc;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     ptx_keep_freed_memory();
     static const struct option longs[] = {
@@ -440,4 +466,9 @@ int main(int argc, char **argv)
     if (o.jit)
         ptx_jit_close(o.jit);
     return bad ? 1 : rc;
+}
+
+int main(int argc, char **argv)
+{
+    return cli_main("pyptx-roundtrip", run, argc, argv);
 }

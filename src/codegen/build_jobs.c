@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
+#include "util/alloc.h"
 #include "util/arena.h"
 #include "util/threads.h"
 
@@ -68,8 +69,8 @@ static uint32_t *build_order(const cg_module *m, uint32_t from, uint32_t to,
                              unsigned threads)
 {
     uint32_t n = to - from;
-    uint32_t *order = malloc(n * sizeof *order);
-    sized *v = threads > 1 ? malloc(n * sizeof *v) : NULL;
+    uint32_t *order = ptx_malloc(n * sizeof *order);
+    sized *v = threads > 1 ? ptx_malloc(n * sizeof *v) : NULL;
     if (!order) {
         free(v);
         return NULL;
@@ -136,7 +137,7 @@ void cg_build_kernels(cg_module *m, uint32_t from, uint32_t to, unsigned jobs,
     if (!count)
         return;
     n = n ? n : 1;
-    builder_thread *t = n >= 2 || ir ? calloc(n, sizeof *t) : NULL;
+    builder_thread *t = n >= 2 || ir ? ptx_calloc(n, sizeof *t) : NULL;
     uint32_t *order = t ? build_order(m, from, to, n) : NULL;
     if (!order) {
         /* (a piece's builds allocate from the module when calloc fails:

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
+#include "util/alloc.h"
 #include "util/arena.h"
+#include "util/buf.h"
 
 static ptx_str tstr(const ptx_module *pm, ptx_tok t)
 {
@@ -474,11 +476,19 @@ int cg_module_join(cg_module *m, const cg_module *next, const char *text)
     return 0;
 }
 
+static void free_module(void *m)
+{
+    cg_module_free(m);
+}
+
 cg_module *cg_module_new(const cg_options *o, const char *filename)
 {
-    cg_module *m = calloc(1, sizeof *m);
+    cg_module *m = ptx_xcalloc(1, sizeof *m);
+    ptx_owned own;
+    ptx_own(&own, free_module, m);
     m->arena = ptx_arena_new();
     m->stmts = ptx_arena_new();
+    ptx_disown(&own);
     m->opt = o;
     m->srcname = o->srcname ? o->srcname : filename;
     m->arch = "sm_90a";
@@ -532,10 +542,9 @@ int cg_build(const ptx_module *pm, const cg_options *o, cg_module **out,
                  "--name needs exactly one .entry definition; the file has %d", ne);
         return -1;
     }
-    cg_module *m = cg_module_new(o, pm->filename);
+    cg_module *m = *out = cg_module_new(o, pm->filename);   /* the caller's to free */
     cg_build_items(m, pm, pm->src, 0, NULL, NULL);
     cg_build_end(m, pm->src, pm->size);
-    *out = m;
     return 0;
 }
 

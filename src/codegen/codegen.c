@@ -7,6 +7,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "util/arena.h"
+#include "util/buf.h"
 #include "util/threads.h"
 
 void cg_count_stmts(cg_stmt *s, ptx_codegen_stats *st)

@@ -28,9 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/build.h"
+#include "util/alloc.h"
 #include "util/arena.h"
 #include "front/piece.h"
 #include "front/runs.h"
+#include "util/buf.h"
 #include "util/threads.h"
 
 /* The kernels from `from` on, printed: all the tail needs of them is their
@@ -195,8 +197,8 @@ static int in_runs(cg_module *m, const char *name, const char *src, size_t size,
                    ptx_codegen_stats *st, ptx_buf *out, cg_module ***runs_m,
                    size_t *resume)
 {
-    runs r = { name, src, piece, at, m, *o, calloc(n, sizeof(ptx_run)),
-               calloc(n, sizeof(cg_module *)), calloc(n, sizeof(ptx_codegen_stats)), 0 };
+    runs r = { name, src, piece, at, m, *o, ptx_calloc(n, sizeof(ptx_run)),
+               ptx_calloc(n, sizeof(cg_module *)), ptx_calloc(n, sizeof(ptx_codegen_stats)), 0 };
     r.o.jobs = 1;
     *runs_m = r.m;
     if (!r.v || !r.m || !r.st) {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "codegen/pystr.h"
+#include "util/buf.h"
 
 /* Statements, operands and indices are written in place (ptx_buf_room):
    they are short, and a call to memcpy or strlen for each would cost more

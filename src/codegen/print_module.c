@@ -8,6 +8,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "codegen/pystr.h"
+#include "util/buf.h"
 
 /* The layer above asks for kernels as a person writes them. */
 static int readable(const cg_module *m)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "codegen/pystr.h"
+#include "util/buf.h"
 
 static const char hex[] = "0123456789abcdef";
 

@@ -4,6 +4,7 @@
  */
 #include "ptx/cubin.h"
 #include "cubin/elf64.h"
+#include "util/alloc.h"
 #include "util/diag.h"
 
 #include <errno.h>
@@ -104,7 +105,7 @@ static void side_free(side *s)
 
 static int side_kernels(side *s)
 {
-    s->kname = calloc(s->e.nsec ? s->e.nsec : 1, sizeof *s->kname);
+    s->kname = ptx_calloc(s->e.nsec ? s->e.nsec : 1, sizeof *s->kname);
     if (!s->kname)
         return -1;
     for (size_t i = 0; i < s->e.nsec; i++) {
@@ -135,7 +136,7 @@ static const char *rename_a(const ptx_cubin_options *o, const char *k)
 static char *dupstr(const char *s)
 {
     size_t n = strlen(s) + 1;
-    char *p = malloc(n);
+    char *p = ptx_malloc(n);
     if (p)
         memcpy(p, s, n);
     return p;
@@ -147,8 +148,8 @@ static char *dupstr(const char *s)
 static int side_canon(side *s, const ptx_cubin_options *o, int by_kernel,
                       int order, int is_a)
 {
-    s->canon = calloc(s->e.nsec ? s->e.nsec : 1, sizeof *s->canon);
-    s->matched = calloc(s->e.nsec ? s->e.nsec : 1, 1);
+    s->canon = ptx_calloc(s->e.nsec ? s->e.nsec : 1, sizeof *s->canon);
+    s->matched = ptx_calloc(s->e.nsec ? s->e.nsec : 1, 1);
     if (!s->canon || !s->matched)
         return -1;
     for (size_t i = 0; i < s->e.nsec; i++) {
@@ -171,7 +172,7 @@ static int side_canon(side *s, const ptx_cubin_options *o, int by_kernel,
             }
             size_t plen = (size_t)(dot + 1 - nm);
             size_t klen = strlen(k);
-            char *c = malloc(plen + 1 + klen + 1);
+            char *c = ptx_malloc(plen + 1 + klen + 1);
             if (c) {
                 memcpy(c, nm, plen);
                 c[plen] = '\x01';
@@ -359,7 +360,7 @@ static int edge_eq(const cmpctx *c, const uint8_t *p, const uint8_t *q,
 static long split(const cb_sec *s, size_t es, ent **out)
 {
     size_t n = (size_t)s->size, cap = es ? n / es + 1 : n / 4 + 1, k = 0;
-    ent *v = malloc(cap * sizeof *v);
+    ent *v = ptx_malloc(cap * sizeof *v);
     if (!v)
         return -1;
     for (size_t off = 0; off < n;) {
@@ -408,7 +409,7 @@ static int cmp_entries(const cmpctx *c, const cb_sec *x, const cb_sec *y,
         say(why, whylen, "section %s: %ld entries in A, %ld in B", nm, ka, kb);
         goto out;
     }
-    char *used = ordered ? NULL : calloc((size_t)kb + 1, 1);
+    char *used = ordered ? NULL : ptx_calloc((size_t)kb + 1, 1);
     if (!ordered && !used) {
         say(why, whylen, "out of memory");
         goto out;

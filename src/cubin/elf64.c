@@ -6,6 +6,7 @@
  * NUL inside its string table.
  */
 #include "cubin/elf64.h"
+#include "util/alloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -118,7 +119,7 @@ static int read_sections(cb_elf *e, const shdrs *t, const char *who,
                          char *why, size_t whylen)
 {
     e->nsec = (size_t)t->num;
-    e->sec = calloc(e->nsec, sizeof *e->sec);
+    e->sec = ptx_calloc(e->nsec, sizeof *e->sec);
     if (!e->sec)
         return fail(why, whylen, who, "out of memory");
     for (size_t i = 0; i < e->nsec; i++) {
@@ -169,7 +170,7 @@ static int read_symbols(cb_elf *e, const cb_sec *s, const char *who,
     const cb_sec *st = &e->sec[s->link];
     e->nsym = s->data ? (size_t)(s->size / es) : 0;
     if (e->nsym) {
-        e->sym = calloc(e->nsym, sizeof *e->sym);
+        e->sym = ptx_calloc(e->nsym, sizeof *e->sym);
         if (!e->sym)
             return fail(why, whylen, who, "out of memory");
     }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/internal.h"
+#include "util/alloc.h"
 #include "util/diag.h"
 #include "util/threads.h"
 
@@ -83,7 +84,7 @@ void pd_align(pair *p, const unit *a, const unit *b)
     for (uint32_t j = 0; j < b->n; j++)
         ib[j] = b->v[j].id;
     uint8_t *del = pd_calloc(a->n + 1, 1), *ins = pd_calloc(b->n + 1, 1);
-    ptx_diff_seq(ia, a->n, ib, b->n, del, ins);
+    pd_seq(ia, a->n, ib, b->n, del, ins);
     size_t cap = 0;
     uint32_t i = 0, j = 0;
     while (i < a->n || j < b->n) {
@@ -135,7 +136,8 @@ static void align_all(ptx_diff *d, unsigned jobs, size_t min_part)
             r[n].last = k;
             r[++n] = (align_run){ d, k, d->n };
         }
-    ptx_each_thread(r, n + 1, sizeof *r, align_pairs);
+    if (ptx_each_thread(r, n + 1, sizeof *r, align_pairs))
+        ptx_oom();
     for (size_t k = 0; k < d->n; k++)
         if (d->pairs[k].info.status != PTX_DIFF_SAME)
             d->same = 0;
@@ -228,12 +230,33 @@ static int check_names(const ptx_diff *d, const ptx_diff_options *o, char *err,
     return 0;
 }
 
+typedef struct diff_call {
+    const ptx_module *a, *b;
+    const ptx_diff_options *o;
+    char *msg;
+    size_t errn;
+    ptx_diff *d;
+} diff_call;
+
+static void diff_run(void *ud)
+{
+    diff_call *c = ud;
+    c->d = pd_diff_split(c->a, c->b, c->o, PTX_MIN_PART, c->msg, c->errn);
+}
+
 ptx_diff *ptx_diff_run(const ptx_module *a, const ptx_module *b,
                        const ptx_diff_options *o, ptx_diag *err)
 {
     size_t errn;
     char *msg = ptx_diag_msgbuf(err, &errn);
-    return pd_diff_split(a, b, o, PTX_MIN_PART, msg, errn);
+    diff_call c = { a, b, o, msg, errn, NULL };
+    /* (a diff that memory ran out in is not freed: its sides are not yet
+       in a state that ptx_diff_free can walk) */
+    if (ptx_protect(diff_run, &c) != 0) {
+        ptx_diag_none(err, NULL, "out of memory");
+        return NULL;
+    }
+    return c.d;
 }
 
 ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
@@ -241,6 +264,7 @@ ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
                         size_t errn)
 {
     ptx_diff *d = pd_calloc(1, sizeof *d);
+    ptx_owned own_pu;
     unsigned jobs = !o->jobs ? 2 : o->jobs < PTX_MAX_THREADS ? o->jobs : PTX_MAX_THREADS;
     d->context = o->context >= 0 ? o->context : 3;
     d->same = 1;
@@ -250,6 +274,7 @@ ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
         return NULL;
     }
     int (*pu)[2] = pd_calloc(d->a.n + d->b.n + 1, sizeof *pu);
+    ptx_own(&own_pu, free, pu);
     size_t np = pair_units(d, o->flags, pu);
     d->pairs = pd_calloc(np + 1, sizeof *d->pairs);
     if (unit_wanted(d, o, 0, 0))
@@ -257,6 +282,7 @@ ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
     for (size_t k = 0; k < np; k++)
         if (unit_wanted(d, o, pu[k][0], pu[k][1]))
             add_pair(d, pu[k][0], pu[k][1]);
+    ptx_disown(&own_pu);
     free(pu);
     align_all(d, jobs, min_part);
     return d;

@@ -159,6 +159,9 @@ ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
 /* Aligns units a and b into p's runs, counts and status (p->ua, p->ub
    say which side is missing: -1). */
 void pd_align(pair *p, const unit *a, const unit *b);
+/* ptx_diff_seq, unwinding where memory runs out (util/alloc.h). */
+size_t pd_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
+              uint8_t *del, uint8_t *ins);
 
 /* ---- sides.c, for trees */
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ptx/diff.h"
+#include "util/alloc.h"
 #include "util/paths.h"
 #include "util/threads.h"
 
@@ -25,7 +26,7 @@ static char *meta_of(const char *path)
     size_t n = strlen(path), size;
     if (n < 4 || strcmp(path + n - 4, ".ptx"))
         return NULL;
-    char *json = malloc(n + 2), key[1024];
+    char *json = ptx_malloc(n + 2), key[1024];
     if (!json)
         return NULL;
     memcpy(json, path, n - 4);
@@ -34,18 +35,18 @@ static char *meta_of(const char *path)
     free(json);
     int ok = text && ptx_tree_meta_json(text, size, key, sizeof key) == 0;
     free(text);
-    return ok ? strdup(key) : NULL;
+    return ok ? ptx_strdup(key) : NULL;
 }
 
 static void load_one(ptx_tree_file *f, const char *path)
 {
     ptx_diag d;
-    f->path = strdup(path);
+    f->path = ptx_strdup(path);
     f->m = ptx_parse_file(path, &d);
     if (!f->m) {
         char buf[1024];
         snprintf(buf, sizeof buf, "%s:%u:%u: error: %s", d.file, d.line, d.col, d.msg);
-        f->error = strdup(buf);
+        f->error = ptx_strdup(buf);
     }
     f->meta = meta_of(path);
 }
@@ -59,7 +60,7 @@ static void load_some(void *arg)
 
 ptx_tree_file *ptx_tree_load(const char *const *paths, size_t n, unsigned jobs)
 {
-    ptx_tree_file *f = calloc(n + 1, sizeof *f);
+    ptx_tree_file *f = ptx_calloc(n + 1, sizeof *f);
     if (!f)
         return NULL;
     loader l = { paths, f, n, 0 };

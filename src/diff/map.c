@@ -1,27 +1,17 @@
 /* map.c - hash maps, stable storage and interning for pyptx-diff. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diff/internal.h"
+#include "util/alloc.h"
 
 void *pd_realloc(void *p, size_t n)
 {
-    void *q = realloc(p, n ? n : 1);
-    if (!q) {
-        fputs("pyptx-diff: out of memory\n", stderr);
-        exit(2);
-    }
-    return q;
+    return ptx_xrealloc(p, n ? n : 1);
 }
 
 void *pd_calloc(size_t n, size_t size)
 {
-    void *q = calloc(n ? n : 1, size ? size : 1);
-    if (!q) {
-        fputs("pyptx-diff: out of memory\n", stderr);
-        exit(2);
-    }
-    return q;
+    return ptx_xcalloc(n ? n : 1, size ? size : 1);
 }
 
 /* FNV-1a over 8-byte words, then a final mix: fast on the short lines

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "ptx/diff.h"
 #include "ptx/jit.h"
+#include "util/alloc.h"
 #include "util/diag.h"
 #include "util/paths.h"
 
@@ -65,7 +66,7 @@ static char *error_line(const char *log, const char *fallback)
             p--;
     else
         p = log && *log ? log : fallback;
-    return strndup(p, strcspn(p, "\r\n"));
+    return ptx_strndup(p, strcspn(p, "\r\n"));
 }
 
 /* The ptxas to run, into found[cap]: NULL where there is none. */
@@ -146,7 +147,7 @@ static char *spawn_error(int err)
 {
     char msg[160];
     snprintf(msg, sizeof msg, "ptxas could not be run: %s", strerror(err));
-    return strdup(msg);
+    return ptx_strdup(msg);
 }
 
 /* Every build on up to `jobs` ptxas processes at once: -1 where no ptxas
@@ -194,7 +195,7 @@ static int run_jit(build *v, size_t n, ptx_diag *diag)
     enum { LOG = 1 << 16 };
     for (size_t k = 0; k < n; k++) {
         build *b = &v[k];
-        if (b->error || !(b->log = malloc(LOG)))
+        if (b->error || !(b->log = ptx_malloc(LOG)))
             continue;
         int r = ptx_jit_compile(j, b->f->m->src, b->f->m->size, b->arch, &b->cubin,
                                 &b->ncubin, b->log, LOG);
@@ -222,7 +223,7 @@ static size_t plan(const ptx_tree_diff *t, int *idx[2], build *v)
             memset(b, 0, sizeof *b);
             b->side = s, b->file = f, b->f = ptx_tree_file_at(t, s, f);
             if (target_of(b->f->m, b->arch, sizeof b->arch) != 0)
-                b->error = strdup("no .target directive");
+                b->error = ptx_strdup("no .target directive");
             idx[s][f] = (int)n++;
         }
     }
@@ -242,9 +243,9 @@ static void fill(const ptx_tree_diff *t, int *idx[2], const build *v, ptx_res *r
                 continue;
             const build *b = &v[idx[s][f]];
             if (b->error)
-                r->error = strdup(b->error);
+                r->error = ptx_strdup(b->error);
             else if (ptx_res_from(b->log, b->cubin, b->ncubin, e->name, r) != 0)
-                r->error = strdup("not in the compiled cubin");
+                r->error = ptx_strdup("not in the compiled cubin");
         }
     }
 }
@@ -262,9 +263,9 @@ ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_options *o, 
     size_t errn;
     char *err = ptx_diag_msgbuf(diag, &errn);
     size_t nf[2] = { nfiles(t, 0), nfiles(t, 1) }, nk = ptx_tree_nkernels(t);
-    int *idx[2] = { malloc((nf[0] + 1) * sizeof(int)), malloc((nf[1] + 1) * sizeof(int)) };
-    build *v = calloc(nf[0] + nf[1] + 1, sizeof *v);
-    ptx_res *res = calloc(2 * nk + 1, sizeof *res);
+    int *idx[2] = { ptx_malloc((nf[0] + 1) * sizeof(int)), ptx_malloc((nf[1] + 1) * sizeof(int)) };
+    build *v = ptx_calloc(nf[0] + nf[1] + 1, sizeof *v);
+    ptx_res *res = ptx_calloc(2 * nk + 1, sizeof *res);
     if (!idx[0] || !idx[1] || !v || !res) {
         snprintf(err, errn, "out of memory");
         free(idx[0]), free(idx[1]), free(v), free(res);

@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include "ptx/diff.h"
+#include "util/alloc.h"
 
 typedef struct myers {
     const uint32_t *a, *b;
@@ -137,13 +138,11 @@ static long isqrt(long v)
     return s;
 }
 
-size_t ptx_diff_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
-                    uint8_t *del, uint8_t *ins)
+size_t pd_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
+              uint8_t *del, uint8_t *ins)
 {
     size_t ndiags = n + m + 3;
-    long *mem = malloc(2 * ndiags * sizeof *mem);
-    if (!mem)
-        abort();
+    long *mem = ptx_xmalloc(2 * ndiags * sizeof *mem);
     myers M = { a, b, del, ins, mem + m + 1, mem + ndiags + m + 1, 0, 0 };
     M.maxcost = isqrt((long)ndiags);
     if (M.maxcost < 256)
@@ -152,4 +151,24 @@ size_t ptx_diff_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
     compare(&M, r);
     free(mem);
     return M.edits;
+}
+
+typedef struct seq_call {
+    const uint32_t *a, *b;
+    size_t n, m;
+    uint8_t *del, *ins;
+    size_t edits;
+} seq_call;
+
+static void seq(void *ud)
+{
+    seq_call *c = ud;
+    c->edits = pd_seq(c->a, c->n, c->b, c->m, c->del, c->ins);
+}
+
+size_t ptx_diff_seq(const uint32_t *a, size_t n, const uint32_t *b, size_t m,
+                    uint8_t *del, uint8_t *ins)
+{
+    seq_call c = { a, b, n, m, del, ins, 0 };
+    return ptx_protect(seq, &c) ? (size_t)-1 : c.edits;
 }

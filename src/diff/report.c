@@ -9,6 +9,8 @@
  */
 #include <string.h>
 #include "diff/internal.h"
+#include "util/alloc.h"
+#include "util/buf.h"
 #include "util/json.h"
 
 typedef struct hunk {
@@ -217,7 +219,7 @@ void pd_unified_hunks(const ptx_diff *d, const pair *p, ptx_buf *out)
     unified_pair(d, p, all, out);
 }
 
-void ptx_diff_print_unified(const ptx_diff *d, ptx_buf *out)
+static void print_unified(const ptx_diff *d, ptx_buf *out)
 {
     if (d->same)
         return;
@@ -255,7 +257,7 @@ static void stat_counts(const ptx_diff_unit *u, ptx_buf *out)
         ptx_buf_printf(out, "%s%u changed", sep, u->changed);
 }
 
-void ptx_diff_print_stat(const ptx_diff *d, ptx_buf *out)
+static void print_stat(const ptx_diff *d, ptx_buf *out)
 {
     size_t width = 0, ndiff = 0;
     uint32_t add = 0, rem = 0, chg = 0;
@@ -332,7 +334,7 @@ void pd_json_hunks(const ptx_diff *d, const pair *p, ptx_buf *out)
     ptx_buf_free(&c.text);
 }
 
-void ptx_diff_print_json(const ptx_diff *d, ptx_buf *out)
+static void print_json(const ptx_diff *d, ptx_buf *out)
 {
     static const char *const status[] = { "same", "changed", "added",
                                           "removed" };
@@ -359,4 +361,40 @@ void ptx_diff_print_json(const ptx_diff *d, ptx_buf *out)
     ptx_buf_printf(out, "],\"totals\":{\"units\":%zu,\"differing\":%u,"
                    "\"added\":%u,\"removed\":%u,\"changed\":%u}}\n",
                    d->n, ndiff, add, rem, chg);
+}
+
+/* ---- the public printers, under ptx_protect */
+
+typedef struct print_call {
+    void (*print)(const ptx_diff *, ptx_buf *);
+    const ptx_diff *d;
+    ptx_buf *out;
+} print_call;
+
+static void print_diff(void *ud)
+{
+    print_call *c = ud;
+    c->print(c->d, c->out);
+}
+
+static int protected_print(void (*print)(const ptx_diff *, ptx_buf *), const ptx_diff *d,
+                           ptx_buf *out)
+{
+    print_call c = { print, d, out };
+    return ptx_protect_buf(out, print_diff, &c);
+}
+
+int ptx_diff_print_unified(const ptx_diff *d, ptx_buf *out)
+{
+    return protected_print(print_unified, d, out);
+}
+
+int ptx_diff_print_stat(const ptx_diff *d, ptx_buf *out)
+{
+    return protected_print(print_stat, d, out);
+}
+
+int ptx_diff_print_json(const ptx_diff *d, ptx_buf *out)
+{
+    return protected_print(print_json, d, out);
 }

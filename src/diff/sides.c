@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/internal.h"
+#include "emit/emit.h"
+#include "util/alloc.h"
+#include "util/buf.h"
 #include "util/threads.h"
 
 typedef struct group {
@@ -82,11 +85,13 @@ void pd_sides_build(ptx_diff *d, const ptx_module *a, const ptx_module *b,
             g[k].w = pd_norm_fork(z[s], k == 0 ? &d->in : NULL);
         n += ng[s];
     }
-    if (jobs > 1)
-        ptx_each_thread(g, n, sizeof *g, fill);
-    else
+    if (jobs > 1) {
+        if (ptx_each_thread(g, n, sizeof *g, fill))
+            ptx_oom();
+    } else {
         for (unsigned k = 0; k < n; k++)
             fill(&g[k]);
+    }
     for (unsigned k = 0; k < n; k++)
         pd_norm_join(z[k >= ng[0]], g[k].w, g[k].first, g[k].last);
     pd_side_finish(z[0]);
@@ -145,19 +150,19 @@ void pd_dline_text(const side *sd, const dline *l, ptx_buf *out)
     case DL_HEAD:
         if (l->s->kind == PTX_S_SECTION) {
             indent(out, l->depth);
-            ptx_emit_token(m, l->s->u.section.dir, out);
+            ptx_print_token(m, l->s->u.section.dir, out);
             ptx_buf_putc(out, ' ');
-            ptx_emit_token(m, l->s->u.section.name, out);
+            ptx_print_token(m, l->s->u.section.name, out);
             ptx_buf_putc(out, '\n');
         } else {
             /* the header alone: the same statement without its body */
             ptx_stmt head = *l->s;
             head.u.func.body = NULL;
-            ptx_emit_stmt(m, &head, l->depth, out);
+            ptx_print_stmt(m, &head, l->depth, out);
         }
         break;
     default:
-        ptx_emit_stmt(m, l->s, (l->flags & DF_LINE0) ? 0 : l->depth, out);
+        ptx_print_stmt(m, l->s, (l->flags & DF_LINE0) ? 0 : l->depth, out);
         break;
     }
 }

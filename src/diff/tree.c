@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/tree.h"
+#include "util/alloc.h"
 #include "util/diag.h"
 
 /* Name order, then side order (file, then position in the file), so that
@@ -113,6 +114,27 @@ static void align_entries(ptx_tree_diff *t)
     }
 }
 
+typedef struct trees_call {
+    const ptx_tree_file *a;
+    size_t na;
+    const ptx_tree_file *b;
+    size_t nb;
+    const ptx_diff_options *o;
+    ptx_tree_diff *t;
+} trees_call;
+
+static void diff_trees(void *ud)
+{
+    trees_call *c = ud;
+    ptx_tree_diff *t = c->t = pd_calloc(1, sizeof *t);
+    t->context = c->o->context >= 0 ? c->o->context : 3;
+    build_side(t, 0, c->a, c->na, c->o->flags);
+    build_side(t, 1, c->b, c->nb, c->o->flags);
+    pd_tree_pair(t);
+    add_modules(t);
+    align_entries(t);
+}
+
 ptx_tree_diff *ptx_diff_trees(const ptx_tree_file *a, size_t na, const ptx_tree_file *b,
                               size_t nb, const ptx_diff_options *o, ptx_diag *err)
 {
@@ -126,14 +148,13 @@ ptx_tree_diff *ptx_diff_trees(const ptx_tree_file *a, size_t na, const ptx_tree_
             snprintf(msg, errn, "--function is not supported with trees");
         return NULL;
     }
-    ptx_tree_diff *t = pd_calloc(1, sizeof *t);
-    t->context = o->context >= 0 ? o->context : 3;
-    build_side(t, 0, a, na, o->flags);
-    build_side(t, 1, b, nb, o->flags);
-    pd_tree_pair(t);
-    add_modules(t);
-    align_entries(t);
-    return t;
+    trees_call c = { a, na, b, nb, o, NULL };
+    /* (as ptx_diff_run, a tree diff that memory ran out in is not freed) */
+    if (ptx_protect(diff_trees, &c) != 0) {
+        ptx_diag_none(err, NULL, "out of memory");
+        return NULL;
+    }
+    return c.t;
 }
 
 int ptx_tree_same(const ptx_tree_diff *t)

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/tree.h"
+#include "util/alloc.h"
+#include "util/buf.h"
 #include "util/json.h"
 
 static const char *const res_names[PTX_RES_N] = {
@@ -326,13 +328,27 @@ static void markdown(const ptx_tree_diff *t, const ptx_res *res, ptx_buf *out)
     free(r);
 }
 
-void ptx_tree_print(const ptx_tree_diff *t, ptx_tree_format f, const ptx_res *res,
-                    ptx_buf *out)
+typedef struct print_call {
+    const ptx_tree_diff *t;
+    ptx_tree_format f;
+    const ptx_res *res;
+    ptx_buf *out;
+} print_call;
+
+static void print_tree(void *ud)
 {
-    switch (f) {
-    case PTX_TREE_UNIFIED: unified(t, res, out); break;
-    case PTX_TREE_STAT: stat(t, res, out); break;
-    case PTX_TREE_JSON: json(t, res, out); break;
-    case PTX_TREE_MARKDOWN: markdown(t, res, out); break;
+    print_call *c = ud;
+    switch (c->f) {
+    case PTX_TREE_UNIFIED: unified(c->t, c->res, c->out); break;
+    case PTX_TREE_STAT: stat(c->t, c->res, c->out); break;
+    case PTX_TREE_JSON: json(c->t, c->res, c->out); break;
+    case PTX_TREE_MARKDOWN: markdown(c->t, c->res, c->out); break;
     }
+}
+
+int ptx_tree_print(const ptx_tree_diff *t, ptx_tree_format f, const ptx_res *res,
+                   ptx_buf *out)
+{
+    print_call c = { t, f, res, out };
+    return ptx_protect_buf(out, print_tree, &c);
 }

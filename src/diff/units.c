@@ -26,6 +26,7 @@
 #include <string.h>
 #include "diff/internal.h"
 #include "front/debug.h"
+#include "util/buf.h"
 
 /* Kinds of declared names; N_FLABEL / N_FVAR: a function's label / variable
    (parameter) as module-level debug sections refer to it. */

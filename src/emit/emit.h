@@ -49,8 +49,11 @@ int ptx_pieces_roundtrip(const char *name, const char *src, size_t size,
                          const ptx_pieces_opts *o);
 
 /* ptx_emit_jobs with the smallest group given, in source bytes (tests cut
-   small modules). */
+   small modules), unwinding where memory runs out (util/alloc.h), as the
+   two below, the public printers' cores. */
 void ptx_emit_split(const ptx_module *m, int canonical, unsigned jobs, size_t min_group,
                     ptx_buf *out);
+void ptx_print_token(const ptx_module *m, ptx_tok t, ptx_buf *out);
+void ptx_print_stmt(const ptx_module *m, const ptx_stmt *s, int depth, ptx_buf *out);
 
 #endif

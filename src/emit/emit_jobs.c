@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emit/emit.h"
+#include "util/buf.h"
 #include "util/threads.h"
 
 typedef struct group {
@@ -42,11 +43,6 @@ static unsigned cut(const ptx_module *m, int canonical, unsigned want, group *g)
             g[++n] = (group){ m, s, NULL, canonical, 1 };
         }
     return n + 1;
-}
-
-void ptx_emit_jobs(const ptx_module *m, int canonical, unsigned jobs, ptx_buf *out)
-{
-    ptx_emit_split(m, canonical, jobs, PTX_MIN_PART, out);
 }
 
 void ptx_emit_split(const ptx_module *m, int canonical, unsigned jobs, size_t min_group,

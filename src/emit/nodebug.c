@@ -15,6 +15,8 @@
 #include <string.h>
 #include "ptx/ptx.h"
 #include "front/debug.h"
+#include "util/alloc.h"
+#include "util/buf.h"
 
 typedef struct span {
     uint32_t a, b;      /* source bytes [a, b) */
@@ -176,13 +178,20 @@ static void drop_comment_lines(ptx_buf *out, size_t from)
     out->n = code_end;
 }
 
-void ptx_emit_nodebug(const ptx_module *m, ptx_buf *out)
+typedef struct nodebug_call {
+    dropper d;          /* its buffers freed by the caller of ptx_protect */
+    ptx_buf *out;
+} nodebug_call;
+
+static void emit_nodebug(void *ud)
 {
+    nodebug_call *c = ud;
+    const ptx_module *m = c->d.m;
+    ptx_buf *out = c->out;
     size_t from = out->n;
-    dropper d = { m, { 0 }, { 0 }, 0 };
-    find_spans(&d);
-    const span *v = (const span *)d.spans.p;
-    size_t n = d.spans.n / sizeof *v, done = 0;
+    find_spans(&c->d);
+    const span *v = (const span *)c->d.spans.p;
+    size_t n = c->d.spans.n / sizeof *v, done = 0;
     for (size_t i = 0; i < n;) {
         span r = v[i++];
         /* statements with only blanks between them go as one */
@@ -202,6 +211,13 @@ void ptx_emit_nodebug(const ptx_module *m, ptx_buf *out)
     }
     ptx_buf_put(out, m->src + done, m->size - done);
     drop_comment_lines(out, from);
-    ptx_buf_free(&d.spans);
-    ptx_buf_free(&d.labels);
+}
+
+int ptx_emit_nodebug(const ptx_module *m, ptx_buf *out)
+{
+    nodebug_call c = { { m, { 0 }, { 0 }, 0 }, out };
+    int r = ptx_protect_buf(out, emit_nodebug, &c);
+    ptx_buf_free(&c.d.spans);
+    ptx_buf_free(&c.d.labels);
+    return r;
 }

@@ -26,6 +26,8 @@
 #include "emit/emit.h"
 #include "front/piece.h"
 #include "front/runs.h"
+#include "util/alloc.h"
+#include "util/threads.h"
 
 typedef struct pieces {
     const char *name;
@@ -48,7 +50,7 @@ static void emit_piece(const ptx_module *m, int canonical, int last, int after,
     if (after)
         ptx_emit_items(m, m->items, NULL, canonical, 1, out);
     else
-        ptx_emit_jobs(m, canonical, jobs, out);
+        ptx_emit_split(m, canonical, jobs, PTX_MIN_PART, out);
     /* The canonical printer ends a module with a newline whenever the text
        (out's included) is not empty: the whole text's, so a piece that is
        not the last takes it back. */
@@ -95,7 +97,7 @@ static int one_piece(pieces *ps, const char *text, size_t n, ptx_piece_at *at, i
     int ok = 1;
     if (ps->flags & PTX_PIECES_EXACT) {
         ps->a.n = 0;
-        ptx_emit_jobs(m, 0, ps->jobs, &ps->a);
+        ptx_emit_split(m, 0, ps->jobs, PTX_MIN_PART, &ps->a);
         ok = same(&ps->a, text, n);
     }
     if (ok && (ps->flags & PTX_PIECES_CANONICAL))
@@ -175,8 +177,8 @@ static void do_run(void *ctx, unsigned worker, unsigned k)
 static int in_runs(const char *name, const char *src, size_t size,
                    const ptx_pieces_opts *o, unsigned n)
 {
-    threaded t = { name, src, size, o, calloc(n, sizeof(ptx_run)),
-                   calloc(o->jobs, sizeof(pieces)), 0 };
+    threaded t = { name, src, size, o, ptx_calloc(n, sizeof(ptx_run)),
+                   ptx_calloc(o->jobs, sizeof(pieces)), 0 };
     if (!t.v || !t.workers) {
         free(t.v);
         free(t.workers);

@@ -9,6 +9,9 @@
  */
 #include <string.h>
 #include "emit/emit.h"
+#include "util/alloc.h"
+#include "util/buf.h"
+#include "util/threads.h"
 
 typedef enum space {
     SP_NONE,  /* glued to the previous token */
@@ -441,36 +444,94 @@ void ptx_emit_items(const ptx_module *m, const ptx_stmt *from, const ptx_stmt *t
     }
 }
 
-void ptx_emit_exact(const ptx_module *m, ptx_buf *out)
+/* The public printers run under ptx_protect (util/alloc.h): one call
+   shape for all of them. */
+typedef struct emit_call {
+    const ptx_module *m;
+    const void *what;   /* the expression or statement */
+    ptx_tok t;
+    int canonical, depth;
+    unsigned jobs;
+    ptx_buf *out;
+} emit_call;
+
+static void emit_all(void *ud)
 {
-    ptx_emit_items(m, m->items, NULL, 0, 0, out);
+    emit_call *c = ud;
+    ptx_emit_split(c->m, c->canonical, c->jobs, PTX_MIN_PART, c->out);
 }
 
-void ptx_emit_canonical(const ptx_module *m, ptx_buf *out)
+int ptx_emit_exact(const ptx_module *m, ptx_buf *out)
 {
-    ptx_emit_items(m, m->items, NULL, 1, 0, out);
+    emit_call c = { .m = m, .jobs = 1, .out = out };
+    return ptx_protect_buf(out, emit_all, &c);
 }
 
-void ptx_emit_token(const ptx_module *m, ptx_tok t, ptx_buf *out)
+int ptx_emit_canonical(const ptx_module *m, ptx_buf *out)
+{
+    emit_call c = { .m = m, .canonical = 1, .jobs = 1, .out = out };
+    return ptx_protect_buf(out, emit_all, &c);
+}
+
+int ptx_emit_jobs(const ptx_module *m, int canonical, unsigned jobs, ptx_buf *out)
+{
+    emit_call c = { .m = m, .canonical = canonical, .jobs = jobs, .out = out };
+    return ptx_protect_buf(out, emit_all, &c);
+}
+
+static void emit_token(void *ud)
+{
+    emit_call *c = ud;
+    ptx_print_token(c->m, c->t, c->out);
+}
+
+int ptx_emit_token(const ptx_module *m, ptx_tok t, ptx_buf *out)
+{
+    emit_call c = { .m = m, .t = t, .out = out };
+    return ptx_protect_buf(out, emit_token, &c);
+}
+
+void ptx_print_token(const ptx_module *m, ptx_tok t, ptx_buf *out)
 {
     ptx_buf_put(out, m->src + m->toks[t].start, m->toks[t].len);
 }
 
-void ptx_emit_expr(const ptx_module *m, const ptx_expr *e, ptx_buf *out)
+static void emit_expr(void *ud)
 {
-    printer p = printer_for(m, out, 1, 0, 0);
-    expr(&p, e, SP_NONE);
+    emit_call *c = ud;
+    printer p = printer_for(c->m, c->out, 1, 0, 0);
+    expr(&p, c->what, SP_NONE);
 }
 
-void ptx_emit_stmt(const ptx_module *m, const ptx_stmt *s, int depth,
-                   ptx_buf *out)
+int ptx_emit_expr(const ptx_module *m, const ptx_expr *e, ptx_buf *out)
+{
+    emit_call c = { .m = m, .what = e, .out = out };
+    return ptx_protect_buf(out, emit_expr, &c);
+}
+
+static void emit_stmt(void *ud)
+{
+    emit_call *c = ud;
+    ptx_print_stmt(c->m, c->what, c->depth, c->out);
+}
+
+int ptx_emit_stmt(const ptx_module *m, const ptx_stmt *s, int depth, ptx_buf *out)
+{
+    emit_call c = { .m = m, .what = s, .depth = depth, .out = out };
+    return ptx_protect_buf(out, emit_stmt, &c);
+}
+
+void ptx_print_stmt(const ptx_module *m, const ptx_stmt *s, int depth, ptx_buf *out)
 {
     /* a private, empty buffer: the statement's leading SP_LINE then adds
        only the indentation (labels and raw lines stay at column 0) */
     ptx_buf tmp = { 0 };
+    ptx_owned own;
+    ptx_own_buf(&own, &tmp);
     printer p = printer_for(m, &tmp, 1, depth, 0);
     stmt(&p, s, SP_LINE);
     ptx_buf_put(out, tmp.p, tmp.n);
     ptx_buf_putc(out, '\n');
+    ptx_disown(&own);
     ptx_buf_free(&tmp);
 }

@@ -4,11 +4,8 @@
 int ptx_write(const ptx_module *m, int canonical, FILE *f)
 {
     ptx_buf b = { 0 };
-    if (canonical)
-        ptx_emit_canonical(m, &b);
-    else
-        ptx_emit_exact(m, &b);
-    int ok = fwrite(b.p, 1, b.n, f) == b.n;
+    int ok = (canonical ? ptx_emit_canonical(m, &b) : ptx_emit_exact(m, &b)) == 0
+             && fwrite(b.p, 1, b.n, f) == b.n;
     ptx_buf_free(&b);
     return ok ? 0 : -1;
 }

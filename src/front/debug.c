@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "front/debug.h"
+#include "util/buf.h"
 
 int ptx_debug_stmt(const ptx_module *m, const ptx_stmt *s)
 {

@@ -5,21 +5,11 @@
 #include <sys/stat.h>
 #include "front/parser_state.h"
 #include "front/piece.h"
+#include "util/alloc.h"
 #include "util/diag.h"
 #include "util/threads.h"
 
 #define TOO_BIG "input of 2 GiB or more is not supported"
-
-/* A message about the whole input (no place in it): util/diag.h's kind. */
-static void set_diag(ptx_diag *d, const char *file, const char *msg)
-{
-    size_t n;
-    char *m = ptx_diag_msgbuf(d, &n);
-    if (!m)
-        return;
-    snprintf(d->file, sizeof d->file, "%s", file);
-    snprintf(m, n, "%s", msg);
-}
 
 void ptx_module_free(ptx_module *m)
 {
@@ -63,10 +53,41 @@ static int parse_serial(ptx_module *m, const parse_how *h, int fuse, ptx_parser 
         .cap = (uint32_t)(m->size / 4 + 64),
     };
     free(m->toks);
-    m->toks = P->toks = malloc((size_t)P->cap * sizeof *m->toks);
+    m->toks = P->toks = ptx_malloc((size_t)P->cap * sizeof *m->toks);
     if (!m->toks)
         return -2;
     return ptx_yyparse(P) != 0 || P->err ? -1 : 0;
+}
+
+/* parse_owned's work, under ptx_protect: m is freed by its caller if
+   memory runs out, so everything allocated hangs from m. */
+typedef struct parse_call {
+    ptx_module *m;
+    const parse_how *h;
+    int r;              /* parse_serial's, or 0 where pieces did it */
+    ptx_parser P;
+} parse_call;
+
+static void parse_module(void *ud)
+{
+    parse_call *c = ud;
+    ptx_module *m = c->m;
+    const parse_how *h = c->h;
+    m->arena = ptx_arena_new();
+    unsigned pieces = h->jobs > 1 && h->start == PTX_START_MODULE
+                      ? ptx_parse_pieces(m, h->jobs, h->min_piece) : 0;
+    if (h->split)
+        *h->split = pieces >= 2;
+    if (pieces)
+        return;
+    c->r = parse_serial(m, h, !h->unfused, &c->P);
+    if (c->r == -1 && c->P.fused) {  /* the parse without fused tokens reports */
+        ptx_arena_free(m->arena);
+        m->arena = NULL;
+        m->items = NULL;
+        m->arena = ptx_arena_new();
+        c->r = parse_serial(m, h, 0, &c->P);
+    }
 }
 
 /* Takes ownership of buf (size bytes plus a NUL at buf[size]).  A piece
@@ -74,42 +95,29 @@ static int parse_serial(ptx_module *m, const parse_how *h, int fuse, ptx_parser 
 static ptx_module *parse_owned(const char *name, char *buf, size_t size,
                                const parse_how *h, ptx_diag *diag)
 {
-    ptx_module *m = calloc(1, sizeof *m);
-    char *fname = strdup(name);
+    ptx_module *m = ptx_calloc(1, sizeof *m);
+    char *fname = ptx_strdup(name);
     if (!m || !fname) {
         free(m);
         free(fname);
         free(buf);
-        set_diag(diag, name, "out of memory");
+        ptx_diag_none(diag, name, "out of memory");
         return NULL;
     }
     m->filename = fname;
     m->src = buf;
     m->size = size;
-    m->arena = ptx_arena_new();
-    unsigned pieces = h->jobs > 1 && h->start == PTX_START_MODULE
-                      ? ptx_parse_pieces(m, h->jobs, h->min_piece) : 0;
-    if (h->split)
-        *h->split = pieces >= 2;
-    if (pieces)
-        return m;
-
-    ptx_parser P;
-    int r = parse_serial(m, h, !h->unfused, &P);
-    if (r == -1 && P.fused) {  /* the parse without fused tokens reports */
-        ptx_arena_free(m->arena);
-        m->arena = ptx_arena_new();
-        m->items = NULL;
-        r = parse_serial(m, h, 0, &P);
-    }
-    if (r == -2) {
-        set_diag(diag, name, "out of memory");
+    parse_call c = { .m = m, .h = h };
+    if (ptx_protect(parse_module, &c) != 0)
+        c.r = -2;
+    if (c.r == -2) {
+        ptx_diag_none(diag, name, "out of memory");
         ptx_module_free(m);
         return NULL;
     }
-    if (r) {
+    if (c.r) {
         if (diag)
-            ptx_diag_at(m, P.err_offset, P.err ? P.err : "syntax error", diag);
+            ptx_diag_at(m, c.P.err_offset, c.P.err ? c.P.err : "syntax error", diag);
         ptx_module_free(m);
         return NULL;
     }
@@ -122,12 +130,12 @@ static char *copy_input(const char *name, const char *data, size_t size,
                         unsigned jobs, ptx_diag *diag)
 {
     if (size > PTX_MAX_INPUT) {
-        set_diag(diag, name, TOO_BIG);
+        ptx_diag_none(diag, name, TOO_BIG);
         return NULL;
     }
-    char *buf = malloc(size + 1);
+    char *buf = ptx_malloc(size + 1);
     if (!buf) {
-        set_diag(diag, name, "out of memory");
+        ptx_diag_none(diag, name, "out of memory");
         return NULL;
     }
     if (size) /* data may be NULL for an empty buffer */
@@ -212,7 +220,7 @@ ptx_module *ptx_parse_unfused(const char *name, const char *data, size_t size,
 static char *read_all(FILE *f, size_t hint, size_t *size, const char **why)
 {
     size_t cap = hint >= 1 << 16 ? hint + 1 : 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
+    char *buf = ptx_malloc(cap + 1);
     if (!buf) {
         *why = "out of memory";
         return NULL;
@@ -225,7 +233,7 @@ static char *read_all(FILE *f, size_t hint, size_t *size, const char **why)
                 return NULL;
             }
             cap *= 2;
-            char *nb = realloc(buf, cap + 1);
+            char *nb = ptx_realloc(buf, cap + 1);
             if (!nb) {
                 free(buf);
                 *why = "out of memory";
@@ -260,7 +268,7 @@ static char *read_threads(FILE *f, size_t n, unsigned jobs)
 {
     if (ptx_parts(n, jobs, PTX_MIN_PART) < 2)
         return NULL;
-    char *buf = malloc(n + 1);
+    char *buf = ptx_malloc(n + 1);
     if (buf && ptx_read_threads(fileno(f), buf, n, jobs)) {
         buf[n] = 0;
         return buf;
@@ -281,7 +289,7 @@ ptx_module *ptx_parse_file_jobs(const char *path, unsigned jobs, ptx_diag *diag)
     if (!f) {
         char msg[200];
         snprintf(msg, sizeof msg, "cannot open: %.150s", strerror(errno));
-        set_diag(diag, path, msg);
+        ptx_diag_none(diag, path, msg);
         return NULL;
     }
     /* a regular file too big is refused before reading a byte of it */
@@ -293,7 +301,7 @@ ptx_module *ptx_parse_file_jobs(const char *path, unsigned jobs, ptx_diag *diag)
                  (unsigned long long)st.st_size, (size_t)PTX_MAX_INPUT);
         if (!is_stdin)
             fclose(f);
-        set_diag(diag, is_stdin ? "<stdin>" : path, msg);
+        ptx_diag_none(diag, is_stdin ? "<stdin>" : path, msg);
         return NULL;
     }
     const char *why = NULL;
@@ -306,7 +314,7 @@ ptx_module *ptx_parse_file_jobs(const char *path, unsigned jobs, ptx_diag *diag)
     if (!is_stdin)
         fclose(f);
     if (!buf) {
-        set_diag(diag, is_stdin ? "<stdin>" : path, why);
+        ptx_diag_none(diag, is_stdin ? "<stdin>" : path, why);
         return NULL;
     }
     parse_how h = { .jobs = jobs, .min_piece = PTX_MIN_PART };

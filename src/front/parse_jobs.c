@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "front/parser_state.h"
+#include "util/alloc.h"
 #include "util/threads.h"
 
 /* The scanner, inlined into lex_piece's loop as into the parser's yylex. */
@@ -55,7 +56,7 @@ typedef struct piece {
    scans run in parallel too. */
 static piece *plan(ptx_module *m, unsigned want)
 {
-    piece *v = calloc(want, sizeof *v);
+    piece *v = ptx_calloc(want, sizeof *v);
     for (unsigned i = 0; v && i < want; i++)
         v[i] = (piece){ .m = m, .at = m->size / want * i,
                         .until = i + 1 == want ? m->size : m->size / want * (i + 1) };
@@ -69,7 +70,7 @@ static uint32_t cut_after(const ptx_module *m, size_t at)
 
 static int grow_piece(piece *p)
 {
-    ptx_token *g = realloc(p->toks, (size_t)p->cap * 2 * sizeof *g);
+    ptx_token *g = ptx_realloc(p->toks, (size_t)p->cap * 2 * sizeof *g);
     if (!g)
         return 0;
     p->toks = g;
@@ -90,7 +91,7 @@ static int lex_piece(piece *p)
     ptx_lexer lx = { (const unsigned char *)m->src, (const unsigned char *)m->src + p->from,
                      (const unsigned char *)m->src + m->size, NULL };
     p->cap = (p->to - p->from) / 4 + 64;
-    p->toks = malloc((size_t)p->cap * sizeof *p->toks);
+    p->toks = ptx_malloc((size_t)p->cap * sizeof *p->toks);
     if (!p->toks)
         return 0;
     for (;;) {
@@ -125,6 +126,7 @@ static int parse_piece(piece *p, const ptx_module *m)
 {
     p->sub = *m;
     p->sub.items = NULL;
+    p->sub.arena = NULL;   /* not m's, for undo, should the next unwind */
     p->sub.arena = ptx_arena_new();
     ptx_parser P = { 0 };
     P.m = &p->sub;
@@ -152,13 +154,15 @@ static void lex_one(void *arg)
 static void parse_one(void *arg)
 {
     piece *p = arg;
+    p->ok = 0;   /* until the parse returns: memory may run out in it */
     memcpy(p->m->toks + p->base, p->toks, (size_t)p->n * sizeof *p->toks);
     free(p->toks);
     p->toks = NULL;
     p->ok = parse_piece(p, p->m);
 }
 
-/* Runs fn on every piece, a thread each: 1 if every piece did. */
+/* Runs fn on every piece, a thread each: 1 if every piece did (one that
+   ran out of memory did not: the serial parse then reports). */
 static int each_piece(run *r, void (*fn)(void *))
 {
     ptx_each_thread(r->v, r->n, sizeof *r->v, fn);
@@ -200,7 +204,7 @@ static int join(run *r)
     }
     if (total > UINT32_MAX - 1)
         return 0;
-    r->m->toks = malloc((size_t)total * sizeof *r->m->toks);
+    r->m->toks = ptx_malloc((size_t)total * sizeof *r->m->toks);
     r->m->ntoks = (uint32_t)total;
     return r->m->toks != NULL;
 }

@@ -3,6 +3,7 @@
 #define PTX_FRONT_PARSER_STATE_H
 
 #include "ptx/ptx.h"
+#include "util/alloc.h"
 #include "util/arena.h"
 #include "front/lexer.h"
 

@@ -1,8 +1,10 @@
 /* runs.c - a large text's pieces on threads, a run of pieces at a time. */
 #include <stdatomic.h>
 #include <string.h>
+#include "util/alloc.h"
 #include "front/runs.h"
 #include "front/piece.h"
+#include "util/buf.h"
 #include "util/threads.h"
 
 enum { RUNS_PER_JOB = 4 };
@@ -65,7 +67,8 @@ static void round_on_threads(runs *r, unsigned round, unsigned jobs)
     r->round = round;
     atomic_store(&r->next, 0);
     atomic_store(&r->workers, 0);
-    ptx_each_thread(r, jobs < r->n ? jobs : r->n, 0, take_runs);
+    if (ptx_each_thread(r, jobs < r->n ? jobs : r->n, 0, take_runs))
+        ptx_oom();   /* (what the runs hold is not freed: see ptx_codegen_pieces) */
 }
 
 size_t ptx_piece_end(const char *src, size_t from, size_t to, size_t piece)

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "ptx/ptx.h"
 #include "front/lexer.h"
+#include "util/alloc.h"
 #include "util/threads.h"
 
 typedef struct cursor {
@@ -33,7 +34,7 @@ static void lex_error(const char *name, const char *text, size_t n,
    files and buffers that may not have one, so lex private copies. */
 static char *sentinel_copy(const char *s, size_t n)
 {
-    char *p = malloc(n + 1);
+    char *p = ptx_malloc(n + 1);
     if (p) {
         if (n) /* s may be NULL for an empty text */
             memcpy(p, s, n);

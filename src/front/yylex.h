@@ -65,7 +65,7 @@ static int grow_tokens(ptx_parser *P, uint32_t need)
     uint32_t cap = P->cap ? P->cap : 1024;
     while (cap < need)
         cap *= 2;
-    ptx_token *t = realloc(P->m->toks, (size_t)cap * sizeof *t);
+    ptx_token *t = ptx_realloc(P->m->toks, (size_t)cap * sizeof *t);
     if (!t) {
         P->err = "out of memory";
         return 0;

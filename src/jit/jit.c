@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 #include "ptx/jit.h"
+#include "util/alloc.h"
 #include "util/diag.h"
 
 #include <stdarg.h>
@@ -254,7 +255,7 @@ ptx_jit *ptx_jit_open(ptx_diag *diag)
     const char *path = getenv("PTX_LIBCUDA");
     if (!path || !*path)
         path = "libcuda.so.1";
-    ptx_jit *j = calloc(1, sizeof *j);
+    ptx_jit *j = ptx_calloc(1, sizeof *j);
     if (!j) {
         put(err, errlen, "out of memory");
         return NULL;
@@ -364,7 +365,7 @@ static int link_ptx(ptx_jit *j, char *text, size_t n, CUjit_option *opt,
     }
     if (*r != CUDA_SUCCESS)
         return rc;
-    void *copy = malloc(nout ? nout : 1);
+    void *copy = ptx_malloc(nout ? nout : 1);
     if (!copy) {
         *what = NULL;
         return -1;
@@ -419,8 +420,8 @@ int ptx_jit_compile(ptx_jit *j, const char *ptx, size_t n, const char *arch,
         log_add(log, loglen, "' (want e.g. sm_90a)\n");
         return -1;
     }
-    char *text = malloc(n + 1);
-    char *elog = calloc(1, JIT_LOG_SIZE), *ilog = calloc(1, JIT_LOG_SIZE);
+    char *text = ptx_malloc(n + 1);
+    char *elog = ptx_calloc(1, JIT_LOG_SIZE), *ilog = ptx_calloc(1, JIT_LOG_SIZE);
     if (!text || !elog || !ilog) {
         free(text);
         free(elog);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "ptx/cubin.h"
 #include "ptx/jitverify.h"
+#include "util/alloc.h"
 
 enum { LOG_SIZE = 16384 };
 
@@ -66,7 +67,7 @@ ptx_jit_verdict ptx_jit_verify(ptx_jit *j, const char *arch, const char *name,
                                const ptx_jit_text *texts, int ntexts,
                                int names_may_differ, ptx_buf *report)
 {
-    compiled *a = calloc(2, sizeof *a), *b = a + 1;
+    compiled *a = ptx_calloc(2, sizeof *a), *b = a + 1;
     if (!a)
         return PTX_JIT_ERROR;
     a->rc = ptx_jit_compile(j, orig, norig, arch, &a->cubin, &a->n, a->log, LOG_SIZE);

@@ -19,8 +19,17 @@ PyObject *pyptx_str(const char *p, size_t n)
     return PyUnicode_DecodeUTF8(p ? p : "", (Py_ssize_t)n, "surrogateescape");
 }
 
+PyObject *pyptx_raise_error(PyObject *exc, const ptx_diag *d)
+{
+    if (!strcmp(d->msg, PTX_OUT_OF_MEMORY))
+        return PyErr_NoMemory();
+    return PyErr_Format(exc, "%s:%u:%u: error: %s", d->file, d->line, d->col, d->msg);
+}
+
 PyObject *pyptx_raise_diag(PyObject *exc, const ptx_diag *d)
 {
+    if (!strcmp(d->msg, PTX_OUT_OF_MEMORY))
+        return PyErr_NoMemory();
     /* SyntaxError's offset counts characters of `text` from 1 */
     PyObject *text = pyptx_str(d->line_text, strlen(d->line_text));
     PyObject *before = text ? pyptx_str(d->line_text, d->caret) : NULL;
@@ -160,10 +169,15 @@ static int drop_debug(PyObject *mod, const char **p, Py_ssize_t *n, unsigned job
     ptx_module *m = parse_bytes(mod, *p, *n, "<string>", jobs);
     if (!m)
         return -1;
+    int rc;
     Py_BEGIN_ALLOW_THREADS
-    ptx_emit_nodebug(m, filt);
+    rc = ptx_emit_nodebug(m, filt);
     ptx_module_free(m);
     Py_END_ALLOW_THREADS
+    if (rc) {
+        PyErr_NoMemory();
+        return -1;
+    }
     *p = filt->p ? filt->p : "";
     *n = (Py_ssize_t)filt->n;
     return 0;
@@ -184,7 +198,7 @@ static PyObject *generate_whole(PyObject *mod, ptx_module *m, const ptx_codegen_
     if (rc == 0)
         res = pyptx_str(out.p, out.n);
     else
-        PyErr_Format(state(mod)->error, "%s:%u:%u: error: %s", d.file, d.line, d.col, d.msg);
+        pyptx_raise_error(state(mod)->error, &d);
     ptx_buf_free(&out);
     return res;
 }
@@ -264,7 +278,7 @@ static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
     static char *names[] = { "a", "b", "ignore_debug", "ignore_labels", "ignore_names",
                              "ignore_regs", "context", "format", "jobs", NULL };
     /* pyptx-diff's three reports, as its default, --stat and --json print them */
-    static const struct { const char *name; void (*print)(const ptx_diff *, ptx_buf *); }
+    static const struct { const char *name; int (*print)(const ptx_diff *, ptx_buf *); }
         formats[] = { { "unified", ptx_diff_print_unified }, { "stat", ptx_diff_print_stat },
                       { "json", ptx_diff_print_json } };
     PyObject *a, *b;
@@ -276,7 +290,7 @@ static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
         return NULL;
     if (context < 0)
         return PyErr_Format(PyExc_ValueError, "context must be >= 0");
-    void (*print)(const ptx_diff *, ptx_buf *) = NULL;
+    int (*print)(const ptx_diff *, ptx_buf *) = NULL;
     for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
         if (!strcmp(format, formats[i].name))
             print = formats[i].print;
@@ -292,16 +306,19 @@ static PyObject *py_diff(PyObject *mod, PyObject *args, PyObject *kw)
         ptx_diag err;
         ptx_buf out = { 0 };
         ptx_diff *d;
+        int rc = -1;
         Py_BEGIN_ALLOW_THREADS
         d = ptx_diff_run(ma, mb, &o, &err);
         if (d)
-            print(d, &out);
+            rc = print(d, &out);
         ptx_diff_free(d);
         Py_END_ALLOW_THREADS
-        if (d)
+        if (rc == 0)
             res = pyptx_str(out.p, out.n);
+        else if (d)
+            PyErr_NoMemory();
         else
-            PyErr_SetString(state(mod)->error, err.msg);
+            pyptx_raise_error(state(mod)->error, &err);
         ptx_buf_free(&out);
     }
     ptx_module_free(fa);

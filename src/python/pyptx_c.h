@@ -37,6 +37,9 @@ PyObject *pyptx_module_new(ptx_module *m);
 
 /* module.c: raise PTXSyntaxError from a parse diagnostic. */
 PyObject *pyptx_raise_diag(PyObject *exc, const ptx_diag *d);
+/* exc with "file:line:col: error: msg", or
+   MemoryError where d says memory ran out. */
+PyObject *pyptx_raise_error(PyObject *exc, const ptx_diag *d);
 /* tree.c: every list is built the same way: append each new reference w
    (NULL when making it failed) to *l, which becomes NULL, with the error
    set, at the first failure; the loops run while *l. */

@@ -82,8 +82,7 @@ static PyObject *expr_texts(const ptx_module *m, const ptx_expr *e)
     PyObject *l = PyList_New(0);
     for (; l && e; e = e->next) {
         ptx_buf b = { 0 };
-        ptx_emit_expr(m, e, &b);
-        pyptx_append(&l, pyptx_str(b.p, b.n));
+        pyptx_append(&l, ptx_emit_expr(m, e, &b) ? PyErr_NoMemory() : pyptx_str(b.p, b.n));
         ptx_buf_free(&b);
     }
     return l;
@@ -179,13 +178,11 @@ static void module_dealloc(PtxModule *mod)
 static PyObject *print(PtxModule *mod, int canonical)
 {
     ptx_buf out = { 0 };
+    int rc;
     Py_BEGIN_ALLOW_THREADS
-    if (canonical)
-        ptx_emit_canonical(mod->m, &out);
-    else
-        ptx_emit_exact(mod->m, &out);
+    rc = canonical ? ptx_emit_canonical(mod->m, &out) : ptx_emit_exact(mod->m, &out);
     Py_END_ALLOW_THREADS
-    PyObject *s = pyptx_str(out.p, out.n);
+    PyObject *s = rc ? PyErr_NoMemory() : pyptx_str(out.p, out.n);
     ptx_buf_free(&out);
     return s;
 }
@@ -364,7 +361,10 @@ static PyObject *stmt_kind(PtxView *v, void *c)
 static PyObject *stmt_text(PtxView *v, void *c)
 {
     ptx_buf b = { 0 };
-    ptx_emit_stmt(v->mod->m, v->s, 0, &b);
+    if (ptx_emit_stmt(v->mod->m, v->s, 0, &b)) {
+        ptx_buf_free(&b);
+        return PyErr_NoMemory();
+    }
     while (b.n && (b.p[b.n - 1] == '\n'))
         b.n--;
     PyObject *s = pyptx_str(b.p, b.n);

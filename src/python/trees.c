@@ -57,9 +57,11 @@ static int report(const char **pa, size_t na, const char **pb, size_t nb,
     ptx_tree_diff *t = fa && fb ? ptx_diff_trees(fa, na, fb, nb, o, &d) : NULL;
     ptx_res *res = t && resources ? ptx_tree_measure(t, mo, &d) : NULL;
     int ok = t && (!resources || res);
-    if (ok)
-        ptx_tree_print(t, f, res, out);
-    snprintf(err, errn, "%s", !fa || !fb ? "out of memory" : d.msg);
+    if (ok && ptx_tree_print(t, f, res, out) != 0) {
+        ok = 0;
+        snprintf(d.msg, sizeof d.msg, PTX_OUT_OF_MEMORY);
+    }
+    snprintf(err, errn, "%s", !fa || !fb ? PTX_OUT_OF_MEMORY : d.msg);
     ptx_res_free(res, t ? ptx_tree_nkernels(t) : 0);
     ptx_tree_free(t);
     ptx_tree_files_free(fa, na);
@@ -102,6 +104,8 @@ PyObject *pyptx_diff_trees(PyObject *mod, PyObject *args, PyObject *kw, PyObject
         Py_END_ALLOW_THREADS
         if (rc == 0)
             res = pyptx_str(out.p ? out.p : "", out.n);
+        else if (!strcmp(err, PTX_OUT_OF_MEMORY))
+            PyErr_NoMemory();
         else
             PyErr_SetString(error, err);
         ptx_buf_free(&out);

@@ -68,7 +68,7 @@ static PyObject *gen(PyObject *cap, PyObject *masks)
     Py_END_ALLOW_THREADS
     PyMem_Free((void *)o.kernel_sugar);
     PyObject *res = rc == 0 ? pyptx_str(out.p, out.n)
-        : PyErr_Format(c->error, "%s:%u:%u: error: %s", d.file, d.line, d.col, d.msg);
+        : pyptx_raise_error(c->error, &d);
     ptx_buf_free(&out);
     return res;
 }

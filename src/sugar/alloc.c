@@ -7,6 +7,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/alloc.h"
+#include "util/buf.h"
 
 /* ---- printing ------------------------------------------------------------- */
 

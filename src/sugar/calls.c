@@ -29,6 +29,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/buf.h"
 
 /* A slot of a modifier pattern: takes one modifier from its domain.  A
    name ending in '?' may be absent.  Patterns name a slot by its very row

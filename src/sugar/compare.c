@@ -36,6 +36,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/buf.h"
 
 #define NEVER UINT32_MAX
 

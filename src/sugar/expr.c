@@ -24,6 +24,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/buf.h"
 
 #define MAXCHAIN 6
 #define MAXOPS 8

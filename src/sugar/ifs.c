@@ -23,6 +23,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/buf.h"
 
 typedef struct ifs {
     cg_module *m;

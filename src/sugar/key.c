@@ -27,6 +27,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/buf.h"
 
 /* Keys are built for every statement of a list: no printf. */
 static void put_num(ptx_buf *b, char tag, int64_t v)

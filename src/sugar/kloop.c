@@ -29,6 +29,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/buf.h"
 
 #define MAXU 64
 

@@ -11,6 +11,9 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
+#include "util/buf.h"
+#include "util/diag.h"
 
 #define ROW(k, type, print, nests, orig, args, sym, name, count)              \
     { { #k, print, sizeof(type), nests }, orig, args, sym, name, count },
@@ -229,23 +232,57 @@ static void sugared(cg_module *m, const ptx_codegen_options *o, ptx_buf *out)
     cg_print_tail(m, out);
 }
 
+typedef struct codegen_call {
+    const ptx_module *pm;
+    const ptx_codegen_options *o;
+    ptx_buf *out;
+    ptx_diag *err;
+    cg_module *m;       /* freed by ptx_codegen, however the call ends */
+    int r;
+} codegen_call;
+
+static void codegen(void *ud)
+{
+    codegen_call *c = ud;
+    const ptx_codegen_options *o = c->o;
+    c->r = cg_build(c->pm, o, &c->m, c->err);
+    if (c->r)
+        return;
+    if (o->stats)
+        cg_count_stats(c->m, 0, o->stats);
+    if (o->sugar)
+        sugared(c->m, o, c->out);
+    else   /* no passes: the kernels can be printed at once */
+        cg_print_all(c->m, o->jobs, c->out);
+}
+
 int ptx_codegen(const ptx_module *pm, const ptx_codegen_options *o,
                 ptx_buf *out, ptx_diag *err)
 {
     ptx_codegen_options none = { 0 };
-    cg_module *m;
-    if (!o)
-        o = &none;
-    if (cg_build(pm, o, &m, err) != 0)
+    codegen_call c = { pm, o ? o : &none, out, err, NULL, 0 };
+    int r = ptx_protect_buf(out, codegen, &c);
+    cg_module_free(c.m);
+    if (r) {
+        ptx_diag_none(err, pm->filename, "out of memory");
         return -1;
-    if (o->stats)
-        cg_count_stats(m, 0, o->stats);
-    if (o->sugar)
-        sugared(m, o, out);
-    else   /* no passes: the kernels can be printed at once */
-        cg_print_all(m, o->jobs, out);
-    cg_module_free(m);
-    return 0;
+    }
+    return c.r ? -1 : 0;
+}
+
+typedef struct pieces_call {
+    const char *name, *src;
+    size_t size, piece;
+    const ptx_codegen_options *o;
+    ptx_buf *out;
+    int r;
+} pieces_call;
+
+static void codegen_pieces(void *ud)
+{
+    pieces_call *c = ud;
+    c->r = c->o->sugar ? sg_codegen_pieces(c->name, c->src, c->size, c->piece, c->o, c->out)
+                       : cg_codegen_pieces(c->name, c->src, c->size, c->piece, c->o, c->out);
 }
 
 int ptx_codegen_pieces(const char *name, const char *src, size_t size,
@@ -253,6 +290,7 @@ int ptx_codegen_pieces(const char *name, const char *src, size_t size,
 {
     if (!o)
         return 0;
-    return o->sugar ? sg_codegen_pieces(name, src, size, piece, o, out)
-                    : cg_codegen_pieces(name, src, size, piece, o, out);
+    pieces_call c = { name, src, size, piece, o, out, 0 };
+    /* out of memory: the whole module is taken, and says so */
+    return ptx_protect_buf(out, codegen_pieces, &c) ? 0 : c.r;
 }

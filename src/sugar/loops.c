@@ -21,6 +21,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/buf.h"
 
 typedef struct loops {
     cg_module *m;

@@ -36,9 +36,10 @@ static int short_name(const char *mangled, char *out, size_t cap)
     char *d = cplus_demangle(mangled, DMGL_ANSI | DMGL_GNU_V3);   /* not Rust's too */
     if (!d)
         return 0;
-    /* drop <...> and (...) groups, keep the text after the last "::" */
+    /* drop <...> and (...) groups, in place (what is kept never moves
+       right), and keep the text after the last "::" */
     size_t n = strlen(d), o = 0;
-    char *flat = malloc(n + 1);
+    char *flat = d;
     int depth = 0;
     for (size_t i = 0; i < n; i++) {
         char c = d[i];
@@ -56,7 +57,6 @@ static int short_name(const char *mangled, char *out, size_t cap)
             flat[o++] = c;
     }
     flat[o] = 0;
-    free(d);
     const char *last = flat, *p = flat;
     while ((p = strstr(p, "::")) != NULL) {
         p += 2;
@@ -70,7 +70,7 @@ static int short_name(const char *mangled, char *out, size_t cap)
         out[k++] = ok ? c : '_';
     }
     out[k] = 0;
-    free(flat);
+    free(d);
     if (!k || strstr(out, "operator") == out)
         return 0;
     if (out[0] >= '0' && out[0] <= '9')

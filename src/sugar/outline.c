@@ -47,6 +47,8 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/outline.h"
+#include "util/alloc.h"
+#include "util/buf.h"
 
 static void push_item(outliner *o, item it)
 {
@@ -571,8 +573,8 @@ static long plan(outliner *o, uint32_t lead, group *g)
    start with that statement). */
 static void find_groups(outliner *o)
 {
-    group *g = calloc(2, sizeof *g);
-    member *mbs = calloc(2 * MAXMEMB, sizeof *mbs);
+    group *g = ptx_calloc(2, sizeof *g);
+    member *mbs = ptx_calloc(2 * MAXMEMB, sizeof *mbs);
     for (uint32_t i = 0; g && mbs && i < o->n && o->budget > 0; i++) {
         if (!o->v[i].next || taken(o, i))
             continue;

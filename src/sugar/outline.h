@@ -7,6 +7,7 @@
 #define PTX_SUGAR_OUTLINE_H
 
 #include "sugar/sugar.h"
+#include "util/buf.h"
 
 #define MINRUN 3      /* statements */
 #define MAXRUN 64

@@ -32,6 +32,7 @@
 #include "front/piece.h"
 #include "sugar/sugar.h"
 #include "front/runs.h"
+#include "util/buf.h"
 #include "util/threads.h"
 
 typedef struct sugar_pieces {

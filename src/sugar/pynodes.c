@@ -11,6 +11,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/buf.h"
 
 /* ---- constructors ---------------------------------------------------- */
 

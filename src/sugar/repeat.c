@@ -37,6 +37,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/repeat.h"
+#include "util/buf.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif

@@ -36,6 +36,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/repeat.h"
+#include "util/buf.h"
 
 /* What one recorded register is: the list that holds it, at which index. */
 typedef struct elemrec {

@@ -19,6 +19,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/buf.h"
 
 #define STATIC_SMEM_MAX (48u * 1024)   /* kernel.py: above it, dynamic */
 

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/buf.h"
 
 /* The Python names of the special registers that get one. */
 static const struct { const char *ptx, *py; } names[] = {

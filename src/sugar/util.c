@@ -8,6 +8,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/buf.h"
 
 /* ---- copies and comparisons ---------------------------------------- */
 

@@ -51,6 +51,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/buf.h"
 
 #define MAXW 16      /* holes (operands that may differ) per block */
 #define MAXLOCAL 16  /* names declared by a block */

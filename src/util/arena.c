@@ -1,19 +1,14 @@
 /* arena.c - chunked bump allocator. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/alloc.h"
 #include "util/arena.h"
 
 enum { CHUNK_MIN = 64 * 1024, CHUNK_MAX = 16 * 1024 * 1024 };
 
 ptx_arena *ptx_arena_new(void)
 {
-    ptx_arena *a = calloc(1, sizeof *a);
-    if (!a) {
-        fputs("fatal: out of memory\n", stderr);
-        exit(1);
-    }
-    return a;
+    return ptx_xcalloc(1, sizeof(ptx_arena));
 }
 
 void *ptx_arena_alloc_chunk(ptx_arena *a, size_t n)
@@ -24,11 +19,7 @@ void *ptx_arena_alloc_chunk(ptx_arena *a, size_t n)
         cap = CHUNK_MAX;
     if (cap < n)
         cap = n;
-    ptx_arena_chunk *c = malloc(sizeof *c + cap);
-    if (!c) {
-        fputs("fatal: out of memory\n", stderr);
-        exit(1);
-    }
+    ptx_arena_chunk *c = ptx_xmalloc(sizeof *c + cap);
     c->prev = a->top;
     c->cap = cap;
     a->top = c;

@@ -47,7 +47,7 @@ static inline void ptx_arena_clear(char *p, size_t n)
 
 /* Zeroed memory, 8-byte aligned.  Inline because the parser allocates a
    node for nearly every token: with a constant size the clearing becomes a
-   few stores.  Exits the process only if malloc fails. */
+   few stores.  Unwinds (util/alloc.h) where malloc fails. */
 static inline void *ptx_arena_alloc(ptx_arena *a, size_t n)
 {
     n = (n + 7) & ~(size_t)7;

@@ -1,73 +1,83 @@
-/* buf.c - growable output buffer. */
+/* buf.c - growable output buffer: the public functions, which report
+   running out of memory, and util/buf.h's, which unwind. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ptx/ptx.h"
+#include "util/alloc.h"
 
-void ptx_buf_reserve(ptx_buf *b, size_t extra)
+/* Room for `extra` more bytes: 0, or -1 (b unchanged) where there is no
+   memory for it. */
+static int grow(ptx_buf *b, size_t extra)
 {
     if (b->cap - b->n >= extra)
-        return;
+        return 0;
     size_t cap = b->cap ? b->cap : 4096;
     while (cap - b->n < extra)
         cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (!p) {
-        fputs("fatal: out of memory\n", stderr);
-        exit(1);
-    }
+    char *p = ptx_realloc(b->p, cap);
+    if (!p)
+        return -1;
     b->p = p;
     b->cap = cap;
+    return 0;
 }
 
-void ptx_buf_put_slow(ptx_buf *b, const char *s, size_t n)
+static int put(ptx_buf *b, const char *s, size_t n)
 {
     if (!n)
-        return; /* b->p and s may be NULL: memcpy(NULL, NULL, 0) is UB */
-    ptx_buf_reserve(b, n);
+        return 0; /* b->p and s may be NULL: memcpy(NULL, NULL, 0) is UB */
+    if (grow(b, n))
+        return -1;
     memcpy(b->p + b->n, s, n);
     b->n += n;
-}
-
-/* The out-of-line API functions (ptx.h defines same-named inline macros
-   for everyone else). */
-#undef ptx_buf_put
-#undef ptx_buf_putc
-#undef ptx_buf_puts
-
-void ptx_buf_put(ptx_buf *b, const char *s, size_t n)
-{
-    ptx_buf_put_slow(b, s, n);
-}
-
-void ptx_buf_puts(ptx_buf *b, const char *s)
-{
-    ptx_buf_put_inline(b, s, strlen(s));
-}
-
-void ptx_buf_putc(ptx_buf *b, char c)
-{
-    ptx_buf_put_slow(b, &c, 1);
+    return 0;
 }
 
 /* Formats straight into the buffer; only text longer than the room left
    (at least 256 bytes) is formatted a second time. */
-void ptx_buf_printf(ptx_buf *b, const char *fmt, ...)
+static int vprint(ptx_buf *b, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = -1;
+    if (grow(b, 256) == 0)
+        n = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
+    if (n >= 0 && (size_t)n >= b->cap - b->n) {
+        if (grow(b, (size_t)n + 1))
+            n = -1;
+        else
+            vsnprintf(b->p + b->n, (size_t)n + 1, fmt, again);
+    }
+    va_end(again);
+    if (n < 0)
+        return -1;
+    b->n += (size_t)n;
+    return 0;
+}
+
+int ptx_buf_put(ptx_buf *b, const char *s, size_t n)
+{
+    return put(b, s, n);
+}
+
+int ptx_buf_puts(ptx_buf *b, const char *s)
+{
+    return put(b, s, strlen(s));
+}
+
+int ptx_buf_putc(ptx_buf *b, char c)
+{
+    return put(b, &c, 1);
+}
+
+int ptx_buf_printf(ptx_buf *b, const char *fmt, ...)
 {
     va_list ap;
-    ptx_buf_reserve(b, 256);
     va_start(ap, fmt);
-    int n = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
+    int r = vprint(b, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n >= b->cap - b->n) {
-        ptx_buf_reserve(b, (size_t)n + 1);
-        va_start(ap, fmt);
-        vsnprintf(b->p + b->n, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    b->n += (size_t)n;
+    return r;
 }
 
 void ptx_buf_free(ptx_buf *b)
@@ -75,4 +85,28 @@ void ptx_buf_free(ptx_buf *b)
     free(b->p);
     b->p = NULL;
     b->n = b->cap = 0;
+}
+
+/* util/buf.h's */
+
+void ptx_buf_reserve(ptx_buf *b, size_t extra)
+{
+    if (grow(b, extra))
+        ptx_oom();
+}
+
+void ptx_buf_put_slow(ptx_buf *b, const char *s, size_t n)
+{
+    if (put(b, s, n))
+        ptx_oom();
+}
+
+void ptx_buf_xprintf(ptx_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vprint(b, fmt, ap);
+    va_end(ap);
+    if (r)
+        ptx_oom();
 }

@@ -5,6 +5,7 @@
 #ifndef PTX_UTIL_DIAG_H
 #define PTX_UTIL_DIAG_H
 
+#include <stdio.h>
 #include <string.h>
 #include "ptx/ptx.h"
 
@@ -19,6 +20,17 @@ static inline char *ptx_diag_msgbuf(ptx_diag *d, size_t *cap)
     memset(d, 0, sizeof *d);
     *cap = sizeof d->msg;
     return d->msg;
+}
+
+/* d (where given) says msg about `file` (NULL: none), line 0. */
+static inline void ptx_diag_none(ptx_diag *d, const char *file, const char *msg)
+{
+    size_t n;
+    char *m = ptx_diag_msgbuf(d, &n);
+    if (!m)
+        return;
+    snprintf(d->file, sizeof d->file, "%s", file ? file : "");
+    snprintf(m, n, "%s", msg);
 }
 
 #endif

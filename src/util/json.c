@@ -1,5 +1,6 @@
 /* json.c - JSON string escaping. */
 #include <string.h>
+#include "util/buf.h"
 #include "util/json.h"
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ptx/ptx.h"
+#include "util/alloc.h"
 #include "util/threads.h"
 #include "util/paths.h"
 
@@ -19,7 +20,7 @@ char *paths_read(const char *path, size_t *size)
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
-    char *p = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    char *p = n >= 0 ? ptx_malloc((size_t)n + 1) : NULL;
     if (p) {
         *size = fread(p, 1, (size_t)n, f);
         p[*size] = 0;

@@ -3,36 +3,48 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "util/alloc.h"
+#include "util/buf.h"
+#include "util/alloc.h"
 #include "util/threads.h"
 
 typedef struct call {
     void (*fn)(void *item);
     void *item;
+    int unwound;
 } call;
 
+/* Each call under a scope of its own: memory running out in one must not
+   jump across threads, nor past the joins. */
 static void *start(void *arg)
 {
     call *c = arg;
-    c->fn(c->item);
+    c->unwound |= ptx_protect(c->fn, c->item) != 0;
     return NULL;
 }
 
-void ptx_each_thread(void *items, unsigned n, size_t size, void (*fn)(void *item))
+unsigned ptx_each_thread(void *items, unsigned n, size_t size, void (*fn)(void *item))
 {
     pthread_t t[PTX_MAX_THREADS];
     call c[PTX_MAX_THREADS];
     int started[PTX_MAX_THREADS] = { 0 };
-    unsigned nt = n < PTX_MAX_THREADS ? n : PTX_MAX_THREADS;
-    for (unsigned i = 1; i < nt; i++) {
-        c[i] = (call){ fn, (char *)items + i * size };
-        started[i] = pthread_create(&t[i], NULL, start, &c[i]) == 0;
-    }
-    for (unsigned i = 0; i < n; i++)
-        if (i >= nt || !started[i])
-            fn((char *)items + i * size);
+    unsigned nt = n < PTX_MAX_THREADS ? n : PTX_MAX_THREADS, unwound = 0;
+    for (unsigned i = 0; i < nt; i++)
+        c[i] = (call){ fn, (char *)items + i * size, 0 };
     for (unsigned i = 1; i < nt; i++)
-        if (started[i])
+        started[i] = pthread_create(&t[i], NULL, start, &c[i]) == 0;
+    for (unsigned i = 0; i < n; i++)
+        if (i >= nt || !started[i]) {
+            call here = { fn, (char *)items + i * size, 0 };
+            start(&here);
+            unwound += here.unwound;
+        }
+    for (unsigned i = 1; i < nt; i++)
+        if (started[i]) {
             pthread_join(t[i], NULL);
+            unwound += c[i].unwound;
+        }
+    return unwound;
 }
 
 /* Bytes [from, to) of a file (fd) or of memory (src, when fd < 0) into
@@ -141,22 +153,36 @@ static void print_or_copy(void *arg)
     }
 }
 
+/* Unwinding: the parts' buffers, then the array (v ends where a part's
+   fn is NULL, as calloc left the slot past the last). */
+static void free_printed(void *arg)
+{
+    printed *v = arg;
+    for (printed *p = v; p->fn; p++)
+        ptx_buf_free(&p->text);
+    free(v);
+}
+
 void ptx_print_each_thread(void *parts, unsigned n, size_t size,
                            void (*fn)(void *part, ptx_buf *text), ptx_buf *out)
 {
-    printed *v = calloc(n ? n : 1, sizeof *v);
+    printed *v = ptx_calloc(n + 1, sizeof *v);
     if (!v) {   /* one part after another, straight into out */
         for (unsigned i = 0; i < n; i++)
             fn((char *)parts + i * size, out);
         return;
     }
+    ptx_owned own;
+    ptx_own(&own, free_printed, v);
     for (unsigned i = 0; i < n; i++)
         v[i] = (printed){ fn, (char *)parts + i * size, { 0 }, NULL };
-    ptx_each_thread(v, n, sizeof *v, print_or_copy);
+    if (ptx_each_thread(v, n, sizeof *v, print_or_copy))
+        ptx_oom();
     size_t total = 0;
     for (unsigned i = 0; i < n; i++)
         total += v[i].text.n;
     if (!total) {   /* nothing printed: nothing to copy, no buffer to free */
+        ptx_disown(&own);
         free(v);
         return;
     }
@@ -167,6 +193,7 @@ void ptx_print_each_thread(void *parts, unsigned n, size_t size,
         at += v[i].text.n;
     }
     out->n += total;
-    ptx_each_thread(v, n, sizeof *v, print_or_copy);
+    ptx_each_thread(v, n, sizeof *v, print_or_copy);   /* (copies: no allocation) */
+    ptx_disown(&own);
     free(v);
 }

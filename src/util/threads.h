@@ -36,8 +36,11 @@ int ptx_jobs_arg(const char *text, unsigned *jobs);
    thread of its own, and returns when all have returned (size 0: every
    item is `items`, for n workers that take their work from one place).  This thread takes
    item 0, and any item whose thread could not be started, so that every
-   item is done even where no thread starts. */
-void ptx_each_thread(void *items, unsigned n, size_t size, void (*fn)(void *item));
+   item is done even where no thread starts.  Each call runs under
+   ptx_protect (util/alloc.h): returns how many unwound, having run out of
+   memory (what they allocated is for the caller to free, through the
+   items). */
+unsigned ptx_each_thread(void *items, unsigned n, size_t size, void (*fn)(void *item));
 
 /* All n bytes of file fd from its start into p, read in parts of at least
    PTX_MIN_PART bytes on up to `jobs` threads at once: the pages of p are

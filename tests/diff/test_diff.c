@@ -11,6 +11,7 @@
 #include <cmocka.h>
 #include "diff/internal.h"
 #include "ptx/diff.h"
+#include "util/buf.h"
 
 /* Length of the longest common subsequence, the slow and sure way. */
 static size_t lcs(const uint32_t *a, size_t n, const uint32_t *b, size_t m)

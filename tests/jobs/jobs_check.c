@@ -41,6 +41,7 @@
 #include "front/parser_state.h"
 #include "ptx/codegen.h"
 #include "cli/common/walk.h"
+#include "util/buf.h"
 #include "util/paths.h"
 
 static const unsigned thread_counts[] = { 2, 3, 8, 64 };
@@ -66,7 +67,7 @@ static int same_diag(const ptx_diag *a, const ptx_diag *b)
 }
 
 static int same_text(const ptx_module *a, const ptx_module *b,
-                     void (*emit)(const ptx_module *, ptx_buf *))
+                     int (*emit)(const ptx_module *, ptx_buf *))
 {
     ptx_buf x = { 0 }, y = { 0 };
     emit(a, &x);

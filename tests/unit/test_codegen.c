@@ -15,6 +15,7 @@
 #include "codegen/pystr.h"
 #include "ptx/codegen.h"
 #include "ptx/ptx.h"
+#include "util/buf.h"
 
 static const char K1[] =
     ".version 8.5\n.target sm_90a\n.address_size 64\n\n"

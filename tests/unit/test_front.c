@@ -9,6 +9,7 @@
 #include "ptx/ptx.h"
 #include "front/lexer.h"
 #include "front/parser_state.h"
+#include "util/buf.h"
 
 /* ---- helpers */
 

@@ -11,6 +11,7 @@
 #include "ptx/ptx.h"
 #include "ptx/diff.h"
 #include "front/debug.h"
+#include "util/buf.h"
 
 /* A .file at module level, a .loc between instructions (one with
    Triton's comment, one after code on its line), $L__tmp0 that only the

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include "cli/diff/cli.h"
 #include "cli/common/walk.h"
+#include "util/alloc.h"
 #include "util/paths.h"
 #include "util/threads.h"
 
@@ -72,7 +73,8 @@ static int print_report(const diff_cli *c, const ptx_tree_diff *t, const ptx_res
     ptx_buf out = { 0 };
     ptx_tree_format f = c->json ? PTX_TREE_JSON : c->markdown ? PTX_TREE_MARKDOWN
                       : c->stat ? PTX_TREE_STAT : PTX_TREE_UNIFIED;
-    ptx_tree_print(t, f, res, &out);
+    if (ptx_tree_print(t, f, res, &out))
+        ptx_oom();
     int rc = (out.n && fwrite(out.p, 1, out.n, stdout) != out.n) || fflush(stdout);
     ptx_buf_free(&out);
     if (rc)
