@@ -28,7 +28,8 @@ endif()
 
 python_add_library(_core MODULE WITH_SOABI src/python/module.c src/python/tree.c
   src/python/verify.c src/python/trees.c)
-target_include_directories(_core PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/python)
+target_include_directories(_core PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src/python
+  ${CMAKE_CURRENT_SOURCE_DIR}/src)   # (util/alloc.h: the PTX_FAULTS hook)
 target_link_libraries(_core PRIVATE ptx)
 ptx_pgo(_core)
 

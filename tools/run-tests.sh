@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run-tests.sh - set up (tools/setup.sh) and run the whole test suite, then
-# the same suite again built with AddressSanitizer + UBSan (build-asan).
-# Fails when either run has a failing test.
+# the same suite again built with AddressSanitizer + UBSan (build-asan),
+# then the Python side of the allocation-failure sweep (build-faults).
+# Fails when any of them has a failing test.
 #
 #   tools/run-tests.sh            the whole suite, as CI runs it
 #   tools/run-tests.sh --quick    the tests labelled quick (tests/CMakeLists.txt:
@@ -31,4 +32,11 @@ cmake --build build-asan -j "$(nproc)"
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
     ctest --output-on-failure -j "$(nproc)" --timeout 3000 \
           -LE 'fuzz|valgrind' -E '^install_and_package$') || rc=1
+
+# The allocation-failure hook with the Python extension (an ASan-built one
+# cannot load into this python): tests/faults/python_sweep.py alone.
+cmake -S . -B build-faults -DCMAKE_BUILD_TYPE=Release -DPTX_FAULTS=ON -DPTX_PGO=OFF \
+      -DPTX_VENV_PYTHON="$PWD/build/venv/bin/python" >/dev/null
+cmake --build build-faults -j "$(nproc)" --target _core
+(cd build-faults && ctest --output-on-failure -R '^faults_python$') || rc=1
 exit $rc

@@ -223,6 +223,14 @@ void cg_open_part(cg_open *o, cg_module *m, const ptx_module *pm, size_t at,
    ends or fails before it. */
 void cg_open_free(cg_open *o);
 
+/* pieces.c: a piece's tree and the arena of its IR, held while it is
+   built and printed, freed by cg_release_piece (a ptx_own release). */
+typedef struct cg_piece_held {
+    ptx_module *pm;
+    ptx_arena *ir;
+} cg_piece_held;
+void cg_release_piece(void *h);
+
 /* uses.c: `found` and the bits of names[0..nnames) (nnames <= 64) that
    the Python code p[0..n) uses: as words outside literals and comments,
    not after a '.', not numbers. */

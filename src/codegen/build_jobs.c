@@ -65,31 +65,21 @@ static int larger_first(const void *a, const void *b)
 /* Kernels from `from` on, the largest first (on threads): a library
    module's kernels run from a few KiB to several MiB, and one of the
    largest taken last would run alone while the other threads wait. */
-static uint32_t *build_order(const cg_module *m, uint32_t from, uint32_t to,
-                             unsigned threads)
+static void build_order(const cg_module *m, uint32_t from, uint32_t to, unsigned threads,
+                        uint32_t *order, sized *v)
 {
     uint32_t n = to - from;
-    uint32_t *order = ptx_malloc(n * sizeof *order);
-    sized *v = threads > 1 ? ptx_malloc(n * sizeof *v) : NULL;
-    if (!order) {
-        free(v);
-        return NULL;
-    }
     for (uint32_t i = 0; i < n; i++) {
         order[i] = from + i;
-        if (v) {
-            const ptx_stmt *s = m->kernels[from + i].src;
-            const ptx_token *t = m->src->toks;
-            v[i] = (sized){ t[s->u.func.body->rbrace].start - t[s->first].start, from + i };
-        }
+        const ptx_stmt *s = m->kernels[from + i].src;
+        const ptx_token *t = m->src->toks;
+        v[i] = (sized){ t[s->u.func.body->rbrace].start - t[s->first].start, from + i };
     }
-    if (v) {
+    if (threads > 1) {
         qsort(v, n, sizeof *v, larger_first);
         for (uint32_t i = 0; i < n; i++)
             order[i] = v[i].kernel;
-        free(v);
     }
-    return order;
 }
 
 /* The ops of a piece's opcode words into m (m->ops_kept). */
@@ -117,15 +107,36 @@ static void merge(cg_module *m, builder_thread *t, ptx_arena *ir)
             keep_ops(m, &t->copy);
         ptx_arena_adopt(ir, t->copy.arena);
         ptx_arena_adopt(ir, t->copy.stmts);
+        t->copy.arena = t->copy.stmts = NULL;
         return;
     }
     ptx_arena_adopt(m->arena, t->copy.arena);
     ptx_arena_adopt(m->stmts, t->copy.stmts);
+    t->copy.arena = t->copy.stmts = NULL;   /* (m's now, should cg_grow unwind) */
     for (uint32_t i = 0; i < t->copy.nopcodes; i++) {
         m->opcodes_v = cg_grow(m, m->opcodes_v, m->nopcodes, &m->capopcodes,
                                sizeof *m->opcodes_v);
         m->opcodes_v[m->nopcodes++] = t->copy.opcodes_v[i];
     }
+}
+
+/* The builders and what they hold: freed when done, or where memory runs
+   out (util/alloc.h). */
+typedef struct builders {
+    builder_thread *t;
+    uint32_t *order;
+    unsigned n;
+} builders;
+
+static void release_builders(void *arg)
+{
+    builders *b = arg;
+    for (unsigned i = 0; i < b->n; i++) {
+        ptx_arena_free(b->t[i].copy.arena);
+        ptx_arena_free(b->t[i].copy.stmts);
+    }
+    free(b->order);
+    free(b->t);
 }
 
 void cg_build_kernels(cg_module *m, uint32_t from, uint32_t to, unsigned jobs,
@@ -137,19 +148,22 @@ void cg_build_kernels(cg_module *m, uint32_t from, uint32_t to, unsigned jobs,
     if (!count)
         return;
     n = n ? n : 1;
-    builder_thread *t = n >= 2 || ir ? ptx_calloc(n, sizeof *t) : NULL;
-    uint32_t *order = t ? build_order(m, from, to, n) : NULL;
-    if (!order) {
-        /* (a piece's builds allocate from the module when calloc fails:
-           they are kept with it, a leak until the module is freed) */
-        free(t);
+    if (n < 2 && !ir) {
         for (uint32_t i = from; i < to; i++)
             cg_build_kernel(m, &m->kernels[i]);
         return;
     }
+    /* the builders, then the order and its sort keys in one block */
+    builders b = { ptx_xcalloc(n, sizeof(builder_thread)), NULL, n };
+    ptx_owned own;
+    ptx_own(&own, release_builders, &b);
+    b.order = ptx_xmalloc(count * (sizeof *b.order + sizeof(sized)));
+    build_order(m, from, to, n, b.order, (sized *)(b.order + count));
+    builder_thread *t = b.t;
     atomic_uint next = 0;
     for (unsigned i = 0; i < n; i++) {
         t[i].copy = *m;
+        t[i].copy.arena = t[i].copy.stmts = NULL;   /* not m's, should the next unwind */
         t[i].copy.arena = ptx_arena_new();
         t[i].copy.stmts = ptx_arena_new();
         t[i].copy.opcodes = NULL;
@@ -157,16 +171,16 @@ void cg_build_kernels(cg_module *m, uint32_t from, uint32_t to, unsigned jobs,
         t[i].copy.nopcodes = t[i].copy.capopcodes = 0;
         t[i].copy.types_used = 0;
         t[i].next = &next;
-        t[i].order = order;
+        t[i].order = b.order;
         t[i].n = count;
         t[i].m = m;
     }
     if (n == 1)
         build_some(&t[0]);
-    else
-        ptx_each_thread(t, n, sizeof *t, build_some);
+    else if (ptx_each_thread(t, n, sizeof *t, build_some))
+        ptx_oom();
     for (unsigned i = 0; i < n; i++)
         merge(m, &t[i], ir);
-    free(order);
-    free(t);
+    ptx_disown(&own);
+    release_builders(&b);
 }

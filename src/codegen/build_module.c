@@ -199,6 +199,8 @@ static void header_note(cg_builder *b, cg_kernel *k, const ptx_func *f)
 {
     const ptx_module *pm = b->pm;
     ptx_buf nb = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &nb, NULL);
     for (ptx_tok t = f->kw + 1; t <= f->body->lbrace; t++) {
         uint32_t a = ptx_tok_lead(pm, t), z = pm->toks[t].start;
         const char *g = pm->src + a;
@@ -220,7 +222,7 @@ static void header_note(cg_builder *b, cg_kernel *k, const ptx_func *f)
     }
     if (nb.n)
         k->note = cg_strndup(b->m, nb.p, nb.n);
-    ptx_buf_free(&nb);
+    ptx_free_bufs(&ob);
 }
 
 /* The kernel's Python function: its PTX name where that is a free
@@ -476,7 +478,7 @@ int cg_module_join(cg_module *m, const cg_module *next, const char *text)
     return 0;
 }
 
-static void free_module(void *m)
+void cg_module_release(void *m)
 {
     cg_module_free(m);
 }
@@ -485,7 +487,7 @@ cg_module *cg_module_new(const cg_options *o, const char *filename)
 {
     cg_module *m = ptx_xcalloc(1, sizeof *m);
     ptx_owned own;
-    ptx_own(&own, free_module, m);
+    ptx_own(&own, cg_module_release, m);
     m->arena = ptx_arena_new();
     m->stmts = ptx_arena_new();
     ptx_disown(&own);

@@ -23,14 +23,27 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "util/arena.h"
+#include "util/alloc.h"
 
 /* A copy of m that allocates from arenas of its own (none for statements
    where `stmts` is 0), with an opcode cache and types of its own. */
+/* A part's copy of the module: its arenas freed when the part is printed,
+   or where memory runs out (util/alloc.h). */
+static void release_copy(void *p)
+{
+    cg_module *c = p;
+    ptx_arena_free(c->arena);
+    ptx_arena_free(c->stmts);
+}
+
 static cg_module copy_of(const cg_module *m, int stmts)
 {
     cg_module c = *m;
     c.arena = ptx_arena_new();
+    ptx_owned own;
+    ptx_own(&own, ptx_arena_release, c.arena);
     c.stmts = stmts ? ptx_arena_new() : NULL;
+    ptx_disown(&own);
     c.opcodes = NULL;
     c.opcodes_v = NULL;
     c.nopcodes = c.capopcodes = 0;
@@ -42,6 +55,7 @@ void cg_open_begin(cg_open *o, cg_module *m, const ptx_module *pm, uint32_t i)
 {
     cg_kernel *k = &m->kernels[i];
     o->keep = copy_of(m, 0);
+    o->active = 1;      /* (its arena is cg_open_free's from here on) */
     o->k = *k;
     o->b = (cg_builder){ .m = &o->keep, .keep = &o->keep, .k = &o->k, .gen = 1 };
     o->first = k->src->u.func.body;
@@ -52,19 +66,19 @@ void cg_open_begin(cg_open *o, cg_module *m, const ptx_module *pm, uint32_t i)
     if (why) {  /* carried raw: what the module keeps of it, in its arena */
         k->unsupported = cg_strndup(m, why, strlen(why));
         k->ptx_name = cg_strndup(m, o->k.ptx_name, strlen(o->k.ptx_name));
-        ptx_arena_free(o->keep.arena);
-        o->active = 0;
+        cg_open_free(o);
         return;
     }
     o->k.src = NULL;    /* the tree goes with its piece */
     cg_build_body_start(&o->b);
-    o->active = 1;
 }
 
 void cg_open_part(cg_open *o, cg_module *m, const ptx_module *pm, size_t at,
                   const ptx_block *part, ptx_codegen_stats *st, ptx_buf *out)
 {
     cg_module p = copy_of(m, 1);
+    ptx_owned own;
+    ptx_own(&own, release_copy, &p);
     cg_builder *b = &o->b;
     b->m = &p;
     cg_builder_at(b, pm);
@@ -77,8 +91,8 @@ void cg_open_part(cg_open *o, cg_module *m, const ptx_module *pm, size_t at,
     size_t n0 = out->n;
     cg_print_list(m, &o->k, list, 1, out);
     o->printed += out->n - n0;
-    ptx_arena_free(p.arena);
-    ptx_arena_free(p.stmts);
+    ptx_disown(&own);
+    release_copy(&p);
     b->m = NULL;
     if (part->rbrace == PTX_NOTOK)
         return;

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include "codegen/build.h"
+#include "util/alloc.h"
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/threads.h"
@@ -55,10 +56,12 @@ static void insert_at(ptx_buf *b, size_t at, const ptx_buf *what)
 void cg_print_head_at(const cg_module *m, size_t start, ptx_buf *out)
 {
     ptx_buf head = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &head, NULL);
     const char *code = out->p ? out->p + start : NULL;   /* NULL: nothing printed yet */
     cg_print_head(m, code, out->n - start, &head);
     insert_at(out, start, &head);
-    ptx_buf_free(&head);
+    ptx_free_bufs(&ob);
 }
 
 /* Plain mode's kernels, printed on several threads: each prints a run of

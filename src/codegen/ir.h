@@ -453,6 +453,8 @@ void cg_build_end(cg_module *m, const char *text, size_t size);
 void cg_module_follow(cg_module *next, const cg_module *m, size_t at);
 int cg_module_join(cg_module *m, const cg_module *next, const char *text);
 void cg_module_free(cg_module *m);
+/* The same as a ptx_own release (util/alloc.h). */
+void cg_module_release(void *m);
 /* The Python file is the head (imports, which name what the layer above
    used), each kernel pyptx can express, and the tail (KERNELS,
    UNSUPPORTED, _MODULE, module_ptx): cg_codegen (codegen.c) and

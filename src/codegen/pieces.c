@@ -73,6 +73,15 @@ typedef struct piecer {
     ptx_buf *out;
 } piecer;
 
+/* A piece's tree and IR, freed when it is printed, or where memory runs
+   out (util/alloc.h). */
+void cg_release_piece(void *arg)
+{
+    cg_piece_held *h = arg;
+    ptx_arena_free(h->ir);
+    ptx_module_free(h->pm);
+}
+
 /* The piece src[from, end) parsed, its kernels built and printed, and all
    of it freed but the module's own (names, raw segments, which point into
    src) and an open kernel's: 1 when it parsed.  What it holds of the body
@@ -89,14 +98,16 @@ static int one_piece(void *ctx, size_t end)
     if (!pm)
         return 0;
     const ptx_stmt *s = pm->items;
-    if (pc->open.active) {
-        if (!s || s->kind != PTX_S_BLOCK) { /* no statement: comments held */
-            ptx_module_free(pm);            /* for the next would be lost */
-            return 0;
-        }
-        cg_open_part(&pc->open, m, pm, pc->from, &s->u.block, pc->st, pc->out);
+    if (pc->open.active && (!s || s->kind != PTX_S_BLOCK)) {
+        ptx_module_free(pm);   /* no statement: comments held for the next would be lost */
+        return 0;
     }
-    ptx_arena *ir = ptx_arena_new();
+    cg_piece_held h = { pm, NULL };
+    ptx_owned own;
+    ptx_own(&own, cg_release_piece, &h);
+    if (pc->open.active)
+        cg_open_part(&pc->open, m, pm, pc->from, &s->u.block, pc->st, pc->out);
+    ptx_arena *ir = h.ir = ptx_arena_new();
     uint32_t k0 = m->nkernels;
     int went_on = pc->open.active;
     cg_build_items(m, pm, pc->src, pc->from, ir, &pc->open);
@@ -109,8 +120,8 @@ static int one_piece(void *ctx, size_t end)
     }
     cg_forget_kernels(m, k0);
     m->src = NULL;
-    ptx_arena_free(ir);
-    ptx_module_free(pm);
+    ptx_disown(&own);
+    cg_release_piece(&h);
     pc->at = end_at;
     return 1;
 }
@@ -137,6 +148,11 @@ void cg_give_back(const cg_module *m, const char *src, uint32_t s0, size_t from,
         m->opt->release(m->opt->release_ctx, at, keep);
 }
 
+static void release_open(void *o)
+{
+    cg_open_free(o);
+}
+
 /* The pieces of src[from, to) one after another: 1 when all parsed and
    the last ends among the items.  Where `release`, each piece's kernels'
    text is given back once printed (on one thread: runs read the text
@@ -146,6 +162,8 @@ static int run_pieces(cg_module *m, const char *name, const char *src, size_t fr
                       atomic_int *failed, int release)
 {
     piecer pc = { .m = m, .name = name, .src = src, .from = from, .st = st, .out = out };
+    ptx_owned own;
+    ptx_own(&own, release_open, &pc.open);
     size_t end = 1;
     while (end && pc.from < to && !atomic_load_explicit(failed, memory_order_relaxed)) {
         uint32_t s0 = m->nsegs;
@@ -155,10 +173,37 @@ static int run_pieces(cg_module *m, const char *name, const char *src, size_t fr
         pc.from = end;
     }
     int ok = end && pc.at == PTX_AT_ITEMS;
+    ptx_disown(&own);
     cg_open_free(&pc.open);
     if (!ok)
         atomic_store(failed, 1);
     return ok;
+}
+
+/* What cg_codegen_pieces holds: freed at its end, or where memory runs
+   out (util/alloc.h).  m's kernel names point into the runs' modules,
+   which go after it. */
+typedef struct held {
+    cg_module *m;
+    cg_module **runs_m;
+    ptx_run *v;             /* the runs, and what they printed */
+    ptx_codegen_stats *st;
+    unsigned nruns;
+} held;
+
+static void release_held(void *arg)
+{
+    held *h = arg;
+    cg_module_free(h->m);
+    for (unsigned k = 0; k < h->nruns; k++) {
+        if (h->runs_m)
+            cg_module_free(h->runs_m[k]);
+        if (h->v)
+            ptx_buf_free(&h->v[k].out);
+    }
+    free(h->runs_m);
+    free(h->v);
+    free(h->st);
 }
 
 typedef struct runs {
@@ -189,23 +234,18 @@ static void do_run(void *ctx, unsigned worker, unsigned k)
    every piece parsed, with
    *resume where the text is left to do (size, or the start of the first
    run that did not join: its names are not the whole module's), 0 when
-   a piece did not parse (out to be reset by the caller), -1 when out of
-   memory.  m's kernel names then point into the runs' modules,
-   (*runs_m)[0..n), which are freed after it. */
+   a piece did not parse (out to be reset by the caller).  The runs'
+   modules go into h (m's kernel names then point into them). */
 static int in_runs(cg_module *m, const char *name, const char *src, size_t size,
                    size_t at, size_t piece, const ptx_codegen_options *o, unsigned n,
-                   ptx_codegen_stats *st, ptx_buf *out, cg_module ***runs_m,
-                   size_t *resume)
+                   ptx_codegen_stats *st, ptx_buf *out, held *h, size_t *resume)
 {
-    runs r = { name, src, piece, at, m, *o, ptx_calloc(n, sizeof(ptx_run)),
-               ptx_calloc(n, sizeof(cg_module *)), ptx_calloc(n, sizeof(ptx_codegen_stats)), 0 };
+    h->v = ptx_xcalloc(n, sizeof(ptx_run));
+    h->runs_m = ptx_xcalloc(n, sizeof(cg_module *));
+    h->st = ptx_xcalloc(n, sizeof(ptx_codegen_stats));
+    h->nruns = n;
+    runs r = { name, src, piece, at, m, *o, h->v, h->runs_m, h->st, 0 };
     r.o.jobs = 1;
-    *runs_m = r.m;
-    if (!r.v || !r.m || !r.st) {
-        free(r.v);
-        free(r.st);
-        return -1;
-    }
     ptx_runs_do(src + at, size - at, r.v, n, o->jobs, do_run, &r);
     int ok = !atomic_load(&r.failed);
     unsigned k = 0;
@@ -214,8 +254,9 @@ static int in_runs(cg_module *m, const char *name, const char *src, size_t size,
     *resume = k < n ? at + r.v[k].from : size;
     ptx_runs_place(r.v, k, o->jobs, ok ? out : NULL);
     ptx_runs_place(r.v + k, n - k, o->jobs, NULL);
-    free(r.v);
-    free(r.st);
+    free(h->v);
+    free(h->st);
+    h->v = NULL, h->st = NULL;
     return ok;
 }
 
@@ -229,7 +270,10 @@ int cg_codegen_pieces(const char *name, const char *src, size_t size,
         if (size / 2 < piece)
             return 0;
     }
-    cg_module *m = cg_module_new(o, name);
+    held h = { 0 };
+    ptx_owned own;
+    ptx_own(&own, release_held, &h);
+    cg_module *m = h.m = cg_module_new(o, name);
     ptx_codegen_stats st = { 0 };
     size_t start = out->n;
     /* Room for the Python at once (plain Python runs to about 2.2 bytes
@@ -242,10 +286,8 @@ int cg_codegen_pieces(const char *name, const char *src, size_t size,
     int one = o->jobs <= 1;
     int ok = run_pieces(m, name, src, 0, from, piece, &st, out, &failed, one);
     unsigned n = ptx_runs_count(size - from, piece, o->jobs);
-    cg_module **runs_m = NULL;
-    if (ok && n && m->have_target && m->have_version &&
-        (ok = in_runs(m, name, src, size, from, piece, o, n, &st, out, &runs_m, &from)) < 0)
-        ok = 1;     /* out of memory for the runs: on this thread */
+    if (ok && n && m->have_target && m->have_version)
+        ok = in_runs(m, name, src, size, from, piece, o, n, &st, out, &h, &from);
     if (ok)
         ok = run_pieces(m, name, src, from, size, piece, &st, out, &failed, one);
     if (ok) {
@@ -256,9 +298,7 @@ int cg_codegen_pieces(const char *name, const char *src, size_t size,
             cg_add_stats(o->stats, &st);
     } else
         out->n = start;
-    cg_module_free(m);
-    for (unsigned k = 0; runs_m && k < n; k++)
-        cg_module_free(runs_m[k]);
-    free(runs_m);
+    ptx_disown(&own);
+    release_held(&h);
     return ok;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "codegen/pystr.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 /* The layer above asks for kernels as a person writes them. */
@@ -121,6 +122,8 @@ static void put_import(const cg_uses *u, const char *mod, const char *const *nam
                        const ptx_buf *more, ptx_buf *out)
 {
     ptx_buf list = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &list, NULL);
     for (; *names; names++)
         if (cg_uses_name(u, *names)) {
             ptx_buf_puts(&list, ", ");
@@ -135,7 +138,7 @@ static void put_import(const cg_uses *u, const char *mod, const char *const *nam
         ptx_buf_put(out, list.p + 2, list.n - 2);
         ptx_buf_putc(out, '\n');
     }
-    ptx_buf_free(&list);
+    ptx_free_bufs(&ob);
 }
 
 /* Readable output imports and defines what its code names: the kernels
@@ -146,6 +149,8 @@ static void readable_head(const cg_module *m, const char *code, size_t n, ptx_bu
     cg_uses u = { 0 };
     scan_uses(code, n, &u);
     ptx_buf defs = { 0 }, more = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &defs, &more, NULL);
     if (cg_uses_name(&u, "_raw")) {
         ptx_buf_putc(&defs, '\n');
         ptx_buf_puts(&defs, raw_def);
@@ -165,8 +170,7 @@ static void readable_head(const cg_module *m, const char *code, size_t n, ptx_bu
     put_import(&u, "pyptx.reg", regs, NULL, out);
     put_types(&u, 0, out);
     ptx_buf_put(out, defs.p, defs.n);
-    ptx_buf_free(&defs);
-    ptx_buf_free(&more);
+    ptx_free_bufs(&ob);
 }
 
 void cg_print_head(const cg_module *m, const char *code, size_t n, ptx_buf *out)
@@ -269,6 +273,8 @@ static void kernel_args(const cg_module *m, const cg_kernel *k,
         return;
     }
     ptx_buf one = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &one, NULL);
     kernel_args_as(m, k, &flat, entry, &one);
     size_t col = 8;          /* "@kernel" / "@_named" */
     for (size_t i = 0; i < one.n;) {
@@ -285,7 +291,7 @@ static void kernel_args(const cg_module *m, const cg_kernel *k,
         col += n;
         i += n + (e != NULL);
     }
-    ptx_buf_free(&one);
+    ptx_free_bufs(&ob);
 }
 
 static void note(const char *text, ptx_buf *out)
@@ -502,6 +508,8 @@ static const cg_kernel *whole_kernel(const cg_module *m)
         m->segs[2].kernel >= 0 || m->segs[2].n != 1 || m->segs[2].p[0] != '\n')
         return NULL;
     ptx_buf head = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &head, NULL);
     ptx_buf_puts(&head, ".version ");
     ptx_buf_puts(&head, m->vmajor);
     ptx_buf_putc(&head, '.');
@@ -510,7 +518,7 @@ static const cg_kernel *whole_kernel(const cg_module *m)
     ptx_buf_puts(&head, m->arch);
     ptx_buf_puts(&head, "\n.address_size 64\n\n.visible ");
     int same = head.n == m->segs[0].n && memcmp(head.p, m->segs[0].p, head.n) == 0;
-    ptx_buf_free(&head);
+    ptx_free_bufs(&ob);
     return same ? &m->kernels[0] : NULL;
 }
 

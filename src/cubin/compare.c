@@ -411,7 +411,7 @@ static int cmp_entries(const cmpctx *c, const cb_sec *x, const cb_sec *y,
     }
     char *used = ordered ? NULL : ptx_calloc((size_t)kb + 1, 1);
     if (!ordered && !used) {
-        say(why, whylen, "out of memory");
+        say(why, whylen, PTX_OUT_OF_MEMORY);
         goto out;
     }
     for (long i = 0; i < ka; i++) {
@@ -574,7 +574,7 @@ static int load_sides(side *A, side *B, const void *abuf, size_t na,
         cb_elf_parse(&B->e, bbuf, nb, "B", why, whylen))
         return -1;
     if (side_kernels(A) || side_kernels(B)) {
-        say(why, whylen, "out of memory");
+        say(why, whylen, PTX_OUT_OF_MEMORY);
         return -1;
     }
     /* Renamings and pairing by order imply that names may differ. */
@@ -586,7 +586,7 @@ static int load_sides(side *A, side *B, const void *abuf, size_t na,
               !name_sets_equal(A, B, o));
     if (side_canon(A, o, by_kernel, *order, 1) ||
         side_canon(B, o, by_kernel, *order, 0)) {
-        say(why, whylen, "out of memory");
+        say(why, whylen, PTX_OUT_OF_MEMORY);
         return -1;
     }
     return 0;

@@ -121,7 +121,7 @@ static int read_sections(cb_elf *e, const shdrs *t, const char *who,
     e->nsec = (size_t)t->num;
     e->sec = ptx_calloc(e->nsec, sizeof *e->sec);
     if (!e->sec)
-        return fail(why, whylen, who, "out of memory");
+        return fail(why, whylen, who, PTX_OUT_OF_MEMORY);
     for (size_t i = 0; i < e->nsec; i++) {
         const uint8_t *h = e->buf + t->off + i * (uint64_t)t->entsize;
         cb_sec *s = &e->sec[i];
@@ -172,7 +172,7 @@ static int read_symbols(cb_elf *e, const cb_sec *s, const char *who,
     if (e->nsym) {
         e->sym = ptx_calloc(e->nsym, sizeof *e->sym);
         if (!e->sym)
-            return fail(why, whylen, who, "out of memory");
+            return fail(why, whylen, who, PTX_OUT_OF_MEMORY);
     }
     for (size_t k = 0; k < e->nsym; k++) {
         const uint8_t *p = s->data + k * es;

@@ -77,13 +77,17 @@ static void align(ptx_diff *d, pair *p)
 
 void pd_align(pair *p, const unit *a, const unit *b)
 {
-    uint32_t *ia = pd_realloc(NULL, (a->n + 1) * sizeof *ia);
-    uint32_t *ib = pd_realloc(NULL, (b->n + 1) * sizeof *ib);
+    /* the ids and the edit marks of both sides, in one block */
+    size_t na = a->n + 1, nb = b->n + 1;
+    uint32_t *ia = pd_realloc(NULL, (na + nb) * (sizeof *ia + 1)), *ib = ia + na;
+    ptx_owned own;
+    ptx_own(&own, free, ia);
+    uint8_t *del = (uint8_t *)(ib + nb), *ins = del + na;
+    memset(del, 0, na + nb);
     for (uint32_t i = 0; i < a->n; i++)
         ia[i] = a->v[i].id;
     for (uint32_t j = 0; j < b->n; j++)
         ib[j] = b->v[j].id;
-    uint8_t *del = pd_calloc(a->n + 1, 1), *ins = pd_calloc(b->n + 1, 1);
     pd_seq(ia, a->n, ib, b->n, del, ins);
     size_t cap = 0;
     uint32_t i = 0, j = 0;
@@ -95,7 +99,8 @@ void pd_align(pair *p, const unit *a, const unit *b)
         else
             push_run(p, &cap, ' ', i, j), i++, j++;
     }
-    free(ia), free(ib), free(del), free(ins);
+    ptx_disown(&own);
+    free(ia);
     count(p);
     int edits = p->info.added || p->info.removed || p->info.changed;
     p->info.status = p->ua < 0 ? PTX_DIFF_ADDED : p->ub < 0 ? PTX_DIFF_REMOVED
@@ -164,10 +169,28 @@ static int unit_wanted(const ptx_diff *d, const ptx_diff_options *o, int ua,
 }
 
 /* Pairs a's functions with b's: (ua, ub) into out, -1 where unmatched. */
+typedef struct pairing {
+    char *taken;
+    int *next;
+    smap names;
+} pairing;
+
+/* pair_units' scratch, freed at its end or where memory runs out */
+static void release_pairing(void *arg)
+{
+    pairing *g = arg;
+    free(g->taken);
+    free(g->next);
+    pd_map_free(&g->names);
+}
+
 static size_t pair_units(const ptx_diff *d, unsigned flags, int (*out)[2])
 {
     size_t na = d->a.n, nb = d->b.n, n = 0;
-    char *taken = pd_calloc(nb, 1);
+    pairing g = { 0 };
+    ptx_owned own;
+    ptx_own(&own, release_pairing, &g);
+    char *taken = g.taken = pd_calloc(nb, 1);
     if (flags & PTX_DIFF_IGNORE_NAMES) {
         for (size_t i = 1; i < na; i++) {
             int j = i < nb ? (int)i : -1;
@@ -177,18 +200,18 @@ static size_t pair_units(const ptx_diff *d, unsigned flags, int (*out)[2])
         }
     } else {
         /* chains of b's units by name, first definition first */
-        smap names = { 0 };
-        int *next = pd_calloc(nb, sizeof *next);
+        smap *names = &g.names;
+        int *next = g.next = pd_calloc(nb, sizeof *next);
         for (size_t j = nb; j-- > 1;) {
             ptx_str s = d->b.units[j].name;
             int fresh;
-            smap_ent *e = pd_map_put(&names, s.p, s.n, pd_hash(s.p, s.n), &fresh);
+            smap_ent *e = pd_map_put(names, s.p, s.n, pd_hash(s.p, s.n), &fresh);
             next[j] = fresh ? -1 : (int)e->val;
             e->val = (uint32_t)j;
         }
         for (size_t i = 1; i < na; i++) {
             ptx_str s = d->a.units[i].name;
-            smap_ent *e = pd_map_get(&names, s.p, s.n, pd_hash(s.p, s.n));
+            smap_ent *e = pd_map_get(names, s.p, s.n, pd_hash(s.p, s.n));
             int j = e ? (int)e->val : -1;
             if (e)
                 e->val = next[j] < 0 ? e->val : (uint32_t)next[j];
@@ -198,13 +221,12 @@ static size_t pair_units(const ptx_diff *d, unsigned flags, int (*out)[2])
                 taken[j] = 1;
             out[n][0] = (int)i, out[n++][1] = j;
         }
-        pd_map_free(&names);
-        free(next);
     }
     for (size_t j = 1; j < nb; j++)
         if (!taken[j])
             out[n][0] = -1, out[n++][1] = (int)j;
-    free(taken);
+    ptx_disown(&own);
+    release_pairing(&g);
     return n;
 }
 
@@ -244,16 +266,19 @@ static void diff_run(void *ud)
     c->d = pd_diff_split(c->a, c->b, c->o, PTX_MIN_PART, c->msg, c->errn);
 }
 
+static void free_diff(void *d)
+{
+    ptx_diff_free(d);
+}
+
 ptx_diff *ptx_diff_run(const ptx_module *a, const ptx_module *b,
                        const ptx_diff_options *o, ptx_diag *err)
 {
     size_t errn;
     char *msg = ptx_diag_msgbuf(err, &errn);
     diff_call c = { a, b, o, msg, errn, NULL };
-    /* (a diff that memory ran out in is not freed: its sides are not yet
-       in a state that ptx_diff_free can walk) */
     if (ptx_protect(diff_run, &c) != 0) {
-        ptx_diag_none(err, NULL, "out of memory");
+        ptx_diag_none(err, NULL, PTX_OUT_OF_MEMORY);
         return NULL;
     }
     return c.d;
@@ -264,12 +289,14 @@ ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
                         size_t errn)
 {
     ptx_diff *d = pd_calloc(1, sizeof *d);
-    ptx_owned own_pu;
+    ptx_owned own, own_pu;
+    ptx_own(&own, free_diff, d);
     unsigned jobs = !o->jobs ? 2 : o->jobs < PTX_MAX_THREADS ? o->jobs : PTX_MAX_THREADS;
     d->context = o->context >= 0 ? o->context : 3;
     d->same = 1;
     pd_sides_build(d, a, b, o->flags, jobs, min_part);
     if (check_names(d, o, err, errn) < 0) {
+        ptx_disown(&own);
         ptx_diff_free(d);
         return NULL;
     }
@@ -285,6 +312,7 @@ ptx_diff *pd_diff_split(const ptx_module *a, const ptx_module *b,
     ptx_disown(&own_pu);
     free(pu);
     align_all(d, jobs, min_part);
+    ptx_disown(&own);
     return d;
 }
 

@@ -11,6 +11,7 @@
 #define PTX_DIFF_INTERNAL_H
 
 #include "ptx/diff.h"
+#include "util/alloc.h"
 
 /* ---- map.c */
 
@@ -111,7 +112,11 @@ void pd_norm_units(norm *w, size_t first, size_t last);
 /* Exports of w's functions into z, the ids of units [first, last) made
    z's interner's; frees w. */
 void pd_norm_join(norm *z, norm *w, size_t first, size_t last);
+/* Makes the module unit's keys; frees z. */
 void pd_side_finish(norm *z);
+/* A normaliser that running out of memory left behind (util/alloc.h):
+   pd_norm_join and pd_side_finish free it otherwise.  NULL: nothing. */
+void pd_norm_free(norm *z);
 
 /* ---- sides.c */
 

@@ -113,7 +113,8 @@ const char *pd_chunks_copy(chunks *c, const char *p, size_t n)
             c->cap = c->cap ? c->cap * 2 : 16;
             c->v = pd_realloc(c->v, c->cap * sizeof *c->v);
         }
-        c->v[c->n++] = pd_realloc(NULL, size);
+        char *chunk = pd_realloc(NULL, size);   /* (n counts it once it is there) */
+        c->v[c->n++] = chunk;
         c->size = size;
         c->used = 0;
     }

@@ -267,7 +267,7 @@ ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_options *o, 
     build *v = ptx_calloc(nf[0] + nf[1] + 1, sizeof *v);
     ptx_res *res = ptx_calloc(2 * nk + 1, sizeof *res);
     if (!idx[0] || !idx[1] || !v || !res) {
-        snprintf(err, errn, "out of memory");
+        snprintf(err, errn, PTX_OUT_OF_MEMORY);
         free(idx[0]), free(idx[1]), free(v), free(res);
         return NULL;
     }

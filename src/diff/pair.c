@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "diff/tree.h"
+#include "util/alloc.h"
+#include "util/arena.h"
 
 enum { MIN_SIMILARITY = 50 };   /* percent, below which a pair is not made */
 
@@ -90,12 +92,14 @@ static int meta_decides(const tkernel *a, const tkernel *b, const tkernel *g, si
 
 /* The assignment of rows to columns (n <= m) of least total cost c[i*m+j]:
    col[i] for row i.  The Hungarian algorithm with potentials. */
-static void assign(const long long *c, size_t n, size_t m, int *col)
+static void assign(ptx_arena *a, const long long *c, size_t n, size_t m, int *col)
 {
-    long long *u = pd_calloc(n + 1, sizeof *u), *v = pd_calloc(m + 1, sizeof *v);
-    long long *minv = pd_calloc(m + 1, sizeof *minv);
-    size_t *p = pd_calloc(m + 1, sizeof *p), *way = pd_calloc(m + 1, sizeof *way);
-    char *used = pd_calloc(m + 1, 1);
+    long long *u = ptx_arena_alloc(a, (n + 1) * sizeof *u);
+    long long *v = ptx_arena_alloc(a, (m + 1) * sizeof *v);
+    long long *minv = ptx_arena_alloc(a, (m + 1) * sizeof *minv);
+    size_t *p = ptx_arena_alloc(a, (m + 1) * sizeof *p);
+    size_t *way = ptx_arena_alloc(a, (m + 1) * sizeof *way);
+    char *used = ptx_arena_alloc(a, m + 1);
     for (size_t i = 1; i <= n; i++) {
         size_t j0 = 0;
         p[0] = i;
@@ -130,13 +134,12 @@ static void assign(const long long *c, size_t n, size_t m, int *col)
     for (size_t j = 1; j <= m; j++)
         if (p[j])
             col[p[j] - 1] = (int)(j - 1);
-    free(u), free(v), free(minv), free(p), free(way), free(used);
 }
 
 /* A group of several kernels: the best assignment, rows on the smaller
    side; *pa[i] the b kernel of a's kernel i, or -1. */
-static void best_pairs(ptx_tree_diff *t, tkernel *a, size_t na, tkernel *b, size_t nb,
-                       int *pa)
+static void best_pairs(ptx_tree_diff *t, ptx_arena *ar, tkernel *a, size_t na, tkernel *b,
+                       size_t nb, int *pa)
 {
     int swap = na > nb;
     size_t n = swap ? nb : na, m = swap ? na : nb;
@@ -145,22 +148,20 @@ static void best_pairs(ptx_tree_diff *t, tkernel *a, size_t na, tkernel *b, size
         sort_ids(t, 0, &a[i]), big += a[i].nids;
     for (size_t j = 0; j < nb; j++)
         sort_ids(t, 1, &b[j]), big += b[j].nids;
-    long long *c = pd_calloc(n * m, sizeof *c);
+    long long *c = ptx_arena_alloc(ar, n * m * sizeof *c);
     for (size_t i = 0; i < na; i++)
         for (size_t j = 0; j < nb; j++) {
             long long w = common(&a[i], &b[j]) + big * meta_score(a[i].meta, b[j].meta);
             c[swap ? j * m + i : i * m + j] = -w;
         }
-    int *col = pd_calloc(n, sizeof *col);
-    assign(c, n, m, col);
+    int *col = ptx_arena_alloc(ar, n * sizeof *col);
+    assign(ar, c, n, m, col);
     for (size_t i = 0; i < na; i++)
         pa[i] = -1;
     for (size_t r = 0; r < n; r++) {
         size_t i = swap ? (size_t)col[r] : r, j = swap ? r : (size_t)col[r];
         pa[i] = (int)j;
     }
-    free(c);
-    free(col);
 }
 
 static void pair_group(ptx_tree_diff *t, tkernel *a, size_t na, tkernel *b, size_t nb)
@@ -169,10 +170,15 @@ static void pair_group(ptx_tree_diff *t, tkernel *a, size_t na, tkernel *b, size
         pd_tree_add(t, a, b, PTX_TREE_BY_NAME, 100);
         return;
     }
-    int *pa = pd_calloc(na + 1, sizeof *pa);
-    char *taken = pd_calloc(nb + 1, 1);
+    /* the group's scratch in an arena of its own, freed at the end, or
+       where memory runs out (util/alloc.h) */
+    ptx_arena *ar = ptx_arena_new();
+    ptx_owned own;
+    ptx_own(&own, ptx_arena_release, ar);
+    int *pa = ptx_arena_alloc(ar, (na + 1) * sizeof *pa);
+    char *taken = ptx_arena_alloc(ar, nb + 1);
     if (na && nb)
-        best_pairs(t, a, na, b, nb, pa);
+        best_pairs(t, ar, a, na, b, nb, pa);
     else
         for (size_t i = 0; i < na; i++)
             pa[i] = -1;
@@ -190,8 +196,8 @@ static void pair_group(ptx_tree_diff *t, tkernel *a, size_t na, tkernel *b, size
     for (size_t j = 0; j < nb; j++)
         if (!taken[j])
             pd_tree_add(t, NULL, &b[j], PTX_TREE_UNPAIRED, 0);
-    free(pa);
-    free(taken);
+    ptx_disown(&own);
+    ptx_arena_free(ar);
 }
 
 /* The end of the run of kernels named like k[0]. */

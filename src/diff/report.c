@@ -195,6 +195,8 @@ static void unified_pair(const ptx_diff *d, const pair *p, hfilter f,
     out_ctx c;
     init_ctx(&c, d, p);
     ptx_buf body = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &body, &c.text, NULL);
     hunk h;
     for (size_t k = 0; next_hunk(p, k, d->context, &h); k = h.c1 + 1) {
         ucount u = { &body, 0, 0 };
@@ -209,8 +211,7 @@ static void unified_pair(const ptx_diff *d, const pair *p, hfilter f,
         ptx_buf_putc(out, '\n');
         ptx_buf_put(out, body.p, body.n);
     }
-    ptx_buf_free(&body);
-    ptx_buf_free(&c.text);
+    ptx_free_bufs(&ob);
 }
 
 void pd_unified_hunks(const ptx_diff *d, const pair *p, ptx_buf *out)
@@ -306,6 +307,8 @@ void pd_json_hunks(const ptx_diff *d, const pair *p, ptx_buf *out)
     out_ctx c;
     init_ctx(&c, d, p);
     ptx_buf scratch = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &scratch, &c.text, NULL);
     hunk h;
     const char *sep = "";
     for (size_t k = 0; next_hunk(p, k, d->context, &h); k = h.c1 + 1) {
@@ -330,8 +333,7 @@ void pd_json_hunks(const ptx_diff *d, const pair *p, ptx_buf *out)
         ptx_buf_puts(out, "]}");
         sep = ",";
     }
-    ptx_buf_free(&scratch);
-    ptx_buf_free(&c.text);
+    ptx_free_bufs(&ob);
 }
 
 static void print_json(const ptx_diff *d, ptx_buf *out)

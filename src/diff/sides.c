@@ -54,16 +54,32 @@ static void line_starts(side *sd)
 {
     const ptx_module *m = sd->m;
     size_t cap = 1024, n = 0;
-    uint32_t *v = pd_realloc(NULL, cap * sizeof *v);
+    /* (in sd as it grows: the side's to free, should memory run out) */
+    uint32_t *v = sd->lines = pd_realloc(NULL, cap * sizeof *v);
     v[n++] = 0;
     for (const char *p = m->src, *e = m->src + m->size;
          (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++) {
         if (n == cap)
-            v = pd_realloc(v, (cap *= 2) * sizeof *v);
+            v = sd->lines = pd_realloc(v, (cap *= 2) * sizeof *v);
         v[n++] = (uint32_t)(p + 1 - m->src);
     }
-    sd->lines = v;
     sd->nlines = n;
+}
+
+/* What pd_sides_build holds while it builds: its normalisers and forks. */
+typedef struct held {
+    norm *z[2];
+    group g[PTX_MAX_THREADS + 1];
+    unsigned n;         /* forks made */
+} held;
+
+static void release_held(void *arg)
+{
+    held *h = arg;
+    pd_norm_free(h->z[0]);
+    pd_norm_free(h->z[1]);
+    for (unsigned k = 0; k < h->n; k++)
+        pd_norm_free(h->g[k].w);
 }
 
 void pd_sides_build(ptx_diff *d, const ptx_module *a, const ptx_module *b,
@@ -72,16 +88,19 @@ void pd_sides_build(ptx_diff *d, const ptx_module *a, const ptx_module *b,
     side *sd[2] = { &d->a, &d->b };
     const ptx_module *m[2] = { a, b };
     unsigned share[2] = { (jobs + 1) / 2, jobs / 2 ? jobs / 2 : 1 };
-    norm *z[2];
-    group g[PTX_MAX_THREADS + 1];
+    held h = { { NULL, NULL }, { { 0 } }, 0 };   /* (freed if memory runs out) */
+    norm **z = h.z;
+    group *g = h.g;
     unsigned ng[2], n = 0;
+    ptx_owned own;
+    ptx_own(&own, release_held, &h);
     for (int s = 0; s < 2; s++) {
         memset(sd[s], 0, sizeof *sd[s]);
         sd[s]->m = m[s];
         line_starts(sd[s]);
         z[s] = pd_side_start(sd[s], m[s], flags, &d->in);
         ng[s] = cut(sd[s], share[s], min_part, g + n);
-        for (unsigned k = n; k < n + ng[s]; k++)
+        for (unsigned k = n; k < n + ng[s]; k++, h.n = k)
             g[k].w = pd_norm_fork(z[s], k == 0 ? &d->in : NULL);
         n += ng[s];
     }
@@ -92,10 +111,14 @@ void pd_sides_build(ptx_diff *d, const ptx_module *a, const ptx_module *b,
         for (unsigned k = 0; k < n; k++)
             fill(&g[k]);
     }
-    for (unsigned k = 0; k < n; k++)
+    for (unsigned k = 0; k < n; k++) {
         pd_norm_join(z[k >= ng[0]], g[k].w, g[k].first, g[k].last);
+        g[k].w = NULL;
+    }
     pd_side_finish(z[0]);
-    pd_side_finish(z[1]);
+    z[0] = NULL;
+    pd_side_finish(z[1]);     /* (frees it, and unwinds only before) */
+    ptx_disown(&own);
 }
 
 void pd_side_build(side *sd, const ptx_module *m, unsigned flags, interner *in)
@@ -103,11 +126,16 @@ void pd_side_build(side *sd, const ptx_module *m, unsigned flags, interner *in)
     memset(sd, 0, sizeof *sd);
     sd->m = m;
     line_starts(sd);
-    norm *z = pd_side_start(sd, m, flags, in);
-    norm *w = pd_norm_fork(z, in);
-    pd_norm_units(w, 1, sd->n);
-    pd_norm_join(z, w, 1, sd->n);
-    pd_side_finish(z);
+    held h = { { pd_side_start(sd, m, flags, in), NULL }, { { 0 } }, 0 };
+    ptx_owned own;
+    ptx_own(&own, release_held, &h);
+    h.g[0].w = pd_norm_fork(h.z[0], in);
+    h.n = 1;
+    pd_norm_units(h.g[0].w, 1, sd->n);
+    pd_norm_join(h.z[0], h.g[0].w, 1, sd->n);
+    h.g[0].w = NULL;
+    pd_side_finish(h.z[0]);   /* (frees it, and unwinds only before) */
+    ptx_disown(&own);
 }
 
 void pd_side_free(side *sd)

@@ -34,8 +34,8 @@ static void build_side(ptx_tree_diff *t, int s, const ptx_tree_file *f, size_t n
                        unsigned flags)
 {
     tside *ts = &t->s[s];
-    ts->f = f, ts->n = n;
     ts->sd = pd_calloc(n + 1, sizeof *ts->sd);
+    ts->f = f, ts->n = n;   /* (after: ptx_tree_free walks sd[0..n)) */
     size_t nk = 0;
     for (size_t i = 0; i < n; i++)
         if (f[i].m) {
@@ -120,7 +120,7 @@ typedef struct trees_call {
     const ptx_tree_file *b;
     size_t nb;
     const ptx_diff_options *o;
-    ptx_tree_diff *t;
+    ptx_tree_diff *t;   /* freed by ptx_diff_trees if memory runs out */
 } trees_call;
 
 static void diff_trees(void *ud)
@@ -149,9 +149,9 @@ ptx_tree_diff *ptx_diff_trees(const ptx_tree_file *a, size_t na, const ptx_tree_
         return NULL;
     }
     trees_call c = { a, na, b, nb, o, NULL };
-    /* (as ptx_diff_run, a tree diff that memory ran out in is not freed) */
     if (ptx_protect(diff_trees, &c) != 0) {
-        ptx_diag_none(err, NULL, "out of memory");
+        ptx_tree_free(c.t);
+        ptx_diag_none(err, NULL, PTX_OUT_OF_MEMORY);
         return NULL;
     }
     return c.t;

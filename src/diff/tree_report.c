@@ -105,10 +105,12 @@ static void unified(const ptx_tree_diff *t, const ptx_res *res, ptx_buf *out)
         ptx_buf_putc(out, '\n');
         if (res && e->p.ua != 0) {
             ptx_buf b = { 0 };
+            ptx_bufs ob;
+            ptx_own_bufs(&ob, &b, NULL);
             res_deltas(&res[2 * i], &res[2 * i + 1], "; ", &b);
             if (b.n)
                 ptx_buf_printf(out, "resources: %.*s\n", (int)b.n, b.p);
-            ptx_buf_free(&b);
+            ptx_free_bufs(&ob);
         }
         ptx_buf_printf(out, "--- %s\n+++ %s\n", path_of(t, 0, e->fa), path_of(t, 1, e->fb));
         ptx_diff v = view_of(t, e);
@@ -139,10 +141,12 @@ static void stat(const ptx_tree_diff *t, const ptx_res *res, ptx_buf *out)
                        e->info.removed, e->info.changed);
         if (res && e->p.ua != 0) {
             ptx_buf b = { 0 };
+            ptx_bufs ob;
+            ptx_own_bufs(&ob, &b, NULL);
             res_deltas(&res[2 * i], &res[2 * i + 1], ", ", &b);
             if (b.n)
                 ptx_buf_printf(out, " | %.*s", (int)b.n, b.p);
-            ptx_buf_free(&b);
+            ptx_free_bufs(&ob);
         }
         ptx_buf_putc(out, '\n');
     }
@@ -308,6 +312,8 @@ static void markdown(const ptx_tree_diff *t, const ptx_res *res, ptx_buf *out)
     size_t n[4] = { 0 }, nr = 0;
     totals(t, n);
     ranked *r = pd_calloc(t->n + 1, sizeof *r);
+    ptx_owned own;
+    ptx_own(&own, free, r);
     for (size_t i = 0; i < t->n; i++)
         if (t->e[i].info.status != PTX_DIFF_SAME)
             r[nr++] = (ranked){ i, badness(&t->e[i], res ? &res[2 * i] : NULL,
@@ -317,14 +323,17 @@ static void markdown(const ptx_tree_diff *t, const ptx_res *res, ptx_buf *out)
                    "%zu removed)\n\n", n[1] + n[2] + n[3], n[0] + n[1] + n[2] + n[3], n[1],
                    n[2], n[3]);
     ptx_buf b = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &b, NULL);
     file_errors(t, &b);
     if (b.n)
         ptx_buf_printf(out, "```\n%.*s```\n\n", (int)b.n, b.p);
-    ptx_buf_free(&b);
+    ptx_free_bufs(&ob);
     if (nr)
         md_table(t, r, nr, res, out);
     for (size_t k = 0; k < nr; k++)
         md_details(t, &t->e[r[k].i], out);
+    ptx_disown(&own);
     free(r);
 }
 

@@ -26,6 +26,7 @@
 #include <string.h>
 #include "diff/internal.h"
 #include "front/debug.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 /* Kinds of declared names; N_FLABEL / N_FVAR: a function's label / variable
@@ -529,10 +530,17 @@ static size_t extent(const ptx_module *m, const ptx_stmt *s, ptx_tok end)
     return m->toks[end].start - m->toks[s->first].start;
 }
 
+static void release_norm(void *z)
+{
+    pd_norm_free(z);
+}
+
 norm *pd_side_start(side *sd, const ptx_module *m, unsigned flags,
                     interner *in)
 {
     norm *z = pd_calloc(1, sizeof *z);
+    ptx_owned own;
+    ptx_own(&own, release_norm, z);
     z->sd = sd, z->m = m, z->flags = flags, z->in = in, z->in_module = 1;
     unit *mod = new_unit(sd, (ptx_str){ "", 0 }, NULL);
     mod->bytes = m->size;
@@ -552,19 +560,24 @@ norm *pd_side_start(side *sd, const ptx_module *m, unsigned flags,
     }
     z->nglobal = z->nents;
     z->in_module = 0;
+    ptx_disown(&own);
     return z;
 }
 
 norm *pd_norm_fork(const norm *z, interner *in)
 {
     norm *w = pd_calloc(1, sizeof *w);
+    ptx_owned own;
+    ptx_own(&own, release_norm, w);
     w->sd = z->sd, w->m = z->m, w->flags = z->flags;
     w->in = in ? in : &w->own;
     w->global = z->global;
+    w->fork = 1;   /* the globals are z's: before anything can unwind */
     w->nents = w->nglobal = w->cap = z->nglobal;
     w->ents = pd_realloc(NULL, (w->cap ? w->cap : 1) * sizeof *w->ents);
-    memcpy(w->ents, z->ents, z->nglobal * sizeof *z->ents);
-    w->fork = 1;
+    if (z->nglobal)   /* (z->ents is NULL without globals) */
+        memcpy(w->ents, z->ents, z->nglobal * sizeof *z->ents);
+    ptx_disown(&own);
     return w;
 }
 
@@ -574,8 +587,10 @@ void pd_norm_units(norm *w, size_t first, size_t last)
         function_unit(w, &w->sd->units[k]);
 }
 
-static void norm_free(norm *z)
+void pd_norm_free(norm *z)
 {
+    if (!z)
+        return;
     pd_map_free(&z->local);
     if (!z->fork)
         pd_map_free(&z->global);
@@ -598,6 +613,8 @@ void pd_norm_join(norm *z, norm *w, size_t first, size_t last)
     if (w->in != z->in) {
         const smap *map = &w->in->map;
         uint32_t *to = pd_realloc(NULL, ((size_t)w->in->next + 1) * sizeof *to);
+        ptx_owned own;
+        ptx_own(&own, free, to);
         for (size_t k = 0; k < map->cap; k++) {
             const smap_ent *e = &map->v[k];
             if (e->epoch == map->epoch)
@@ -606,9 +623,10 @@ void pd_norm_join(norm *z, norm *w, size_t first, size_t last)
         for (size_t u = first; u < last; u++)
             for (uint32_t i = 0; i < z->sd->units[u].n; i++)
                 z->sd->units[u].v[i].id = to[z->sd->units[u].v[i].id];
+        ptx_disown(&own);
         free(to);
     }
-    norm_free(w);
+    pd_norm_free(w);
 }
 
 void pd_side_finish(norm *z)
@@ -618,5 +636,5 @@ void pd_side_finish(norm *z)
     z->in_module = 1;
     for (uint32_t i = 0; i < mod->n; i++)
         make_key(z, &mod->v[i]);
-    norm_free(z);
+    pd_norm_free(z);
 }

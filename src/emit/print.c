@@ -526,12 +526,11 @@ void ptx_print_stmt(const ptx_module *m, const ptx_stmt *s, int depth, ptx_buf *
     /* a private, empty buffer: the statement's leading SP_LINE then adds
        only the indentation (labels and raw lines stay at column 0) */
     ptx_buf tmp = { 0 };
-    ptx_owned own;
-    ptx_own_buf(&own, &tmp);
+    ptx_bufs own;
+    ptx_own_bufs(&own, &tmp, NULL);
     printer p = printer_for(m, &tmp, 1, depth, 0);
     stmt(&p, s, SP_LINE);
     ptx_buf_put(out, tmp.p, tmp.n);
     ptx_buf_putc(out, '\n');
-    ptx_disown(&own);
-    ptx_buf_free(&tmp);
+    ptx_free_bufs(&own);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "front/debug.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 int ptx_debug_stmt(const ptx_module *m, const ptx_stmt *s)
@@ -143,6 +144,8 @@ static void mark(ltable *t, const ptx_stmt *s, ptx_tok end)
 size_t ptx_debug_labels(const ptx_module *m, const ptx_block *body, ptx_buf *out)
 {
     ltable t = { m, { 0 }, { 0 }, { 0 }, 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &t.slots, &t.names, &t.stmts, NULL);
     size_t found = 0;
     collect(&t, body->stmts);
     if (t.stmts.n) {
@@ -155,8 +158,6 @@ size_t ptx_debug_labels(const ptx_module *m, const ptx_block *body, ptx_buf *out
                 found++;
             }
     }
-    ptx_buf_free(&t.slots);
-    ptx_buf_free(&t.names);
-    ptx_buf_free(&t.stmts);
+    ptx_free_bufs(&ob);
     return found;
 }

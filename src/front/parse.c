@@ -101,7 +101,7 @@ static ptx_module *parse_owned(const char *name, char *buf, size_t size,
         free(m);
         free(fname);
         free(buf);
-        ptx_diag_none(diag, name, "out of memory");
+        ptx_diag_none(diag, name, PTX_OUT_OF_MEMORY);
         return NULL;
     }
     m->filename = fname;
@@ -111,7 +111,7 @@ static ptx_module *parse_owned(const char *name, char *buf, size_t size,
     if (ptx_protect(parse_module, &c) != 0)
         c.r = -2;
     if (c.r == -2) {
-        ptx_diag_none(diag, name, "out of memory");
+        ptx_diag_none(diag, name, PTX_OUT_OF_MEMORY);
         ptx_module_free(m);
         return NULL;
     }
@@ -135,7 +135,7 @@ static char *copy_input(const char *name, const char *data, size_t size,
     }
     char *buf = ptx_malloc(size + 1);
     if (!buf) {
-        ptx_diag_none(diag, name, "out of memory");
+        ptx_diag_none(diag, name, PTX_OUT_OF_MEMORY);
         return NULL;
     }
     if (size) /* data may be NULL for an empty buffer */
@@ -174,9 +174,14 @@ ptx_module *ptx_parse_piece(const char *name, const char *data, size_t size,
                             ptx_piece_at at, int whole_opcodes, ptx_piece_at *end,
                             ptx_diag *diag)
 {
-    char *buf = copy_input(name, data, size, 1, diag);
+    ptx_diag d;
+    char *buf = copy_input(name, data, size, 1, &d);
     parse_how h = { .start = (ptx_start)(at + 1), .whole_opcodes = whole_opcodes, .jobs = 1 };
-    ptx_module *m = buf ? parse_owned(name, buf, size, &h, diag) : NULL;
+    ptx_module *m = buf ? parse_owned(name, buf, size, &h, &d) : NULL;
+    if (!m && !strcmp(d.msg, PTX_OUT_OF_MEMORY))
+        ptx_oom();
+    if (!m && diag)
+        *diag = d;
     *end = m ? piece_end(m->items, at) : at;
     return m;
 }
@@ -222,7 +227,7 @@ static char *read_all(FILE *f, size_t hint, size_t *size, const char **why)
     size_t cap = hint >= 1 << 16 ? hint + 1 : 1 << 16, n = 0;
     char *buf = ptx_malloc(cap + 1);
     if (!buf) {
-        *why = "out of memory";
+        *why = PTX_OUT_OF_MEMORY;
         return NULL;
     }
     for (;;) {
@@ -236,7 +241,7 @@ static char *read_all(FILE *f, size_t hint, size_t *size, const char **why)
             char *nb = ptx_realloc(buf, cap + 1);
             if (!nb) {
                 free(buf);
-                *why = "out of memory";
+                *why = PTX_OUT_OF_MEMORY;
                 return NULL;
             }
             buf = nb;

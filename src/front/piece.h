@@ -24,7 +24,9 @@ typedef enum ptx_piece_at { PTX_AT_ITEMS, PTX_AT_BODY, PTX_AT_INIT } ptx_piece_a
 /* The text parsed on its own, serially, starting `at` where the piece
    before it ended; *end says where it ends.  NULL where it does not parse
    (diag says why about the piece; the whole module is what a user is
-   told about).  whole_opcodes: an instruction's opcode is its whole word,
+   told about); where memory runs out, it unwinds (util/alloc.h), so that
+   a caller that takes NULL for a piece to cut again, or for the whole
+   module to take, does not take running out for either.  whole_opcodes: an instruction's opcode is its whole word,
    without modifiers (ptx_instr's opcode, mods and nmods), for a caller
    that needs no parts: the exact printer prints the word's token, the
    canonical printer an opcode without modifiers, the same word; splitting

@@ -67,7 +67,7 @@ static int grow_tokens(ptx_parser *P, uint32_t need)
         cap *= 2;
     ptx_token *t = ptx_realloc(P->m->toks, (size_t)cap * sizeof *t);
     if (!t) {
-        P->err = "out of memory";
+        P->err = PTX_OUT_OF_MEMORY;
         return 0;
     }
     P->m->toks = P->toks = t;

@@ -257,7 +257,7 @@ ptx_jit *ptx_jit_open(ptx_diag *diag)
         path = "libcuda.so.1";
     ptx_jit *j = ptx_calloc(1, sizeof *j);
     if (!j) {
-        put(err, errlen, "out of memory");
+        put(err, errlen, PTX_OUT_OF_MEMORY);
         return NULL;
     }
     if (load_driver(j, path, err, errlen) != 0) {

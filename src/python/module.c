@@ -8,6 +8,7 @@
 #include "pyptx_c.h"
 #include "ptx/codegen.h"
 #include "ptx/diff.h"
+#include "util/alloc.h"
 
 static pyptx_state *state(PyObject *mod)
 {
@@ -388,6 +389,26 @@ PyDoc_STRVAR(diff_trees_doc,
 "PTXError where the compiler cannot be run at all.");
 PyDoc_STRVAR(passes_doc, "sugar_passes() -> list of (name, help), in the order they run.");
 
+#ifdef PTX_FAULTS
+/* The allocation-failure hook of a -DPTX_FAULTS=ON build (util/alloc.h),
+   for tests/faults/python_sweep.py; absent from every other build. */
+static PyObject *py_fault_after(PyObject *mod, PyObject *n)
+{
+    (void)mod;
+    long v = PyLong_AsLong(n);
+    if (v == -1 && PyErr_Occurred())
+        return NULL;
+    ptx_fault_after(v);
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_fault_count(PyObject *mod, PyObject *unused)
+{
+    (void)mod, (void)unused;
+    return PyLong_FromLong(ptx_fault_count());
+}
+#endif
+
 static PyMethodDef functions[] = {
     { "parse", (PyCFunction)(void (*)(void))py_parse, METH_VARARGS | METH_KEYWORDS, parse_doc },
     { "ptx_to_python", (PyCFunction)(void (*)(void))py_ptx_to_python,
@@ -396,6 +417,10 @@ static PyMethodDef functions[] = {
     { "diff_trees", (PyCFunction)(void (*)(void))py_diff_trees, METH_VARARGS | METH_KEYWORDS,
       diff_trees_doc },
     { "sugar_passes", py_sugar_passes, METH_NOARGS, passes_doc },
+#ifdef PTX_FAULTS
+    { "_fault_after", py_fault_after, METH_O, "tests/faults: the nth allocation fails" },
+    { "_fault_count", py_fault_count, METH_NOARGS, "tests/faults: allocations made" },
+#endif
     { NULL, NULL, 0, NULL }
 };
 

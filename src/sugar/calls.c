@@ -29,6 +29,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 /* A slot of a modifier pattern: takes one modifier from its domain.  A
@@ -500,6 +501,8 @@ static uint32_t make_form(cg_module *m, const wrapper *w, const char **vals)
     f->no_addr = !w->opnds || !strchr(w->opnds, 'M');
     if (!w->args) {
         ptx_buf b = { 0 };
+        ptx_bufs ob;
+        ptx_own_bufs(&ob, &b, NULL);
         put_slots(w, vals, 0, &b);
         f->head = cg_strndup(keep, b.p ? b.p : "", b.n);
         f->nhead = (uint32_t)b.n;
@@ -507,7 +510,7 @@ static uint32_t make_form(cg_module *m, const wrapper *w, const char **vals)
         put_slots(w, vals, 1, &b);
         f->tail = cg_strndup(keep, b.p ? b.p : "", b.n);
         f->ntail = (uint32_t)b.n;
-        ptx_buf_free(&b);
+        ptx_free_bufs(&ob);
     }
     return st->nforms++;
 }
@@ -748,7 +751,9 @@ uint32_t sugar_calls(cg_module *m, cg_kernel *k)
     if (!st->word_fits)
         st->word_fits = cg_alloc(sg_keep(m), sizeof *st->word_fits);
     wrapping c = { .m = m, .k = k, .fits = st->word_fits };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &c.words.key, NULL);
     sg_visit_stmts(&k->body, wrap, &c);
-    ptx_buf_free(&c.words.key);
+    ptx_free_bufs(&ob);
     return c.made;
 }

@@ -36,6 +36,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 #define NEVER UINT32_MAX
@@ -457,6 +458,8 @@ uint32_t sugar_compare(cg_module *m, cg_kernel *k)
     if (sg_kst(k)->p0_named == 2 && !sg_any_fresh_reg(k))
         return 0;   /* decls asked already: analyse says 0 */
     sg_scratch sc = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &sc, NULL);
     cg_stmt **a = sg_list_array(&sc, k->body, &n);
     uint32_t made = 0, bound = n;   /* the first declaration after the pool's */
     if (find_pool(&c, a, n, &decl))
@@ -466,6 +469,6 @@ uint32_t sugar_compare(cg_module *m, cg_kernel *k)
         rewrite(&c, a, decl);
         made = c.n;
     }
-    ptx_buf_free(&sc);
+    ptx_free_bufs(&ob);
     return made;
 }

@@ -39,6 +39,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 
 #define NONE UINT32_MAX
 
@@ -294,6 +295,8 @@ uint32_t sugar_decls(cg_module *m, cg_kernel *k)
 {
     decls c = { .m = m, .k = k };
     sg_scratch sc = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &sc, NULL);
     unsigned n;
     cg_stmt **a = sg_list_array(&sc, k->body, &n);
     c.first = cg_alloc(m, (k->nsyms + 1) * sizeof *c.first);
@@ -308,7 +311,7 @@ uint32_t sugar_decls(cg_module *m, cg_kernel *k)
     if (half != NONE)
         defer_pool(&c, a, n, pool, half);
     place(&c, &k->body, a, n, ds, nd);   /* a: the list as it still is */
-    ptx_buf_free(&sc);
+    ptx_free_bufs(&ob);
     uint32_t made = sg_dyn_operands(m, k);
     made += sg_wgmma_descriptors(m, k);
     made += sg_merge_decls(m, k, c.refs);

@@ -31,6 +31,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 
 typedef struct descs {
     cg_module *m;
@@ -365,10 +366,12 @@ uint32_t sg_wgmma_descriptors(cg_module *m, cg_kernel *k)
     if (!sg_any_fresh_reg(k))
         return 0;
     sg_scratch sc = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &sc, NULL);
     descs c = { .m = m, .k = k };
     uint32_t *refs = sg_kernel_refs(&sc, k);
     c.refs = refs;
     uint32_t made = desc_list(&c, &k->body);
-    ptx_buf_free(&sc);
+    ptx_free_bufs(&ob);
     return made;
 }

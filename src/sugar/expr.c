@@ -24,6 +24,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 #define MAXCHAIN 6
@@ -652,6 +653,8 @@ static int temp_like(const char *p)
 uint32_t sugar_expr(cg_module *m, cg_kernel *k)
 {
     ctx c = { .m = m, .k = k };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &c.counts, &c.words.key, &c.list, &c.folds, NULL);
     uint64_t total = 0;
     c.base = cg_alloc(m, (k->nsyms + 1) * sizeof *c.base);
     for (uint32_t i = 0; i < k->nsyms; i++) {
@@ -686,9 +689,6 @@ uint32_t sugar_expr(cg_module *m, cg_kernel *k)
         count_stmts(&c, k->body);
         made = fold_list(&c, &k->body);
     }
-    ptx_buf_free(&c.counts);
-    ptx_buf_free(&c.words.key);
-    ptx_buf_free(&c.list);
-    ptx_buf_free(&c.folds);
+    ptx_free_bufs(&ob);
     return made;
 }

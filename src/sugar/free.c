@@ -36,6 +36,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 
 /* What put a word into ptxwords or rawwords (cg_mslot.val). */
 enum {
@@ -506,6 +507,8 @@ void sg_fix_pyptx_labels(cg_module *m, cg_kernel *k)
     if (!n)
         return;
     sg_scratch sc = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &sc, NULL);
     uint8_t *gen[NP];
     uint32_t *refs = sg_scratch_get(&sc, (k->nsyms + 1) * sizeof *refs + NP * (n + 1));
     for (unsigned p = 0; p < NP; p++)
@@ -524,5 +527,5 @@ void sg_fix_pyptx_labels(cg_module *m, cg_kernel *k)
                 sg_rename_ptx(m, k, i, tail, 0);   /* the trace would make it again */
         }
     }
-    ptx_buf_free(&sc);
+    ptx_free_bufs(&ob);
 }

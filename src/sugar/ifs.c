@@ -23,6 +23,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 typedef struct ifs {
@@ -225,9 +226,11 @@ uint32_t sugar_ifs(cg_module *m, cg_kernel *k)
     uint32_t made = 0;
     if (!plain_bra(k->body))
         return 0;
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &sc, NULL);
     c.refs = sg_kernel_refs(&sc, k);
     if (!sg_pyptx_label_pinned(m, k, c.refs))
         made = raise_list(&c, &k->body);
-    ptx_buf_free(&sc);
+    ptx_free_bufs(&ob);
     return made;
 }

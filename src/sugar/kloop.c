@@ -29,6 +29,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 #define MAXU 64
@@ -164,13 +165,15 @@ static int cmps_inside(const kloops *c, const cg_stmt *s, const cg_stmt *last,
 static int own_predicates(kloops *c, cg_stmt *s, cg_stmt *last)
 {
     sg_scratch sc = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &sc, NULL);
     uint32_t *in = sg_scratch_get(&sc, (c->k->nsyms + 1) * sizeof *in);
     cg_stmt *after = last->next;
     last->next = NULL;
     sg_count_refs(s, in);
     int ok = cmps_inside(c, s, last, in);
     last->next = after;
-    ptx_buf_free(&sc);
+    ptx_free_bufs(&ob);
     return ok;
 }
 
@@ -268,12 +271,12 @@ uint32_t sugar_kloop(cg_module *m, cg_kernel *k)
         return 0;
     sg_scratch sc = { 0 };
     kloops c = { .m = m, .k = k, .key = { .k = k, .leaf = exact, .m = m } };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &sc, &c.key.b, &c.first, NULL);
     uint32_t *refs = sg_kernel_refs(&sc, k);
     c.refs = refs;
     sg_visit_stmts(&k->body, kloop_at, &c);
     uint32_t made = c.made;
-    ptx_buf_free(&sc);
-    ptx_buf_free(&c.key.b);
-    ptx_buf_free(&c.first);
+    ptx_free_bufs(&ob);
     return made;
 }

@@ -264,7 +264,7 @@ int ptx_codegen(const ptx_module *pm, const ptx_codegen_options *o,
     int r = ptx_protect_buf(out, codegen, &c);
     cg_module_free(c.m);
     if (r) {
-        ptx_diag_none(err, pm->filename, "out of memory");
+        ptx_diag_none(err, pm->filename, PTX_OUT_OF_MEMORY);
         return -1;
     }
     return c.r ? -1 : 0;

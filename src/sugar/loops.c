@@ -21,6 +21,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 typedef struct loops {
@@ -154,11 +155,12 @@ uint32_t sugar_loops(cg_module *m, cg_kernel *k)
     loops c = { .m = m, .k = k };
     size_t n = k->nsyms + 1;
     sg_scratch tables = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &tables, &c.bodies, NULL);
     c.stamp = sg_scratch_get(&tables, n * (2 * sizeof *c.stamp + sizeof *c.last));
     c.passed = c.stamp + n;
     c.last = (cg_stmt **)(c.passed + n);
     uint32_t made = raise_list(&c, &k->body);
-    ptx_buf_free(&tables);
-    ptx_buf_free(&c.bodies);
+    ptx_free_bufs(&ob);
     return made;
 }

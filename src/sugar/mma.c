@@ -19,6 +19,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 
 #define MAXDESCS 16
 
@@ -237,6 +238,8 @@ uint32_t sugar_mma(cg_module *m, cg_kernel *k)
     if (!sg_any_fresh_reg(k))
         return 0;
     sg_scratch sc = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &sc, NULL);
     mmas c = { .m = m, .k = k };
     uint32_t *refs = sg_kernel_refs(&sc, k);
     c.refs = refs;
@@ -247,6 +250,6 @@ uint32_t sugar_mma(cg_module *m, cg_kernel *k)
     uint32_t made = c.made;
     if (c.ndescs)
         name_descs(&c, c.descs, c.ndescs);
-    ptx_buf_free(&sc);
+    ptx_free_bufs(&ob);
     return made;
 }

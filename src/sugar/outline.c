@@ -624,24 +624,24 @@ uint32_t sugar_outline(cg_module *m, cg_kernel *k)
                    .key = { .k = k, .leaf = hole_leaf, .m = m, .deep = 1 } };
     o.key.ctx = &o;
     o.dtail = &o.defs;
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &o.vb, &o.hb, &o.sb, &o.lb, &o.calls, &o.substs, &o.key.b, &o.ints,
+                 NULL);
+    ptx_bufs ob_o;   /* (past PTX_OWN_BUFS) */
+    ptx_own_bufs(&ob_o, &o.ob, NULL);
     collect(&o, &k->body, -1, -1);
     uint32_t made = 0;
     if (o.n > 2 * MINRUN) {
         sg_scratch sc = { 0 };
+        ptx_bufs ob_sc;
+        ptx_own_bufs(&ob_sc, &sc, NULL);
         chain_windows(&o, &sc);
         o.budget = 64 * (int64_t)o.n + 4096;
         find_groups(&o);
         made = ol_rewrite(&o);
-        ptx_buf_free(&sc);
+        ptx_free_bufs(&ob_sc);
     }
-    ptx_buf_free(&o.vb);
-    ptx_buf_free(&o.hb);
-    ptx_buf_free(&o.sb);
-    ptx_buf_free(&o.lb);
-    ptx_buf_free(&o.calls);
-    ptx_buf_free(&o.substs);
-    ptx_buf_free(&o.key.b);
-    ptx_buf_free(&o.ints);
-    ptx_buf_free(&o.ob);
+    ptx_free_bufs(&ob_o);
+    ptx_free_bufs(&ob);
     return made;
 }

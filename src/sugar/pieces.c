@@ -28,6 +28,7 @@
  */
 #include <string.h>
 #include "codegen/build.h"
+#include "util/alloc.h"
 #include "util/arena.h"
 #include "front/piece.h"
 #include "sugar/sugar.h"
@@ -46,6 +47,20 @@ typedef struct sugar_pieces {
 
 /* The rows on kernels [from, to) of the piece, each printed at once, with
    the module's arenas the piece's (ir) while they run. */
+typedef struct swapped {
+    cg_module *m;
+    ptx_arena *arena, *stmts;   /* the module's own */
+} swapped;
+
+/* Unwinding in the rows: the module's arenas back, the piece's freed. */
+static void swap_back(void *arg)
+{
+    swapped *w = arg;
+    ptx_arena_free(w->m->stmts);   /* (the piece's ir is one_piece's) */
+    w->m->arena = w->arena;
+    w->m->stmts = w->stmts;
+}
+
 static void rows(sugar_pieces *c, uint32_t from, uint32_t to, ptx_arena *ir)
 {
     cg_module *m = c->m;
@@ -53,6 +68,9 @@ static void rows(sugar_pieces *c, uint32_t from, uint32_t to, ptx_arena *ir)
     ptx_arena *piece_stmts = ptx_arena_new();
     m->arena = ir;
     m->stmts = piece_stmts;
+    swapped w = { m, arena, stmts };
+    ptx_owned own;
+    ptx_own(&own, swap_back, &w);
     for (uint32_t i = from; i < to; i++) {
         cg_kernel *k = &m->kernels[i];
         if (k->unsupported)
@@ -60,6 +78,7 @@ static void rows(sugar_pieces *c, uint32_t from, uint32_t to, ptx_arena *ir)
         cg_passes_run(m, m->opt, k);
         cg_print_kernel(m, k, c->out);
     }
+    ptx_disown(&own);
     m->arena = arena;
     m->stmts = stmts;
     ptx_arena_free(piece_stmts);
@@ -79,9 +98,12 @@ static int one_piece(sugar_pieces *c, size_t from, size_t end)
         ptx_module_free(pm);
         return -1;
     }
-    ptx_arena *ir = ptx_arena_new();
+    cg_piece_held h = { pm, NULL };
+    ptx_owned own;
+    ptx_own(&own, cg_release_piece, &h);
+    ptx_arena *ir = h.ir = ptx_arena_new();
     uint32_t k0 = m->nkernels, s0 = m->nsegs, o0 = m->nopcodes;
-    cg_open open = { 0 };
+    cg_open open = { 0 };   /* (a piece among the items opens no kernel) */
     cg_build_items(m, pm, c->src, from, ir, &open);
     int ok = !open.active;   /* (a piece that ends among the items: never) */
     cg_open_free(&open);
@@ -95,8 +117,8 @@ static int one_piece(sugar_pieces *c, size_t from, size_t end)
     }
     cg_forget_kernels(m, k0);
     m->src = NULL;
-    ptx_arena_free(ir);
-    ptx_module_free(pm);
+    ptx_disown(&own);
+    cg_release_piece(&h);
     if (ok && m->opt->release)
         cg_give_back(m, c->src, s0, from, end, 0);
     return ok;
@@ -167,6 +189,8 @@ int sg_codegen_pieces(const char *name, const char *src, size_t size, size_t pie
     sugar_pieces c = { .o = o, .name = name, .src = src, .out = out };
     po.stats = o->stats ? &c.st : NULL;   /* added up only where it goes through */
     cg_module *m = c.m = cg_module_new(&po, name);
+    ptx_owned own;
+    ptx_own(&own, cg_module_release, m);
     m->layer = &sg_layer;
     m->ops_kept = cg_alloc(m, sizeof *m->ops_kept);
     cg_passes_state(m, &po);
@@ -190,6 +214,7 @@ int sg_codegen_pieces(const char *name, const char *src, size_t size, size_t pie
     }
     if (!ok)
         out->n = start;
+    ptx_disown(&own);
     cg_module_free(m);
     return ok;
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 
 static int is_pred(const cg_opnd *g, cg_symid p)
 {
@@ -90,8 +91,10 @@ uint32_t sugar_preds(cg_module *m, cg_kernel *k)
     if (!sg_kst(k)->cmps || !any(k->body))
         return 0;
     sg_scratch sc = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &sc, NULL);
     uint32_t *refs = sg_kernel_refs(&sc, k);
     uint32_t made = nest_list(m, k, &k->body, refs);
-    ptx_buf_free(&sc);
+    ptx_free_bufs(&ob);
     return made;
 }

@@ -27,6 +27,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 
 typedef struct ranges {
     cg_module *m;
@@ -138,10 +139,12 @@ uint32_t sugar_range(cg_module *m, cg_kernel *k)
     if (!has_counter(k))
         return 0;
     sg_scratch sc = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &sc, NULL);
     ranges c = { .m = m, .k = k };
     c.refs = sg_kernel_refs(&sc, k);
     if (!sg_pyptx_label_pinned(m, k, c.refs))
         sg_visit_stmts(&k->body, fold_at, &c);
-    ptx_buf_free(&sc);
+    ptx_free_bufs(&ob);
     return c.made;
 }

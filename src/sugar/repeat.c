@@ -37,6 +37,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/repeat.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -623,6 +624,10 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
        without a fresh scalar has none of (compiler output: a walk over
        every statement saved) */
     sg_scratch refs = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &refs, &r.key.b, &r.list, &r.items, &r.leaves, &r.sketches, NULL);
+    ptx_bufs ob_lists;
+    rl_own(&r, &ob_lists);
     for (uint32_t i = 0; i < k->nsyms && !r.refs; i++)
         if (fresh_scalar(k, i)) {
             uint32_t *uses = sg_scratch_get(&refs, (k->nsyms + 1) * sizeof *uses);
@@ -630,13 +635,8 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
             r.refs = uses;
         }
     uint32_t n = roll_list(&r, &k->body);
-    ptx_buf_free(&refs);
-    ptx_buf_free(&r.key.b);
-    ptx_buf_free(&r.list);
-    ptx_buf_free(&r.items);
-    ptx_buf_free(&r.leaves);
-    ptx_buf_free(&r.sketches);
-    rl_free(&r);
+    ptx_free_bufs(&ob_lists);
+    ptx_free_bufs(&ob);
     if (n) {   /* the variables the loops use (outer loops may use others):
                   this pass's, and those of range's loops where it made any */
         unsigned used = r.made_vars | (sg_kst(k)->fors ? vars_in(k->body, ~0u) : 0);

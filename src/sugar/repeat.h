@@ -7,6 +7,7 @@
 #define PTX_SUGAR_REPEAT_H
 
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 
 /* A hole of a statement's key: a register index or an integer. */
 typedef struct leaf {
@@ -92,8 +93,9 @@ int rl_make_lists(roller *r, cg_stmt *node, const item *it, unsigned g, unsigned
    read of a recorded register outside its own loop becomes its list's
    element (SG_O_ITEM), a vector of a whole list the list. */
 void rl_rewrite_reads(roller *r, cg_stmt **head, uint32_t from);
-/* Entries made so far; the memory freed. */
+/* Entries made so far. */
 uint32_t rl_nelems(const roller *r);
-void rl_free(roller *r);
+/* The lists' buffers owned (util/alloc.h) by o, which ptx_free_bufs frees. */
+void rl_own(roller *r, ptx_bufs *o);
 
 #endif

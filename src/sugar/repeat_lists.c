@@ -36,6 +36,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/repeat.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 /* What one recorded register is: the list that holds it, at which index. */
@@ -291,11 +292,7 @@ uint32_t rl_nelems(const roller *r)
     return (uint32_t)(r->elems.n / sizeof(elemrec));
 }
 
-void rl_free(roller *r)
+void rl_own(roller *r, ptx_bufs *o)
 {
-    ptx_buf_free(&r->oddb);
-    ptx_buf_free(&r->inlistb);
-    ptx_buf_free(&r->elemb);
-    ptx_buf_free(&r->lists);
-    ptx_buf_free(&r->elems);
+    ptx_own_bufs(o, &r->oddb, &r->inlistb, &r->elemb, &r->lists, &r->elems, NULL);
 }

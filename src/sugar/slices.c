@@ -14,6 +14,7 @@
  */
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 
 #define MINRUN 4
 #define MINVEC 8
@@ -103,6 +104,8 @@ static int rewrite_vec(cg_module *m, const cg_kernel *k, cg_opnd *v)
     cg_opnd *cat = cg_opnd_new(m, SG_O_CONCAT);
     cat->elems = parts(m, k, el, n, &nruns);
     ptx_buf plain = { 0 }, out = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &plain, &out, NULL);
     cg_print_opnd(m, k, v, &plain);
     cg_print_opnd(m, k, cat, &out);
     int ok = nruns > 0 && out.n < plain.n;
@@ -110,8 +113,7 @@ static int rewrite_vec(cg_module *m, const cg_kernel *k, cg_opnd *v)
         v->kind = SG_O_CONCAT;
         v->elems = cat->elems;
     }
-    ptx_buf_free(&plain);
-    ptx_buf_free(&out);
+    ptx_free_bufs(&ob);
     return ok;
 }
 

@@ -19,6 +19,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 #define STATIC_SMEM_MAX (48u * 1024)   /* kernel.py: above it, dynamic */
@@ -83,9 +84,11 @@ void sg_print_smem(const cg_module *m, const cg_kernel *k, const cg_stmt *s, int
 int sg_smem_fits(const cg_module *m, const cg_kernel *k, const cg_stmt *s)
 {
     ptx_buf b = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &b, NULL);
     sg_print_smem(m, k, s, 0, &b);
     int ok = b.n <= 512;   /* 511 bytes and the newline */
-    ptx_buf_free(&b);
+    ptx_free_bufs(&ob);
     return ok;
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 /* The Python names of the special registers that get one. */
@@ -267,6 +268,8 @@ uint32_t sg_name_specials(cg_module *m, cg_kernel *k, sg_opnd_fn str, void *ctx)
     }
     uint32_t nregs = (uint32_t)total;
     sg_scratch scratch = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &scratch, &c.movs, &c.uses, NULL);
     ptx_buf_reserve(&scratch, (nregs + 1) * (sizeof *c.v + sizeof(uint32_t) + 1) + nsyms + 1);
     c.v = (seen *)scratch.p;   /* set up for the candidates alone */
     c.to = (uint32_t *)(c.v + nregs + 1);
@@ -280,9 +283,7 @@ uint32_t sg_name_specials(cg_module *m, cg_kernel *k, sg_opnd_fn str, void *ctx)
         c.nbase = 0;   /* as above */
         walk(&c, k->body);
     }
-    ptx_buf_free(&scratch);
-    ptx_buf_free(&c.movs);
-    ptx_buf_free(&c.uses);
+    ptx_free_bufs(&ob);
     return c.made;
 }
 

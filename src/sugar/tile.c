@@ -27,6 +27,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 
 typedef struct access {
     cg_stmt **link, *last;   /* the run */
@@ -191,6 +192,8 @@ static void rewrite(tiles *c, const access *a)
 uint32_t sg_smem_tiles(cg_module *m, cg_kernel *k)
 {
     sg_scratch sc = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &sc, NULL);
     uint32_t *refs = sg_kernel_refs(&sc, k);
     tiles c = { .m = m, .k = k, .refs = refs };
     sg_visit_stmts(&k->body, collect, &c);
@@ -206,6 +209,6 @@ uint32_t sg_smem_tiles(cg_module *m, cg_kernel *k)
             rewrite(&c, &c.v[i]);
             made++;
         }
-    ptx_buf_free(&sc);
+    ptx_free_bufs(&ob);
     return made;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 /* ---- copies and comparisons ---------------------------------------- */
@@ -417,9 +418,11 @@ uint32_t sg_walk_fresh(cg_module *m, cg_kernel *k, sg_stmt_fn fn)
     if (!sg_any_fresh_reg(k))
         return 0;
     sg_scratch sc = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &sc, NULL);
     sg_walk w = { m, k, sg_kernel_refs(&sc, k), 0 };
     sg_visit_stmts(&k->body, fn, &w);
-    ptx_buf_free(&sc);
+    ptx_free_bufs(&ob);
     return w.made;
 }
 

@@ -51,6 +51,7 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
+#include "util/alloc.h"
 #include "util/buf.h"
 
 #define MAXW 16      /* holes (operands that may differ) per block */
@@ -439,10 +440,12 @@ static uint32_t fold_own_waits(cg_module *m, cg_kernel *k)
     if (!sg_any_fresh_reg(k))                 /* its predicate is the pool's */
         return 0;
     sg_scratch sc = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &sc, NULL);
     uint32_t *refs = sg_kernel_refs(&sc, k), made = 0;
     if (!sg_pyptx_label_pinned(m, k, refs))
         made = fold_own(m, k, refs, &k->body);
-    ptx_buf_free(&sc);
+    ptx_free_bufs(&ob);
     return made;
 }
 
@@ -454,8 +457,10 @@ uint32_t sugar_wait(cg_module *m, cg_kernel *k)
     if (!(k->ops & cg_op_bit("mbarrier")))   /* no try_wait: no spin loop */
         return 0;
     uint32_t own = fold_own_waits(m, k);
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &w.key.b, NULL);
     sg_visit_stmts(&k->body, collect, &w);
-    ptx_buf_free(&w.key.b);
+    ptx_free_bufs(&ob);
     if (!w.n)
         return own;
     /* members of each group, in order: a counting sort by group */

@@ -1,5 +1,7 @@
 /* alloc.c - the library's allocations, their failure, and unwinding. */
+#include <errno.h>
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/alloc.h"
@@ -40,7 +42,7 @@ static int fault(void)
             return c == 1;
     return 0;
 }
-#define FAULT() fault()
+#define FAULT() (fault() ? (errno = ENOMEM, 1) : 0)   /* as malloc says it */
 #else
 #define FAULT() 0
 #endif
@@ -160,12 +162,27 @@ void ptx_disown(ptx_owned *o)
         innermost->owned = o->next;
 }
 
-static void release_buf(void *b)
+static void release_bufs(void *arg)
 {
-    ptx_buf_free(b);
+    ptx_bufs *o = arg;
+    for (ptx_buf **b = o->b; *b; b++)
+        ptx_buf_free(*b);
 }
 
-void ptx_own_buf(ptx_owned *o, ptx_buf *b)
+void ptx_own_bufs(ptx_bufs *o, ...)
 {
-    ptx_own(o, release_buf, b);
+    va_list ap;
+    va_start(ap, o);
+    unsigned n = 0;
+    for (ptx_buf *b; (b = va_arg(ap, ptx_buf *)) != NULL && n < PTX_OWN_BUFS;)
+        o->b[n++] = b;
+    va_end(ap);
+    o->b[n] = NULL;
+    ptx_own(&o->own, release_bufs, o);
+}
+
+void ptx_free_bufs(ptx_bufs *o)
+{
+    ptx_disown(&o->own);
+    release_bufs(o);
 }

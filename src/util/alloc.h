@@ -51,8 +51,16 @@ typedef struct ptx_owned {
 } ptx_owned;
 void ptx_own(ptx_owned *o, void (*release)(void *p), void *p);
 void ptx_disown(ptx_owned *o);
-/* The commonest owned thing: a scratch buffer (ptx_buf_free on unwinding). */
-void ptx_own_buf(ptx_owned *o, ptx_buf *b);
+/* The commonest owned things: a frame's scratch buffers, up to
+   PTX_OWN_BUFS of them under one node: ptx_own_bufs(&o, &a, &b, NULL) where
+   they are declared, ptx_free_bufs(&o) where the frame frees them. */
+enum { PTX_OWN_BUFS = 8 };
+typedef struct ptx_bufs {
+    ptx_owned own;
+    ptx_buf *b[PTX_OWN_BUFS + 1];   /* NULL-ended */
+} ptx_bufs;
+void ptx_own_bufs(ptx_bufs *o, ...);
+void ptx_free_bufs(ptx_bufs *o);
 
 /* ptx_protect for a call that appends to *out: on -1, out->n is what it
    was (the public printers' "the buffer as it was"). */

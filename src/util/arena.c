@@ -48,6 +48,11 @@ void ptx_arena_adopt(ptx_arena *to, ptx_arena *from)
     free(from);
 }
 
+void ptx_arena_release(void *a)
+{
+    ptx_arena_free(a);
+}
+
 void ptx_arena_free(ptx_arena *a)
 {
     if (!a)

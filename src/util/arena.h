@@ -24,6 +24,8 @@ struct ptx_arena {
 
 ptx_arena *ptx_arena_new(void);
 void ptx_arena_free(ptx_arena *a);
+/* The same as a ptx_own release (util/alloc.h). */
+void ptx_arena_release(void *a);
 /* Moves every chunk of `from` into `to` (freed with it) and frees `from`:
    the arenas of a parallel parse's pieces become the module's. */
 void ptx_arena_adopt(ptx_arena *to, ptx_arena *from);

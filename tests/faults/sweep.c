@@ -1,7 +1,7 @@
 /*
  * sweep.c - out of memory at every allocation, as SQLite tests it.
  *
- *     fault_sweep FILE.ptx...
+ *     fault_sweep [--only ENTRY] FILE.ptx...
  *
  * For each file and each entry point below, the call is made again and
  * again with its nth allocation failing (ptx_fault_after, a -DPTX_FAULTS
@@ -17,17 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ptx/codegen.h"
+#include "ptx/diff.h"
 #include "ptx/ptx.h"
 #include "emit/emit.h"
 #include "front/parser_state.h"
 #include "util/alloc.h"
 
-/* One entry point: run it on the file (text, and a its parse), its text into out; 0, or -1 with
+/* One entry point: run it on the file (text, a its parse), its text into out; 0, or -1 with
    *oom set where it failed for memory. */
 typedef struct sweep {
     const char *path, *text;
     size_t size;
-    const ptx_module *a;
+    const ptx_module *a, *b;   /* b: the next file's, to diff against */
 } sweep;
 
 typedef int (*entry)(const sweep *s, ptx_buf *out, int *oom);
@@ -120,11 +121,73 @@ static int sugar(const sweep *s, ptx_buf *out, int *oom)
     return codegen_with(s, UINT32_MAX, out, oom);
 }
 
+/* in pieces of 1 KiB on two threads; where they fail, the whole module,
+   as pyptx-codegen does */
+static int pieces_with(const sweep *s, uint32_t sugar, ptx_buf *out, int *oom)
+{
+    ptx_codegen_options o = { .srcname = "k.ptx", .jobs = 2, .sugar = sugar };
+    if (ptx_codegen_pieces(s->path, s->text, s->size, 1024, &o, out))
+        return *oom = 0;
+    return codegen_with(s, sugar, out, oom);
+}
+
+static int pieces(const sweep *s, ptx_buf *out, int *oom)
+{
+    return pieces_with(s, 0, out, oom);
+}
+
+static int sugar_pieces(const sweep *s, ptx_buf *out, int *oom)
+{
+    return pieces_with(s, UINT32_MAX, out, oom);
+}
+
+static int diff(const sweep *s, ptx_buf *out, int *oom)
+{
+    ptx_diff_options o = { .context = 3, .jobs = 2 };
+    ptx_diag d;
+    ptx_diff *x = ptx_diff_run(s->a, s->b, &o, &d);
+    if (!x) {
+        *oom = is_oom(&d);
+        return -1;
+    }
+    /* the three reports one after another: where one fails, the buffer
+       must be as that one found it; it is then put back as the call found
+       it, as the other entry points leave it */
+    int (*const print[])(const ptx_diff *, ptx_buf *) = {
+        ptx_diff_print_unified, ptx_diff_print_stat, ptx_diff_print_json };
+    size_t start = out->n;
+    int r = 0;
+    for (unsigned i = 0; i < 3 && !r; i++) {
+        size_t before = out->n;
+        if ((r = print[i](x, out)) != 0 && out->n == before)
+            out->n = start;
+    }
+    ptx_diff_free(x);
+    return printed(r, oom);
+}
+
+static int tree(const sweep *s, ptx_buf *out, int *oom)
+{
+    ptx_tree_file fa = { s->path, s->a, NULL, NULL }, fb = { "b.ptx", s->b, NULL, NULL };
+    ptx_diff_options o = { .context = 3, .jobs = 2 };
+    ptx_diag d;
+    ptx_tree_diff *t = ptx_diff_trees(&fa, 1, &fb, 1, &o, &d);
+    if (!t) {
+        *oom = is_oom(&d);
+        return -1;
+    }
+    int r = ptx_tree_print(t, PTX_TREE_MARKDOWN, NULL, out);
+    ptx_tree_free(t);
+    return printed(r, oom);
+}
+
 static const struct { const char *name; entry fn; } entries[] = {
     { "parse", parse },       { "parse_threads", parse_threads },
     { "exact", exact },       { "canonical", canonical },
     { "print_threads", split }, { "nodebug", nodebug },
     { "codegen", codegen },   { "sugar", sugar },
+    { "codegen_pieces", pieces }, { "sugar_pieces", sugar_pieces },
+    { "diff", diff },         { "tree_diff", tree },
 };
 enum { NENTRIES = sizeof entries / sizeof *entries };
 
@@ -176,24 +239,32 @@ static char *read_file(const char *path, size_t *n)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: fault_sweep FILE.ptx...\n");
+    const char *only = NULL;   /* one entry point, to debug it */
+    int first = 1;
+    if (argc > 2 && !strcmp(argv[1], "--only"))
+        only = argv[2], first = 3;
+    if (argc <= first) {
+        fprintf(stderr, "usage: fault_sweep [--only ENTRY] FILE.ptx...\n");
         return 2;
     }
-    for (int i = 1; i < argc; i++) {
-        sweep s = { argv[i], NULL, 0, NULL };
+    for (int i = first; i < argc; i++) {
+        sweep s = { argv[i], NULL, 0, NULL, NULL };
         ptx_diag d;
         char *text = read_file(argv[i], &s.size);
         s.text = text;
         ptx_module *a = text ? ptx_parse_buffer(argv[i], text, s.size, &d) : NULL;
-        if (!a) {
-            fprintf(stderr, "%s: does not parse\n", argv[i]);
+        const char *other = argv[i + 1 < argc ? i + 1 : first];
+        ptx_module *b = ptx_parse_file(other, &d);
+        if (!a || !b) {
+            fprintf(stderr, "%s: does not parse\n", a ? other : argv[i]);
             return 2;
         }
-        s.a = a;
+        s.a = a, s.b = b;
         for (unsigned e = 0; e < NENTRIES; e++)
-            sweep_entry(&s, e);
+            if (!only || !strcmp(only, entries[e].name))
+                sweep_entry(&s, e);
         ptx_module_free(a);
+        ptx_module_free(b);
         free(text);
     }
     long total = 0, bad = 0;
@@ -201,6 +272,6 @@ int main(int argc, char **argv)
         printf("%-15s %6ld allocations failed, %ld wrong\n", entries[e].name, swept[e], wrong[e]);
         total += swept[e], bad += wrong[e];
     }
-    printf("%d files, %ld failures injected, %ld wrong\n", argc - 1, total, bad);
+    printf("%d files, %ld failures injected, %ld wrong\n", argc - first, total, bad);
     return bad != 0;
 }

@@ -38,7 +38,8 @@ flags=(-std=gnu11 -g -O1 -fno-omit-frame-pointer
        -I"$root/include" -I"$root/src" -I"$out/gen")
 # (the base under the front end and printers: the arena, the output
 # buffer, and the threads the parallel parse and printers run on)
-front_util=("$root/src/util/threads.c" "$root/src/util/arena.c" "$root/src/util/buf.c")
+front_util=("$root/src/util/threads.c" "$root/src/util/arena.c" "$root/src/util/buf.c"
+            "$root/src/util/alloc.c")
 front=("$root"/src/front/*.c "$root"/src/emit/*.c "${front_util[@]}"
        "$out/gen/lexer.c" "$out/gen/parser.c")
 
