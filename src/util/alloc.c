@@ -102,14 +102,6 @@ void *ptx_xrealloc(void *p, size_t n)
     return q;
 }
 
-char *ptx_xstrdup(const char *s)
-{
-    char *p = ptx_strdup(s);
-    if (!p)
-        ptx_oom();
-    return p;
-}
-
 /* Only `s` is a local of the function that calls setjmp, and it is not
    changed after: what fn changes lives in the caller's state (ud). */
 int ptx_protect(void (*fn)(void *ud), void *ud)

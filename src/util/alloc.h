@@ -15,9 +15,9 @@
  * for as long as a local variable alone holds it.
  *
  * ptx_malloc and the others return NULL on failure, for callers with an
- * error path of their own.  In a build with -DPTX_FAULTS=ON (the sanitizer
- * build of tools/run-tests.sh), ptx_fault_after(n) makes the nth
- * allocation from then on fail, which tests/faults sweeps over every n.
+ * error path of their own.  In a build with -DPTX_FAULTS=ON (build-asan
+ * and build-faults of tools/run-tests.sh), ptx_fault_after(n) makes the
+ * nth allocation from then on fail, which tests/faults sweeps over every n.
  */
 #ifndef PTX_UTIL_ALLOC_H
 #define PTX_UTIL_ALLOC_H
@@ -35,7 +35,6 @@ char *ptx_strndup(const char *s, size_t n);
 void *ptx_xmalloc(size_t n);
 void *ptx_xcalloc(size_t n, size_t size);
 void *ptx_xrealloc(void *p, size_t n);
-char *ptx_xstrdup(const char *s);
 
 /* Runs fn(ud): 0 when it returned, -1 when memory ran out inside it (with
    every scope opened inside it closed).  Scopes nest; each thread has its
