@@ -9,6 +9,8 @@
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/outline.h"
+#include "util/alloc.h"
+#include "util/buf.h"
 
 /* A guard slot's value: its register and whether it is negated, or none. */
 val ol_guard_value(const cg_opnd *g)
@@ -64,11 +66,35 @@ static int has_key(const param *p, uint32_t pos, uint8_t part)
     return 0;
 }
 
+/* Does the Python of the group's first copy name `name` (a type, or a
+   module the head imports)?  Its statements printed one at a time. */
+static int body_names(const outliner *o, const group *g, const char *name)
+{
+    ptx_buf b = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &b, NULL);
+    for (uint32_t s = g->at[0]; s < g->at[0] + g->len; s++) {
+        cg_stmt *st = o->v[s].s, *next = st->next;
+        st->next = NULL;
+        cg_print_list(o->m, o->k, st, 0, &b);
+        st->next = next;
+    }
+    const char *names[1] = { name };
+    int used = cg_scan_uses(b.p, b.n, names, 1, 0) != 0;
+    ptx_free_bufs(&ob);
+    return used;
+}
+
 static int name_free(const outliner *o, const group *g, const param *p, const char *name)
 {
-    if (cg_py_keyword(name, strlen(name)))
-        return 0;       /* shadowing a type or module name is fine: p's
-                           own keys are the only uses in the body */
+    size_t n = strlen(name);
+    if (cg_py_keyword(name, n))
+        return 0;
+    /* a type or module name may be shadowed where the body does not print
+       it (p's own keys are then its only uses): `pred` for a guard, unless
+       the body declares a pred register */
+    if (cg_py_reserved(name, n) && body_names(o, g, name))
+        return 0;
     for (uint32_t q = 0; q < g->np; q++)
         if (&g->p[q] != p && g->p[q].name && !strcmp(g->p[q].name, name))
             return 0;

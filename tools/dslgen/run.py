@@ -250,6 +250,11 @@ def main():
         s, i = a.show.split(":")
         sys.stdout.write(gen.generate(int(s), int(i), probs)[0])
         return 0
+    try:   # (the workers trace with it: say so once, not in each worker)
+        import pyptx  # noqa: F401
+    except ImportError:
+        ap.error("pyptx is not importable by %s: run this with build/venv/bin/python"
+                 % sys.executable)
     if a.replay:
         return replay(a)
     return random_run(a, probs)
