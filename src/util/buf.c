@@ -35,25 +35,26 @@ static int put(ptx_buf *b, const char *s, size_t n)
 }
 
 /* Formats straight into the buffer; only text longer than the room left
-   (at least 256 bytes) is formatted a second time. */
+   (at least 256 bytes) is formatted a second time.  -1 only where memory
+   ran out: a format vsnprintf cannot convert appends nothing, as before
+   there was an out-of-memory result. */
 static int vprint(ptx_buf *b, const char *fmt, va_list ap)
 {
+    if (grow(b, 256))
+        return -1;
     va_list again;
     va_copy(again, ap);
-    int n = -1;
-    if (grow(b, 256) == 0)
-        n = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
+    int n = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap), r = 0;
     if (n >= 0 && (size_t)n >= b->cap - b->n) {
         if (grow(b, (size_t)n + 1))
-            n = -1;
+            r = -1;
         else
             vsnprintf(b->p + b->n, (size_t)n + 1, fmt, again);
     }
     va_end(again);
-    if (n < 0)
-        return -1;
-    b->n += (size_t)n;
-    return 0;
+    if (n >= 0 && r == 0)
+        b->n += (size_t)n;
+    return r;
 }
 
 int ptx_buf_put(ptx_buf *b, const char *s, size_t n)

@@ -5,7 +5,6 @@
 #include <unistd.h>
 #include "util/alloc.h"
 #include "util/buf.h"
-#include "util/alloc.h"
 #include "util/threads.h"
 
 typedef struct call {
@@ -29,10 +28,10 @@ unsigned ptx_each_thread(void *items, unsigned n, size_t size, void (*fn)(void *
     call c[PTX_MAX_THREADS];
     int started[PTX_MAX_THREADS] = { 0 };
     unsigned nt = n < PTX_MAX_THREADS ? n : PTX_MAX_THREADS, unwound = 0;
-    for (unsigned i = 0; i < nt; i++)
+    for (unsigned i = 1; i < nt; i++) {
         c[i] = (call){ fn, (char *)items + i * size, 0 };
-    for (unsigned i = 1; i < nt; i++)
         started[i] = pthread_create(&t[i], NULL, start, &c[i]) == 0;
+    }
     for (unsigned i = 0; i < n; i++)
         if (i >= nt || !started[i]) {
             call here = { fn, (char *)items + i * size, 0 };
