@@ -217,7 +217,7 @@ enum {
     SG_O_NAME,    /* a Python name a pass chose (a local function, its
                      parameter): text; or, where sym is not CG_NOSYM, that
                      symbol's Python name (an allocation's); pynodes.c
-                     prints these and the kinds up to SG_O_AFFINE */
+                     prints these and the kinds after them */
     SG_O_CALL,    /* [a.]text(elems): text the callee (a dotted name from a
                      pass's table, or an SG_O_NAME's), a the object whose
                      method it is (or NULL), elems the arguments by next,
@@ -241,11 +241,13 @@ enum {
                      whole list, where the registers stand as a vector;
                      elems the registers it stands for (CG_O_SYM: never
                      printed, but walks and references see them) */
-    SG_O_AFFINE   /* base + stride*var, var a Python loop's variable (text:
+    SG_O_AFFINE,  /* base + stride*var, var a Python loop's variable (text:
                      its name), a the base (CG_O_INT, or the SG_O_AFFINE
                      index of a loop inside: 4*j + 256*i), b the CG_O_INT
                      stride (not 0); sym != CG_NOSYM: that register array's
                      element sym[base + stride*var] (repeat.c) */
+    SG_O_WALRUS   /* sym := a: the name sym bound to register a where an
+                     instruction writes it (alias.c) */
 };
 
 /* a OP b of an SG_O_OPER, without the parentheses it takes as an operand

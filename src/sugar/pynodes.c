@@ -186,6 +186,11 @@ int sg_print_pyopnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o, pt
             ptx_buf_putc(out, ']');
         }
         return 1;
+    case SG_O_WALRUS:
+        ptx_buf_puts(out, k->syms[o->sym].py);
+        ptx_buf_puts(out, " := ");
+        cg_print_opnd(m, k, o->a, out);
+        return 1;
     case SG_O_PAREN:
         ptx_buf_putc(out, '(');
         cg_print_opnd(m, k, o->a, out);

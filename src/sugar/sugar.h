@@ -53,8 +53,10 @@ void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k);
    "expr" runs before "repeat" so that address chains become one
    expression each rather than being rolled as parallel copies with odd
    strides; "calls" runs after the other idioms, on the instructions none
-   took; "outline" last of all, because it compares copies as the nodes
-   that will be printed (their deep keys). */
+   took; "outline" after those, because it compares copies as the nodes
+   that will be printed (their deep keys); "alias" last, because it only
+   moves where a name is bound, which every pass before it reads as the
+   statement it was. */
 #define SG_PASSES(X) \
     X(comments, "drop blank and comment-only source lines (_raw(\"\"), _raw(\"//\"))") \
     X(names, "readable names: C++ mangled kernels, params, symbols; tid for %tid.x") \
@@ -75,7 +77,8 @@ void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k);
     X(calls, "instructions a typed wrapper emits as that wrapper: ptx.add(s32, ...)") \
     X(inits, "mbarrier.init of consecutive slots -> ptx.mbarrier.array(bar, off, n).init_all(count)") \
     X(group, "declarations in a row that allocate alike -> one line: a, b = reg.scalar(f32), ...") \
-    X(outline, "a block repeated with other operands -> a local helper and one call per copy")
+    X(outline, "a block repeated with other operands -> a local helper and one call per copy") \
+    X(alias, "a special register's name bound in its mov: ptx.mov(u32, tid := r[1], ...)")
 
 /* Rows with a first step that runs on every kernel before any row runs on
    any (the driver otherwise runs all rows kernel by kernel): "names" gives

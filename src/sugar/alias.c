@@ -1,0 +1,49 @@
+/*
+ * sugar/alias.c - pass "alias": an element of a register array that holds
+ * a special register, which pass "names" names (specials.c), is bound
+ * where the mov writes it, not on a line of its own:
+ *
+ *     ctaid = r[4]
+ *     ptx.mov(u32, ctaid, ptx.special.ctaid.x())   ->   ptx.mov(u32, ctaid := r[4], ptx.special.ctaid.x())
+ *
+ * Both bind the same pyptx register to the name and record nothing, so the
+ * PTX is the same; the name still reads at every later use, and the
+ * kernel is a line shorter per name, as long as pyptx's own output.  The
+ * row runs last: the passes before it see the alias as the statement it
+ * was (key.c, repeat's copies, outline's helpers).  Where anything came
+ * between the alias and its mov, or the mov's destination is no longer
+ * the name alone (a rolled loop's operand), the line stays.
+ */
+#include "codegen/build.h"
+#include "sugar/sugar.h"
+
+/* The alias at *link becomes the mov's destination, written name := elem. */
+static int fold_alias(void *ctx, cg_stmt **link)
+{
+    sg_walk *c = ctx;
+    cg_stmt *s = *link, *mov = s->next;
+    if (s->kind != SG_S_ALIAS || !mov || mov->kind != CG_S_INST)
+        return SG_VISIT_ON;
+    const sg_alias *a = sg_alias_of(s);
+    cg_opnd *d = mov->u.inst.ops;
+    if (!d || d->kind != CG_O_SYM || d->sym != a->name || d->index >= 0)
+        return SG_VISIT_ON;
+    cg_opnd *w = cg_opnd_new(c->m, SG_O_WALRUS);
+    w->sym = a->name;
+    w->index = -1;
+    w->a = a->elem;
+    w->next = d->next;
+    mov->u.inst.ops = w;
+    *link = mov;
+    c->made++;
+    return SG_VISIT_GONE;
+}
+
+uint32_t sugar_alias(cg_module *m, cg_kernel *k)
+{
+    sg_walk c = { m, k, NULL, 0 };
+    if (!(k->ops & cg_op_bit("mov")))   /* no mov: no alias was made */
+        return 0;
+    sg_visit_stmts(&k->body, fold_alias, &c);
+    return c.made;
+}
