@@ -556,6 +556,63 @@ void sg_key_expr(sg_key *key, const cg_stmt *s)
     key_node(key, sg_expr_of(s)->tree, 1);
 }
 
+const char *sg_expr_word(const cg_stmt *s)
+{
+    return sg_expr_of(s)->tree->inst->u.inst.path;
+}
+
+typedef struct copying {
+    cg_module *m;
+    sg_subst_fn subst;
+    void *ctx;
+    cg_stmt **tail;   /* the copy's instructions, children first, as an
+                         expression's orig holds them: the walks that reach
+                         a node's operands through its orig (references,
+                         repeat_lists.c's reads) reach the copy's */
+} copying;
+
+/* e, its instruction copied with its operands as subst gives them, in
+   key_node's order (a folded child's operand stays: the child prints in
+   its place). */
+static enode *copy_node(copying *cp, const enode *e, int top)
+{
+    cg_module *m = cp->m;
+    enode *c = cg_alloc(m, sizeof *c);
+    *c = *e;
+    cg_stmt *s = sg_copy_stmt(m, e->inst);
+    int out_form = top && e->opsym && e->opsym[strlen(e->opsym) - 1] != '=';
+    cg_opnd *head = NULL, **tail = &head;
+    unsigned i = 0;
+    for (const cg_opnd *o = e->inst->u.inst.ops; o; o = o->next, i++, tail = &(*tail)->next) {
+        if (i < MAXOPS && e->kid[i]) {
+            c->kid[i] = copy_node(cp, e->kid[i], 0);
+            *tail = sg_copy_opnd(m, o);
+            continue;
+        }
+        *tail = cp->subst(cp->ctx, (cg_opnd *)o);
+        if (out_form && i && (*tail)->kind == SG_O_AFFINE && (*tail)->sym == CG_NOSYM) {
+            cg_opnd *p = cg_opnd_new(m, SG_O_PAREN);
+            p->a = *tail;
+            *tail = p;
+        }
+    }
+    s->u.inst.ops = head;
+    if (e->inst->u.inst.guard)
+        s->u.inst.guard = cp->subst(cp->ctx, e->inst->u.inst.guard);
+    c->inst = s;
+    *cp->tail = s;
+    cp->tail = &s->next;
+    return c;
+}
+
+cg_stmt *sg_expr_copy(cg_module *m, const cg_stmt *s, sg_subst_fn subst, void *ctx)
+{
+    cg_stmt *c = sg_node_new(m, SG_S_EXPR, s->first);
+    copying cp = { m, subst, ctx, &sg_expr_of(c)->orig };
+    sg_expr_of(c)->tree = copy_node(&cp, sg_expr_of(s)->tree, 1);
+    return c;
+}
+
 int sg_expr_binds(const cg_stmt *s, cg_symid *sym)
 {
     const enode *e = sg_expr_of(s)->tree;

@@ -325,6 +325,8 @@ void sg_key_stmt(sg_key *key, const cg_stmt *s)
             put_sugar(key, s);
         } else if (key->by_print && sg_alloc_rolls(s, &(cg_symid){ 0 })) {
             sg_key_alloc(key, s);
+        } else if (s->kind == SG_S_EXPR) {   /* what it prints (a loop may hold it) */
+            sg_key_expr(key, s);
         } else {   /* no matcher looks into other kinds: each matches only itself */
             ptx_buf_printf(b, "@%p", (const void *)s);
         }

@@ -1,5 +1,5 @@
 /*
- * sugar/repeat.c - pass "repeat": runs of near-identical instruction
+ * sugar/repeat.c - pass "repeat": runs of near-identical statement
  * blocks that differ only by constant strides become Python loops:
  *
  *     add.s32 %r101, %r111, 221208;           for i in range(3):
@@ -7,7 +7,15 @@
  *     add.s32 %r103, %r111, 221216;   ->         ptx.inst.mbarrier.init.shared__cta.b64(ptx.addr(r[101 + 2*i]), 4)
  *     ...
  *
- * A block is g consecutive instructions (1 <= g <= 16) repeated c times;
+ * A block is g consecutive statements (1 <= g <= 16) repeated c times:
+ * instructions, and in a kernel written in pyptx (one with a register
+ * pyptx allocated itself, as outline asks) the expressions "expr" made of
+ * them, whose copy in the loop's body gets the varying operands of its
+ * instructions (expr.c, sg_expr_copy: `for i in range(6): px += step`).
+ * In compiler output they stay as they are: there they are a library
+ * module's unrolled address arithmetic, whose rolling made --sugar a
+ * tenth slower on the largest modules, where its time is held to twice
+ * plain codegen's;
  * every register index or decimal immediate that differs between the
  * copies must be an arithmetic progression base + stride*i, everything
  * else (opcodes, modifiers, operand shapes, other operands) identical.
@@ -74,11 +82,15 @@ static int alloc_rolls(const cg_kernel *k, const cg_stmt *s, cg_symid *x)
 }
 
 /* A scope of instructions only (nvcc's `{ cvt.rn.bf16.f32 ... }`) rolls
-   like one compound statement. */
-static int rollable(const cg_kernel *k, const cg_stmt *s)
+   like one compound statement; an expression, in a kernel written in
+   pyptx (roller.exprs). */
+static int rollable(const roller *r, const cg_stmt *s)
 {
+    const cg_kernel *k = r->k;
     if (s->kind == CG_S_INST || sg_key_sugar(s))
         return 1;
+    if (s->kind == SG_S_EXPR)
+        return r->exprs;
     if (s->kind == CG_S_REG)
         return fresh_scalar(k, s->u.reg);
     cg_symid x;
@@ -108,9 +120,10 @@ static void leaf_value(leaf *l)
    rolled).  Equal shapes have equal sketches; the converse need not hold.
    (Not the operand count, which an opcode word nearly always fixes:
    counting every statement's operands was a tenth of the pass.) */
-static uint32_t sketch(const cg_kernel *k, const cg_stmt *s)
+static uint32_t sketch(const roller *r, const cg_stmt *s)
 {
-    if (!rollable(k, s))
+    const cg_kernel *k = r->k;
+    if (!rollable(r, s))
         return 0;
     uint64_t h = 0x9e3779b97f4a7c15ull;
     if (s->kind == CG_S_REG)   /* a declaration: its type */
@@ -119,6 +132,8 @@ static uint32_t sketch(const cg_kernel *k, const cg_stmt *s)
     if (sg_key_sugar(s) || s->kind == SG_S_ALLOC)   /* a rolled loop, a call, a merged
                                                        declaration: its kind and name */
         return ((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)(sg_name(s) ? sg_name(s)[0] : 0)) | 1;
+    if (s->kind == SG_S_EXPR)   /* an expression: its top instruction's word */
+        return (uint32_t)(((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)sg_expr_word(s)) >> 7) | 1;
     const cg_stmt *t = s->kind == CG_S_SCOPE ? sg_body(s) : s->kind == CG_S_REG ? NULL : s;
     for (; t; t = s->kind == CG_S_SCOPE ? t->next : NULL)
         h = (h ^ (uintptr_t)t->u.inst.path) * 0x100000001b3ull;
@@ -187,7 +202,7 @@ static void mark_candidates(const uint32_t *sk, unsigned n, uint8_t *cand, uint8
 static void make_item(roller *r, cg_stmt *s, item *it)
 {
     it->decl = CG_NOSYM;
-    if (!rollable(r->k, s))
+    if (!rollable(r, s))
         return;
     r->key.b.n = 0;
     r->key.nholes = 0;
@@ -408,6 +423,11 @@ static cg_opnd *subst_one(tmpl *t, cg_opnd *o)
     return c;
 }
 
+static cg_opnd *subst_fn(void *t, cg_opnd *o)
+{
+    return subst_one(t, o);
+}
+
 static cg_opnd *subst_list(tmpl *t, cg_opnd *o)
 {
     cg_opnd *head = NULL, **tail = &head;
@@ -426,6 +446,8 @@ static cg_stmt *template_stmt(tmpl *t, cg_stmt *s0)
         t->q += x != CG_NOSYM;
         return sg_alloc_copy(t->r->m, s0, subst_one(t, (cg_opnd *)sg_alloc_src(s0)));
     }
+    if (s0->kind == SG_S_EXPR)
+        return sg_expr_copy(t->r->m, s0, subst_fn, t);
     cg_stmt *c = sg_copy_stmt(t->r->m, s0);
     if (s0->kind == CG_S_REG)   /* the first copy's register, declared anew */
         return c;
@@ -551,7 +573,7 @@ static uint32_t roll_list(roller *r, cg_stmt **head)
     uint8_t *cand = (uint8_t *)(sk + n), *pair = cand + n;
     unsigned shaped = 0;
     for (unsigned i = 0; i < n; i++)
-        shaped += (sk[i] = sketch(r->k, a[i])) != 0;
+        shaped += (sk[i] = sketch(r, a[i])) != 0;
     if (shaped < 4)   /* a roll takes c * g >= g + 3 of them (mark_candidates):
                          nvcc's small scopes have fewer */
         return rolled;
@@ -634,6 +656,7 @@ uint32_t sugar_repeat(cg_module *m, cg_kernel *k)
             sg_count_refs(k->body, uses);
             r.refs = uses;
         }
+    r.exprs = sg_any_fresh_reg(k);
     uint32_t n = roll_list(&r, &k->body);
     ptx_free_bufs(&ob_lists);
     ptx_free_bufs(&ob);

@@ -48,6 +48,7 @@ typedef struct roller {
     unsigned made_vars;     /* the variables of the loops made (bit i:
                                sg_loop_vars[i]; a loop's key holds its
                                variable, so a roll keeps the ones it takes) */
+    int exprs;              /* expressions roll: a kernel written in pyptx */
     uint32_t *refs;         /* per symbol: its uses in the kernel (and in
                                the appends repeat_lists.c adds); NULL: no
                                fresh scalar, which no copy then allocates */

@@ -265,6 +265,14 @@ void sg_key_sym(sg_key *key, cg_symid sym);
    alloc.c: a merged declaration's, what it prints from. */
 void sg_key_expr(sg_key *key, const cg_stmt *s);
 void sg_key_alloc(sg_key *key, const cg_stmt *s);
+/* expr.c, for a loop body ("repeat"): expression node s's top opcode word
+   (ir.h's path: one string per word in the module); and a copy of s
+   whose every operand that sg_key_expr keys is subst(ctx, o), called in
+   that key's order.  A varying int of `d = l OP r` is parenthesized, so
+   that Python applies the operator to the whole (r[3] = r[1] + (4 + 8*i)). */
+const char *sg_expr_word(const cg_stmt *s);
+typedef cg_opnd *(*sg_subst_fn)(void *ctx, cg_opnd *o);
+cg_stmt *sg_expr_copy(cg_module *m, const cg_stmt *s, sg_subst_fn subst, void *ctx);
 /* What a statement binds as a Python name where it stands (`x = ...`,
    `x += ...`): SG_BINDS, SG_AUGMENTS, or 0, *sym the register.  expr.c,
    alloc.c: an expression, a merged declaration. */
