@@ -202,6 +202,7 @@ static void mark_candidates(const uint32_t *sk, unsigned n, uint8_t *cand, uint8
 static void make_item(roller *r, cg_stmt *s, item *it)
 {
     it->decl = CG_NOSYM;
+    it->expr = s->kind == SG_S_EXPR;
     if (!rollable(r, s))
         return;
     r->key.b.n = 0;
@@ -331,6 +332,28 @@ static int copy_matches(roller *r, cg_stmt **head, const item *it, unsigned s, u
     return !allocs || copy_allocs(r, head, &it[s], &it[s + g], &it[s + c * g], g, c);
 }
 
+/* Two copies of a block with expressions that are the same, leaf for leaf
+   (but the registers each copy allocates, which copy_matches paired, and
+   which leaf_value gives one value, -1): outline, which sees a third copy
+   that differs elsewhere (another guard, another operand), makes one
+   helper of all of them, which reads as the source did, where a loop over
+   the first two would keep the third as it is (tests/idiomatic/
+   gemm_ampere.py's _block). */
+static int twins_for_outline(const item *x, unsigned g)
+{
+    int exprs = 0;
+    for (unsigned j = 0; j < g; j++) {
+        const item *a = &x[j], *b = &x[g + j];
+        exprs |= a->expr;
+        for (unsigned q = 0; q < a->nleaves; q++) {
+            const leaf *u = &a->leaves[q], *v = &b->leaves[q];
+            if (u->ok && v->ok ? u->v != v->v : !sg_opnd_equal(u->o, v->o))
+                return 0;
+        }
+    }
+    return exprs;
+}
+
 /* The longest roll at s (g statements, c copies) that saves the most
    lines; g == 0 if none.  Copies are added while they match, so the work
    is proportional to what the run covers. */
@@ -344,6 +367,8 @@ static run best_run(roller *r, cg_stmt **head, const item *it, unsigned n, unsig
         unsigned c = 1;
         while (s + (c + 1) * g <= n && copy_matches(r, head, it, s, g, c))
             c++;
+        if (c == 2 && twins_for_outline(&it[s], g))
+            continue;
         int lists = c >= 2 ? rl_list_cost(r, &it[s], g, c) : 0;
         long save = (long)c * g - (long)(g + 1) - lists;
         if (c >= 2 && lists >= 0 && save > bestsave) {

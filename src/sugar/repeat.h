@@ -25,6 +25,7 @@ typedef struct item {
     cg_symid decl;      /* a declaration's register (fresh: see repeat.c),
                            or CG_NOSYM */
     uint8_t scalars;    /* some leaf is such a scalar */
+    uint8_t expr;       /* an expression (SG_S_EXPR) */
 } item;
 
 /* A Python list a rolled loop fills (`out = []` before it, `out.append(t)`
