@@ -199,7 +199,8 @@ int ptx_tree_meta_json(const char *json, size_t n, char *buf, size_t cap);
    processes at once, or by the CUDA driver's JIT (`jit`).  A kernel whose
    file the compiler rejects gets the compiler's error line in its
    figures' `error`.  NULL (and the message in *err) where the compiler cannot
-   be run at all.  Free with ptx_res_free. */
+   be run at all, or memory ran out (PTX_OUT_OF_MEMORY).  Free with
+   ptx_res_free. */
 typedef struct ptx_measure_options {
     const char *ptxas;
     int jit;
@@ -211,8 +212,8 @@ void ptx_res_free(ptx_res *res, size_t nkernels);
 /* Resource figures from a ptxas/JIT info log (-v: registers, spills,
    stack) and the cubin it wrote (registers, stack, shared, local and
    constant bank 0 as cuobjdump -res-usage counts them, and the SASS
-   instruction count) for function `name`: 0, or -1 where the cubin is
-   malformed or does not hold it. */
+   instruction count) for function `name`: 0, -1 where the cubin is
+   malformed or does not hold it, -2 where memory ran out. */
 int ptx_res_from(const char *log, const void *cubin, size_t n, const char *name,
                  ptx_res *r);
 

@@ -5,6 +5,11 @@
  * driver's JIT on this thread, and each kernel's figures read from the
  * cubin and the compiler's log (ptx_res_from).  Nothing is printed: what
  * goes wrong is the caller's message, or a kernel's figures' error.
+ *
+ * An allocation that fails sets `oom` and the work goes on, so that every
+ * ptxas started is waited for and its files removed; the call then fails
+ * as a whole (PTX_OUT_OF_MEMORY), rather than give a kernel an error it
+ * does not have ("ptxas failed", "not in the compiled cubin").
  */
 #define _GNU_SOURCE   /* mkstemps */
 #include <errno.h>
@@ -57,8 +62,15 @@ static int target_of(const ptx_module *m, char *arch, size_t cap)
     return -1;
 }
 
+/* p, where it is not NULL; else *oom is set. */
+static void *held(void *p, int *oom)
+{
+    *oom |= !p;
+    return p;
+}
+
 /* The first line of log that says "error", else its first line. */
-static char *error_line(const char *log, const char *fallback)
+static char *error_line(const char *log, const char *fallback, int *oom)
 {
     const char *p = log ? strstr(log, "error") : NULL;
     if (p)
@@ -66,7 +78,7 @@ static char *error_line(const char *log, const char *fallback)
             p--;
     else
         p = log && *log ? log : fallback;
-    return ptx_strndup(p, strcspn(p, "\r\n"));
+    return held(ptx_strndup(p, strcspn(p, "\r\n")), oom);
 }
 
 /* The ptxas to run, into found[cap]: NULL where there is none. */
@@ -131,28 +143,31 @@ static int start_ptxas(const char *ptxas, build *b)
     return 0;
 }
 
-static void finish_ptxas(build *b, int status)
+/* (The two files exist: start_ptxas made them, so a read that gives
+   nothing ran out of memory.) */
+static void finish_ptxas(build *b, int status, int *oom)
 {
     size_t n;
-    b->log = paths_read(b->logname, &n);
+    b->log = held(paths_read(b->logname, &n), oom);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        b->cubin = paths_read(b->cubinname, &b->ncubin);
-    if (!b->cubin)
-        b->error = error_line(b->log, "ptxas failed");
+        b->cubin = held(paths_read(b->cubinname, &b->ncubin), oom);
+    else
+        b->error = error_line(b->log, "ptxas failed", oom);
     unlink(b->logname);
     unlink(b->cubinname);
 }
 
-static char *spawn_error(int err)
+static char *spawn_error(int err, int *oom)
 {
     char msg[160];
     snprintf(msg, sizeof msg, "ptxas could not be run: %s", strerror(err));
-    return ptx_strdup(msg);
+    return held(ptx_strdup(msg), oom);
 }
 
 /* Every build on up to `jobs` ptxas processes at once: -1 where no ptxas
    is found. */
-static int run_ptxas(const ptx_measure_options *o, build *v, size_t n, char *err, size_t errn)
+static int run_ptxas(const ptx_measure_options *o, build *v, size_t n, char *err, size_t errn,
+                     int *oom)
 {
     char found[4096];
     const char *ptxas = find_ptxas(o->ptxas, found, sizeof found);
@@ -167,7 +182,7 @@ static int run_ptxas(const ptx_measure_options *o, build *v, size_t n, char *err
         while (running < jobs && next < n) {
             build *b = &v[next++];
             if (!b->error && start_ptxas(ptxas, b) != 0)
-                b->error = spawn_error(errno);
+                b->error = spawn_error(errno, oom);
             else if (!b->error)
                 running++;
             else
@@ -179,7 +194,7 @@ static int run_ptxas(const ptx_measure_options *o, build *v, size_t n, char *err
             break;
         for (size_t k = 0; k < next; k++)
             if (v[k].pid == pid) {
-                finish_ptxas(&v[k], status);
+                finish_ptxas(&v[k], status, oom);
                 v[k].pid = 0;
                 running--, done++;
             }
@@ -187,7 +202,7 @@ static int run_ptxas(const ptx_measure_options *o, build *v, size_t n, char *err
     return 0;
 }
 
-static int run_jit(build *v, size_t n, ptx_diag *diag)
+static int run_jit(build *v, size_t n, ptx_diag *diag, int *oom)
 {
     ptx_jit *j = ptx_jit_open(diag);
     if (!j)
@@ -195,12 +210,12 @@ static int run_jit(build *v, size_t n, ptx_diag *diag)
     enum { LOG = 1 << 16 };
     for (size_t k = 0; k < n; k++) {
         build *b = &v[k];
-        if (b->error || !(b->log = ptx_malloc(LOG)))
+        if (b->error || !(b->log = held(ptx_malloc(LOG), oom)))
             continue;
         int r = ptx_jit_compile(j, b->f->m->src, b->f->m->size, b->arch, &b->cubin,
                                 &b->ncubin, b->log, LOG);
         if (r != 0)
-            b->error = error_line(b->log, "the JIT failed");
+            b->error = error_line(b->log, "the JIT failed", oom);
     }
     ptx_jit_close(j);
     return 0;
@@ -208,7 +223,7 @@ static int run_jit(build *v, size_t n, ptx_diag *diag)
 
 /* The files to compile: each side's file of every kernel that differs,
    once; idx[s][f] its build, or -1. */
-static size_t plan(const ptx_tree_diff *t, int *idx[2], build *v)
+static size_t plan(const ptx_tree_diff *t, int *idx[2], build *v, int *oom)
 {
     size_t n = 0;
     for (size_t k = 0; k < ptx_tree_nkernels(t); k++) {
@@ -223,14 +238,14 @@ static size_t plan(const ptx_tree_diff *t, int *idx[2], build *v)
             memset(b, 0, sizeof *b);
             b->side = s, b->file = f, b->f = ptx_tree_file_at(t, s, f);
             if (target_of(b->f->m, b->arch, sizeof b->arch) != 0)
-                b->error = ptx_strdup("no .target directive");
+                b->error = held(ptx_strdup("no .target directive"), oom);
             idx[s][f] = (int)n++;
         }
     }
     return n;
 }
 
-static void fill(const ptx_tree_diff *t, int *idx[2], const build *v, ptx_res *res)
+static void fill(const ptx_tree_diff *t, int *idx[2], const build *v, ptx_res *res, int *oom)
 {
     for (size_t k = 0; k < ptx_tree_nkernels(t); k++) {
         const ptx_tree_kernel *e = ptx_tree_kernel_at(t, k);
@@ -242,10 +257,11 @@ static void fill(const ptx_tree_diff *t, int *idx[2], const build *v, ptx_res *r
             if (f < 0 || idx[s][f] < 0 || e->module)
                 continue;
             const build *b = &v[idx[s][f]];
-            if (b->error)
-                r->error = ptx_strdup(b->error);
-            else if (ptx_res_from(b->log, b->cubin, b->ncubin, e->name, r) != 0)
-                r->error = ptx_strdup("not in the compiled cubin");
+            int got = b->error ? -1 : ptx_res_from(b->log, b->cubin, b->ncubin, e->name, r);
+            *oom |= got == -2;
+            if (got == -1)
+                r->error = held(ptx_strdup(b->error ? b->error : "not in the compiled cubin"),
+                                oom);
         }
     }
 }
@@ -273,14 +289,20 @@ ptx_res *ptx_tree_measure(const ptx_tree_diff *t, const ptx_measure_options *o, 
     }
     memset(idx[0], 0xff, (nf[0] + 1) * sizeof(int));
     memset(idx[1], 0xff, (nf[1] + 1) * sizeof(int));
-    size_t n = plan(t, idx, v);
-    if ((o->jit ? run_jit(v, n, diag) : run_ptxas(o, v, n, err, errn)) == 0)
-        fill(t, idx, v, res);
+    int oom = 0;
+    size_t n = plan(t, idx, v, &oom);
+    if ((o->jit ? run_jit(v, n, diag, &oom) : run_ptxas(o, v, n, err, errn, &oom)) == 0)
+        fill(t, idx, v, res, &oom);
     else
         free(res), res = NULL;
     for (size_t k = 0; k < n; k++)
         free(v[k].log), free(v[k].cubin), free(v[k].error);
     free(v), free(idx[0]), free(idx[1]);
+    if (oom && res) {
+        ptx_res_free(res, nk);
+        res = NULL;
+        snprintf(err, errn, PTX_OUT_OF_MEMORY);
+    }
     return res;
 }
 

@@ -140,8 +140,10 @@ int ptx_res_from(const char *log, const void *cubin, size_t n, const char *name,
         from_log(log, name, r);
     cb_elf e;
     char why[128];
-    if (!cubin || cb_elf_parse(&e, cubin, n, "cubin", why, sizeof why) != 0)
+    if (!cubin)
         return -1;
+    if (cb_elf_parse(&e, cubin, n, "cubin", why, sizeof why) != 0)
+        return strstr(why, PTX_OUT_OF_MEMORY) ? -2 : -1;
     long sym = find_sym(&e, name);
     int found = sym >= 0;
     if (found)

@@ -11,7 +11,9 @@
  * failures (a failure some paths absorb: a parse in pieces falls back to
  * the serial parse).  Run under AddressSanitizer, which also finds any
  * block that unwinding leaks.  Prints per entry point the failures
- * injected, and "0 wrong" where every call behaved.
+ * injected, and "0 wrong" where every call behaved.  The entry point
+ * "measure" (ptx_tree_measure: ptxas on both files of every call) runs
+ * only where --only names it: a test of its own, on two small files.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,7 @@ typedef struct sweep {
     const char *path, *text;
     size_t size;
     const ptx_module *a, *b;   /* b: the next file's, to diff against */
+    const ptx_tree_diff *tree; /* the tree diff of the two (measure) */
 } sweep;
 
 typedef int (*entry)(const sweep *s, ptx_buf *out, int *oom);
@@ -181,13 +184,37 @@ static int tree(const sweep *s, ptx_buf *out, int *oom)
     return printed(r, oom);
 }
 
-static const struct { const char *name; entry fn; } entries[] = {
-    { "parse", parse },       { "parse_threads", parse_threads },
-    { "exact", exact },       { "canonical", canonical },
-    { "print_threads", split }, { "nodebug", nodebug },
-    { "codegen", codegen },   { "sugar", sugar },
-    { "codegen_pieces", pieces }, { "sugar_pieces", sugar_pieces },
-    { "diff", diff },         { "tree_diff", tree },
+/* The figures of the two files' kernels, put in one piece (where that
+   fails, out is as it was). */
+static int measure(const sweep *s, ptx_buf *out, int *oom)
+{
+    ptx_measure_options mo = { .jobs = 2 };
+    ptx_diag d;
+    ptx_res *res = ptx_tree_measure(s->tree, &mo, &d);
+    if (!res) {
+        *oom = is_oom(&d);
+        return -1;
+    }
+    char text[4096];
+    size_t n = 0, nk = ptx_tree_nkernels(s->tree);
+    for (size_t k = 0; k < 2 * nk && n < sizeof text - 200; k++) {
+        for (unsigned i = 0; i < PTX_RES_N; i++)
+            n += (size_t)snprintf(text + n, sizeof text - n, "%lld ", res[k].v[i]);
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s\n",
+                              res[k].error ? res[k].error : "-");
+    }
+    ptx_res_free(res, nk);
+    return printed(ptx_buf_put(out, text, n), oom);
+}
+
+static const struct { const char *name; entry fn; int asked; } entries[] = {
+    { "parse", parse, 0 },       { "parse_threads", parse_threads, 0 },
+    { "exact", exact, 0 },       { "canonical", canonical, 0 },
+    { "print_threads", split, 0 }, { "nodebug", nodebug, 0 },
+    { "codegen", codegen, 0 },   { "sugar", sugar, 0 },
+    { "codegen_pieces", pieces, 0 }, { "sugar_pieces", sugar_pieces, 0 },
+    { "diff", diff, 0 },         { "tree_diff", tree, 0 },
+    { "measure", measure, 1 },   /* only when --only names it (asked) */
 };
 enum { NENTRIES = sizeof entries / sizeof *entries };
 
@@ -248,7 +275,7 @@ int main(int argc, char **argv)
         return 2;
     }
     for (int i = first; i < argc; i++) {
-        sweep s = { argv[i], NULL, 0, NULL, NULL };
+        sweep s = { argv[i], NULL, 0, NULL, NULL, NULL };
         ptx_diag d;
         char *text = read_file(argv[i], &s.size);
         s.text = text;
@@ -260,15 +287,26 @@ int main(int argc, char **argv)
             return 2;
         }
         s.a = a, s.b = b;
+        ptx_tree_file fa = { argv[i], a, NULL, NULL }, fb = { other, b, NULL, NULL };
+        ptx_diff_options o = { .context = 3, .jobs = 2 };
+        ptx_tree_diff *t = ptx_diff_trees(&fa, 1, &fb, 1, &o, &d);
+        if (!t) {
+            fprintf(stderr, "%s: no tree diff: %s\n", argv[i], d.msg);
+            return 2;
+        }
+        s.tree = t;
         for (unsigned e = 0; e < NENTRIES; e++)
-            if (!only || !strcmp(only, entries[e].name))
+            if (only ? !strcmp(only, entries[e].name) : !entries[e].asked)
                 sweep_entry(&s, e);
+        ptx_tree_free(t);
         ptx_module_free(a);
         ptx_module_free(b);
         free(text);
     }
     long total = 0, bad = 0;
     for (unsigned e = 0; e < NENTRIES; e++) {
+        if (only ? strcmp(only, entries[e].name) : entries[e].asked)
+            continue;
         printf("%-15s %6ld allocations failed, %ld wrong\n", entries[e].name, swept[e], wrong[e]);
         total += swept[e], bad += wrong[e];
     }

@@ -4,7 +4,8 @@
 #   faults_sweep   (build-asan) sweep.c through the C API, on the project's
 #                  own corpus and a sample of the shared one: AddressSanitizer
 #                  and UBSan report a crash, an undefined behaviour or a leak
-#                  of what unwinding left behind;
+#                  of what unwinding left behind; faults_measure, the same
+#                  for ptx_tree_measure (which runs ptxas);
 #   faults_python  (build-faults, the one with the extension) python_sweep.py
 #                  through the Python API: MemoryError or the right result.
 if(PTX_FAULTS)
@@ -19,6 +20,13 @@ if(PTX_FAULTS)
   add_test(NAME faults_sweep COMMAND fault_sweep ${PTX_FAULT_FILES})
   set_tests_properties(faults_sweep PROPERTIES
     PASS_REGULAR_EXPRESSION "[1-9][0-9]* failures injected, 0 wrong\n" TIMEOUT 1800)
+  # ptx_tree_measure runs ptxas on both files at every failure: two small
+  # files, each measured against the other (ptxas from PATH or the CUDA
+  # toolkit; where there is none, every call fails alike and nothing is swept)
+  add_test(NAME faults_measure COMMAND fault_sweep --only measure
+    ${PTX_SHARED_CORPUS}/pyptx/vector_add.ptx ${_c}/hand/nvcc_style.ptx)
+  set_tests_properties(faults_measure PROPERTIES
+    PASS_REGULAR_EXPRESSION "[1-9][0-9]* failures injected, 0 wrong\n" TIMEOUT 600)
   if(TARGET _core)
     add_test(NAME faults_python
       COMMAND ${PTX_VENV_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/python_sweep.py
