@@ -431,6 +431,12 @@ static enode *fold(ctx *c, cg_stmt **a, unsigned lo, unsigned b, unsigned *start
 }
 
 /* The tree tried in the pool, kept in the arena. */
+/* Does the top operator write its left operand in place (`a += b`)? */
+static int in_place(const enode *e)
+{
+    return e->opsym[strlen(e->opsym) - 1] == '=';
+}
+
 static enode *keep(cg_module *m, const enode *e)
 {
     enode *k = cg_alloc(m, sizeof *k);
@@ -467,7 +473,7 @@ static void text_operator(const cg_module *m, const cg_kernel *k, const enode *e
     cg_opnd dd = *d;
     dd.next = NULL;
     cg_print_opnd(m, k, &dd, out);
-    if (e->opsym[strlen(e->opsym) - 1] != '=') {   /* not in place */
+    if (!in_place(e)) {
         ptx_buf_puts(out, " = ");
         text_opnd(m, k, e, 1, l, out);
     }
@@ -580,7 +586,7 @@ static enode *copy_node(copying *cp, const enode *e, int top)
     enode *c = cg_alloc(m, sizeof *c);
     *c = *e;
     cg_stmt *s = sg_copy_stmt(m, e->inst);
-    int out_form = top && e->opsym && e->opsym[strlen(e->opsym) - 1] != '=';
+    int out_form = top && e->opsym && !in_place(e);
     cg_opnd *head = NULL, **tail = &head;
     unsigned i = 0;
     for (const cg_opnd *o = e->inst->u.inst.ops; o; o = o->next, i++, tail = &(*tail)->next) {
@@ -590,11 +596,8 @@ static enode *copy_node(copying *cp, const enode *e, int top)
             continue;
         }
         *tail = cp->subst(cp->ctx, (cg_opnd *)o);
-        if (out_form && i && (*tail)->kind == SG_O_AFFINE && (*tail)->sym == CG_NOSYM) {
-            cg_opnd *p = cg_opnd_new(m, SG_O_PAREN);
-            p->a = *tail;
-            *tail = p;
-        }
+        if (out_form && i)
+            *tail = sg_operand_opnd(m, *tail);
     }
     s->u.inst.ops = head;
     if (e->inst->u.inst.guard)
@@ -620,7 +623,7 @@ int sg_expr_binds(const cg_stmt *s, cg_symid *sym)
     if (!e->opsym || !d || d->kind != CG_O_SYM || d->index >= 0)
         return 0;   /* a call, or an element: r[5] = ... binds no name */
     *sym = d->sym;
-    return e->opsym[strlen(e->opsym) - 1] == '=' ? SG_AUGMENTS : SG_BINDS;
+    return in_place(e) ? SG_AUGMENTS : SG_BINDS;
 }
 
 /* ---- the pass ------------------------------------------------------------ */

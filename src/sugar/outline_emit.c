@@ -35,16 +35,6 @@ static cg_opnd *value_opnd(cg_module *m, val v, uint8_t part)
     return o;
 }
 
-/* Does by print as one term: a name, an int, the loop's variable (or
-   minus it)?  A sum or product takes parentheses as an operator's
-   operand, so that Python evaluates it as an int first. */
-static int atom(const cg_opnd *by)
-{
-    long long stride;
-    return by->kind != SG_O_AFFINE ||
-           (sg_int_is(by->a, 0) && sg_int_value(by->b, &stride) && (stride == 1 || stride == -1));
-}
-
 /* What stands at the first copy's hole pos, part, in the body: by[r] for
    parameter r, or NULL where no parameter takes it. */
 static cg_opnd *by_part(const group *g, cg_opnd *const *by, uint32_t pos, uint8_t part)
@@ -86,11 +76,7 @@ static void put_substs(outliner *o, const group *g, cg_opnd *const *by)
                 i++;
             if (i < n)
                 continue;   /* an element both of whose parts vary */
-            subst s = { x, NULL, by[r] };
-            if (o->ob.p[pos] && !atom(by[r])) {
-                s.by = cg_opnd_new(o->m, SG_O_PAREN);
-                s.by->a = by[r];
-            }
+            subst s = { x, NULL, o->ob.p[pos] ? sg_operand_opnd(o->m, by[r]) : by[r] };
             if (x->kind == CG_O_SYM && x->index >= 0) {
                 cg_opnd *a = by_part(g, by, pos, P_NAME), *b = by_part(g, by, pos, P_INDEX);
                 if (b && b->kind == SG_O_AFFINE && !a) {

@@ -66,6 +66,19 @@ cg_opnd *sg_index_opnd(cg_module *m, cg_opnd *obj, cg_opnd *index)
     return o;
 }
 
+cg_opnd *sg_operand_opnd(cg_module *m, cg_opnd *o)
+{
+    long long stride;
+    /* one term: not a loop's int, or the variable alone (or minus it); a
+       register's element r[base + stride*i] is one term too */
+    if (o->kind != SG_O_AFFINE || o->sym != CG_NOSYM ||
+        (sg_int_is(o->a, 0) && sg_int_value(o->b, &stride) && (stride == 1 || stride == -1)))
+        return o;
+    cg_opnd *p = cg_opnd_new(m, SG_O_PAREN);
+    p->a = o;
+    return p;
+}
+
 cg_opnd *sg_pair_opnd(cg_module *m, unsigned kind, cg_opnd *a, cg_opnd *b)
 {
     cg_opnd *o = cg_opnd_new(m, kind);

@@ -132,9 +132,10 @@ static uint32_t sketch(const roller *r, const cg_stmt *s)
     if (sg_key_sugar(s) || s->kind == SG_S_ALLOC)   /* a rolled loop, a call, a merged
                                                        declaration: its kind and name */
         return ((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)(sg_name(s) ? sg_name(s)[0] : 0)) | 1;
-    if (s->kind == SG_S_EXPR)   /* an expression: its top instruction's word */
-        return (uint32_t)(((h ^ s->kind) * 0x100000001b3ull ^ (uintptr_t)sg_expr_word(s)) >> 7) | 1;
-    const cg_stmt *t = s->kind == CG_S_SCOPE ? sg_body(s) : s->kind == CG_S_REG ? NULL : s;
+    if (s->kind == SG_S_EXPR)   /* an expression: as its top instruction */
+        h = (h ^ (uintptr_t)sg_expr_word(s)) * 0x100000001b3ull;
+    const cg_stmt *t = s->kind == CG_S_SCOPE ? sg_body(s)
+                       : s->kind == CG_S_REG || s->kind == SG_S_EXPR ? NULL : s;
     for (; t; t = s->kind == CG_S_SCOPE ? t->next : NULL)
         h = (h ^ (uintptr_t)t->u.inst.path) * 0x100000001b3ull;
     return (uint32_t)(h ^ h >> 32) | 1;

@@ -315,6 +315,10 @@ cg_opnd *sg_sym_name_opnd(cg_module *m, cg_symid sym);
 cg_opnd *sg_call_opnd(cg_module *m, const char *callee, cg_opnd *obj, cg_opnd *args);
 cg_opnd *sg_kw_opnd(cg_module *m, const char *kw, cg_opnd *value);
 cg_opnd *sg_index_opnd(cg_module *m, cg_opnd *obj, cg_opnd *index);
+/* o as a pyptx operator's operand: in parentheses (SG_O_PAREN) where it
+   prints as more than one term (base + stride*i), so that Python works it
+   out as an int first: x + (4 + 8*i), not (x + 4) + 8*i. */
+cg_opnd *sg_operand_opnd(cg_module *m, cg_opnd *o);
 cg_opnd *sg_pair_opnd(cg_module *m, unsigned kind, cg_opnd *a, cg_opnd *b);
 cg_opnd *sg_opnd_list(cg_opnd *const *v, unsigned n);
 cg_stmt *sg_assign_new(cg_module *m, ptx_tok first, cg_opnd *targets, cg_opnd *value);
