@@ -573,9 +573,14 @@ static long plan(outliner *o, uint32_t lead, group *g)
    start with that statement). */
 static void find_groups(outliner *o)
 {
-    group *g = ptx_calloc(2, sizeof *g);
-    member *mbs = ptx_calloc(2 * MAXMEMB, sizeof *mbs);
-    for (uint32_t i = 0; g && mbs && i < o->n && o->budget > 0; i++) {
+    /* one block, owned while planning can run out of memory: a failure
+       unwinds, where skipping the pass would give other Python */
+    struct { group g[2]; member mbs[2 * MAXMEMB]; } *w = ptx_xcalloc(1, sizeof *w);
+    ptx_owned own;
+    ptx_own(&own, free, w);
+    group *g = w->g;
+    member *mbs = w->mbs;
+    for (uint32_t i = 0; i < o->n && o->budget > 0; i++) {
         if (!o->v[i].next || taken(o, i))
             continue;
         g[0].mb = mbs;
@@ -586,8 +591,8 @@ static void find_groups(outliner *o)
         if (here)
             ol_take(o, &g[0]);
     }
-    free(g);
-    free(mbs);
+    ptx_disown(&own);
+    free(w);
 }
 
 /* ---- the pass --------------------------------------------------------- */

@@ -2,7 +2,8 @@
 # -DPTX_FAULTS=ON build, whose ptx_fault_after makes a chosen allocation
 # fail.  tools/run-tests.sh turns it on in two builds:
 #   faults_sweep   (build-asan) sweep.c through the C API, on the project's
-#                  own corpus and a sample of the shared one: AddressSanitizer
+#                  own corpus, tests/sugar's golden inputs and a sample of
+#                  the shared one: AddressSanitizer
 #                  and UBSan report a crash, an undefined behaviour or a leak
 #                  of what unwinding left behind; faults_measure, the same
 #                  for ptx_tree_measure (which runs ptxas);
@@ -10,7 +11,10 @@
 #                  through the Python API: MemoryError or the right result.
 if(PTX_FAULTS)
   set(_c ${CMAKE_SOURCE_DIR}/tests/corpus)
-  file(GLOB PTX_FAULT_FILES ${_c}/hand/*.ptx ${_c}/triton/*.ptx)
+  # tests/sugar's kernels are traced from pyptx: they reach the passes that
+  # take only code written in pyptx (outline, kloop, group, ...)
+  file(GLOB PTX_FAULT_FILES ${_c}/hand/*.ptx ${_c}/triton/*.ptx
+    ${CMAKE_SOURCE_DIR}/tests/sugar/*.ptx)
   list(APPEND PTX_FAULT_FILES ${_c}/nvcc/warp_mma_sm_80.ptx
     ${_c}/nvcc/warp_mma_sm_90a_lineinfo.ptx ${PTX_SHARED_CORPUS}/pyptx/vector_add.ptx
     ${PTX_SHARED_CORPUS}/pyptx/tma_load_store.ptx ${PTX_SHARED_CORPUS}/pyptx/hopper_misc.ptx)
