@@ -191,7 +191,9 @@ int ol_keyed(outliner *o, uint32_t i)
     if (it->keyed)
         return it->ok;
     it->keyed = 1;
-    if (sg_visit_list(it->s, unmovable_stmt, o->k))
+    cg_stmt one = *it->s;   /* the statement and what it holds, not those after it */
+    one.next = NULL;
+    if (sg_visit_list(&one, unmovable_stmt, o->k))
         return 0;
     o->key.b.n = 0;
     o->key.nholes = 0;
