@@ -326,6 +326,7 @@ static int make_opcode(cg_builder *b, const ptx_instr *in, cg_opcode *oc)
     }
     oc->op = names;
     oc->op_bit = cg_op_bit(names);
+    oc->word_bit = cg_word_bit(t.p, t.n);
     oc->mods = mods;
     oc->nmods = in->nmods;
     oc->path = path;
@@ -372,6 +373,7 @@ cg_stmt *cg_build_inst(cg_builder *b, const ptx_stmt *s, const char **why)
     if (!oc)
         return NULL;
     b->k->ops |= oc->op_bit;
+    b->k->words |= oc->word_bit;
     cg_stmt *st = cg_stmt_new(b->m, CG_S_INST, s->first);
     cg_inst *ci = &st->u.inst;
     ci->op = oc->op;

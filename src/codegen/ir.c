@@ -111,24 +111,13 @@ cg_stmt *cg_splice(cg_stmt **link, cg_stmt *last, cg_stmt *node)
 
 /* ---- string map ---------------------------------------------------- */
 
-/* Keys are short (registers %r123, opcode parts "u32"): eight bytes per
-   multiply instead of FNV-1a's multiply per byte, and inline so that a
-   lookup is one call.  Only equal keys must hash equal: the byte order
-   does not matter. */
+/* Keys are short (registers %r123, opcode parts "u32"): cg_text_hash
+   takes eight bytes per multiply instead of FNV-1a's multiply per byte,
+   and is inline so that a lookup is one call.  Only equal keys must hash
+   equal: the byte order does not matter. */
 static inline uint32_t hash(const char *k, size_t n)
 {
-    const uint64_t mul = 0x9e3779b97f4a7c15ull;
-    uint64_t h = n * mul, w;
-    for (; n >= 8; k += 8, n -= 8) {
-        memcpy(&w, k, 8);
-        h = (h ^ w) * mul;
-        h ^= h >> 29;
-    }
-    w = 0;
-    for (size_t i = 0; i < n; i++)
-        w |= (uint64_t)(unsigned char)k[i] << (8 * i);
-    h = (h ^ w) * mul;
-    return (uint32_t)(h >> 32);
+    return (uint32_t)(cg_text_hash(k, n) >> 32);
 }
 
 static inline cg_mslot *find(const cg_map *mp, const char *k, size_t n,

@@ -46,6 +46,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "ptx/ast.h"
 #include "ptx/codegen.h"
 #include "ptx/ptx.h"
@@ -219,15 +220,40 @@ typedef struct cg_opcode {
     const char *path;      /* the ptx.inst attributes: "ld.global_.v4.u32" */
     uint32_t pathlen;
     uint64_t op_bit;       /* cg_op_bit(op) */
+    uint64_t word_bit;     /* cg_word_bit of the word, dots and all */
 } cg_opcode;
+
+/* A hash of the text k[0..n), eight bytes at a time (the maps' keys;
+   sugar's names, a library module's mangled ones a hundred bytes long);
+   its high bits are the best mixed. */
+static inline uint64_t cg_text_hash(const char *k, size_t n)
+{
+    const uint64_t mul = 0x9e3779b97f4a7c15ull;
+    uint64_t h = n * mul, w;
+    for (; n >= 8; k += 8, n -= 8) {
+        memcpy(&w, k, 8);
+        h = (h ^ w) * mul;
+        h ^= h >> 29;
+    }
+    w = 0;
+    for (size_t i = 0; i < n; i++)
+        w |= (uint64_t)(unsigned char)k[i] << (8 * i);
+    return (h ^ w) * mul;
+}
+
+/* A bit for the text p[0..n) in a kernel's `ops` or `words`. */
+static inline uint64_t cg_word_bit(const char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
+    return 1ull << (h >> 58);
+}
 
 /* A bit for opcode op (no dots: "mbarrier") in a kernel's `ops`. */
 static inline uint64_t cg_op_bit(const char *op)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *op; op++)
-        h = (h ^ (unsigned char)*op) * 0x100000001b3ull;
-    return 1ull << (h >> 58);
+    return cg_word_bit(op, strlen(op));
 }
 
 typedef struct cg_inst {
@@ -335,6 +361,8 @@ struct cg_kernel {
                                 built (more bits may be set): a pass that
                                 looks for an opcode skips a kernel without
                                 its bit, walking none of its statements */
+    uint64_t words;          /* the same for the whole opcode word of every
+                                instruction built ("bra", "bra.uni") */
     uint32_t max_vec;        /* the most elements of a vector operand the
                                 build made ({%r1, ..., %r8}: 8) */
     uint32_t trivia_dropped; /* lines of trivia (cg_text_trivia) the build

@@ -396,15 +396,23 @@ static int find_pool(pool *c, cg_stmt **a, unsigned n, unsigned *decl)
    and where each reg.scalar(pred) goes, those after the pool's
    declaration from statement bound on (place_scalars); 0 if it cannot
    qualify. */
-static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned decl, uint32_t bound)
+/* Can the pool qualify at all: its %p0 named (pyptx's first comparison's
+   predicate), or a kernel written in pyptx, which may leave %p0 unnamed
+   (an unused reg.scalar(pred))?  Asked before any walk over the list:
+   nvcc's pools never name %p0. */
+static int pool_may_qualify(pool *c)
 {
     /* decls asks first (sg_pool_last), then the pass; the build marked the
        arrays whose element 0 an operand names, and no row before adds such
        an operand, so most kernels are spared the walk */
     if (!sg_kst(c->k)->p0_named)
         sg_kst(c->k)->p0_named = c->k->syms[c->p].elem0 && names_p0(c, c->k->body) ? 1 : 2;
-    /* a pyptx kernel may leave %p0 unnamed (an unused reg.scalar(pred)) */
-    if (sg_kst(c->k)->p0_named != 1 && !sg_any_fresh_reg(c->k))
+    return sg_kst(c->k)->p0_named == 1 || sg_any_fresh_reg(c->k);
+}
+
+static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned decl, uint32_t bound)
+{
+    if (!pool_may_qualify(c))
         return 0;
     cg_module *m = c->m;
     c->writer = cg_alloc(m, c->n * sizeof *c->writer);
@@ -439,7 +447,7 @@ uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n, const
 {
     pool c = { .m = m, .k = k, .p = CG_NOSYM };
     unsigned decl;
-    if (!find_pool(&c, a, n, &decl))
+    if (!find_pool(&c, a, n, &decl) || !pool_may_qualify(&c))
         return NEVER;
     uint32_t bound = n;   /* the first use of a declaration after the pool's */
     for (unsigned i = decl + 1; i < n; i++)

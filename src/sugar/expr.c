@@ -171,12 +171,31 @@ static void count_opnd(ctx *c, const cg_opnd *o)
     sg_visit_opnds(o, count_one, c);
 }
 
+/* pyptx names an operator's temporary %r<counter> / %rd<counter>; only
+   when the kernel declares %r<N> / %rd<N> through reg.array (a top-level
+   CG_S_REG) is the counter past every source register, so the temporary
+   can neither be the destination (__setitem__ would then keep its .reg)
+   nor a source name.  Asked of the top-level statements by the walk that
+   counts uses (one walk for both). */
+static void note_array(ctx *c, const cg_stmt *s)
+{
+    if (s->kind == CG_S_REG && c->k->syms[s->u.reg].kind == CG_SYM_REGARRAY) {
+        if (!strcmp(c->k->syms[s->u.reg].ptx, "%r"))
+            c->ok32 = 1;
+        if (!strcmp(c->k->syms[s->u.reg].ptx, "%rd"))
+            c->ok64 = 1;
+    }
+}
+
 /* Uses and definitions of every register, looking through the sugar
-   nodes made before this pass (loops, wait calls) at what they record. */
-static void count_stmts(ctx *c, cg_stmt *s)
+   nodes made before this pass (loops, wait calls) at what they record;
+   top: s is the kernel's body (note_array). */
+static void count_stmts(ctx *c, cg_stmt *s, int top)
 {
     for (; s; s = s->next) {
         cg_stmt **body = cg_body(s);
+        if (top)
+            note_array(c, s);
         if (s->kind == CG_S_INST) {
             const cg_opnd *d = s->u.inst.ops;
             if (d && d->kind == CG_O_SYM) {
@@ -193,7 +212,7 @@ static void count_stmts(ctx *c, cg_stmt *s)
                     bump(c->uses, sl);
                 }
         } else if (s->kind >= CG_S_EXT && sg_orig(s)) {
-            count_stmts(c, sg_orig(s));   /* besides the body, if any */
+            count_stmts(c, sg_orig(s), 0);   /* besides the body, if any */
         } else if (s->kind == SG_S_DEF) {
             continue;   /* a definition records nothing where it stands:
                            its calls are counted through their orig */
@@ -207,7 +226,7 @@ static void count_stmts(ctx *c, cg_stmt *s)
             count_opnd(c, &one);
         }
         if (body)
-            count_stmts(c, *body);
+            count_stmts(c, *body, 0);
     }
 }
 
@@ -320,7 +339,8 @@ static int row_fits(const overload_row *w, int form, const char *lt, int lb, int
 static const char *overload(ctx *c, const enode *e)
 {
     const cg_stmt *s = e->inst;
-    if (!word_of(c, s)->rows || sg_nops(s->u.inst.ops) != 3)
+    uint64_t rows = word_of(c, s)->rows;
+    if (!rows || sg_nops(s->u.inst.ops) != 3)
         return NULL;     /* (no row for the opcode word: mad, cvt, ...) */
     const cg_opnd *d = s->u.inst.ops, *l = d->next, *r = l->next;
     const cg_sym *dy = &c->k->syms[d->sym];
@@ -340,7 +360,7 @@ static const char *overload(ctx *c, const enode *e)
     int rb = rt ? kind_bits(rt) : 0;
     if (!r_int && !rb)
         return NULL;      /* pred, float, special, string ... */
-    for (uint64_t rows = word_of(c, s)->rows; rows; rows &= rows - 1) {
+    for (; rows; rows &= rows - 1) {
         const overload_row *w = &overloads[__builtin_ctzll(rows)];
         if (row_fits(w, form, lt, lb, r_int, rb))
             return w->sym;
@@ -387,10 +407,10 @@ static int single_temp(const ctx *c, const cg_opnd *o)
    operator merge.c nested there)?  Then a child folded at i would emit
    after it, where the source has it before: the nested operator's
    instructions stood right before the instruction, after every child. */
-static int left_emits(const cg_inst *in, unsigned i)
+static int left_emits(const cg_opnd *const *ops, unsigned i)
 {
     for (unsigned j = 1; j < i; j++) {
-        cg_opnd one = *sg_op(in, j);
+        cg_opnd one = *ops[j];
         one.next = NULL;
         if (sg_opnds_emit(&one))
             return 1;
@@ -407,18 +427,21 @@ static enode *fold(ctx *c, cg_stmt **a, unsigned lo, unsigned b, unsigned *start
     memset(e, 0, sizeof *e);
     e->inst = a[b];
     e->size = 1;
-    unsigned pos = b;
-    unsigned n = sg_nops(a[b]->u.inst.ops);
+    unsigned pos = b, n = 0;
+    const cg_opnd *ops[MAXOPS];   /* (arith_inst: at most MAXOPS) */
+    for (const cg_opnd *o = a[b]->u.inst.ops; o && n < MAXOPS; o = o->next)
+        ops[n++] = o;
     for (unsigned i = n; i-- > 1;) {
-        const cg_opnd *o = sg_op(&a[b]->u.inst, i);
-        if (pos == lo || e->size >= budget || o->kind != CG_O_SYM || left_emits(&a[b]->u.inst, i))
+        const cg_opnd *o = ops[i];
+        if (pos == lo || e->size >= budget || o->kind != CG_O_SYM)
             continue;
-        /* the statement before writes o (the cheap test first), o is a
-           temporary used once, and that statement folds */
+        /* the statement before writes o (the cheap test first), no operand
+           left of o emits, o is a temporary used once, and that statement
+           folds */
         cg_stmt *d = a[pos - 1];
         const cg_opnd *dd = d->kind == CG_S_INST ? d->u.inst.ops : NULL;
         if (!dd || dd->kind != CG_O_SYM || dd->sym != o->sym || dd->index != o->index ||
-            !single_temp(c, o) || !arith_inst(c, d))
+            left_emits(ops, i) || !single_temp(c, o) || !arith_inst(c, d))
             continue;
         unsigned st;
         enode *kid = fold(c, a, lo, pos - 1, &st, budget - e->size);
@@ -641,17 +664,19 @@ static int typed_kid(const ctx *c, const enode *e)
     return 0;
 }
 
-static uint32_t fold_list(ctx *c, cg_stmt **head)
+static uint32_t fold_list(ctx *c, cg_stmt **head, size_t at)
 {
     uint32_t made = 0, inner;
-    for (cg_stmt *s = *head; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
-        if (body)
-            made += fold_list(c, body);
-    }
-    inner = made;
     unsigned n;
-    cg_stmt **a = sg_list_array(&c->list, *head, &n);
+    size_t off = sg_list_push(&c->list, at, *head, &n), past = c->list.n;
+    for (unsigned i = 0; i < n; i++) {   /* the lists inside first */
+        cg_stmt **body = cg_body(sg_list_at(&c->list, off)[i]);
+        if (body)
+            made += fold_list(c, body, past);
+    }
+    c->list.n = past;
+    inner = made;
+    cg_stmt **a = sg_list_at(&c->list, off);
     if (!n)
         return made;
     /* right to left: the latest consumer takes the longest chain */
@@ -727,18 +752,6 @@ uint32_t sugar_expr(cg_module *m, cg_kernel *k)
         if (y->kind == CG_SYM_REG && !y->alias && y->ptx && temp_like(y->ptx))
             c.no_overload = 1;
     }
-    /* pyptx names an operator's temporary %r<counter> / %rd<counter>;
-       only when the kernel declares %r<N> / %rd<N> through reg.array
-       (a top-level CG_S_REG) is the counter past every source
-       register, so the temporary can neither be the destination
-       (__setitem__ would then keep its .reg) nor a source name */
-    for (const cg_stmt *s = k->body; s; s = s->next)
-        if (s->kind == CG_S_REG && k->syms[s->u.reg].kind == CG_SYM_REGARRAY) {
-            if (!strcmp(k->syms[s->u.reg].ptx, "%r"))
-                c.ok32 = 1;
-            if (!strcmp(k->syms[s->u.reg].ptx, "%rd"))
-                c.ok64 = 1;
-        }
     /* use/def counts are kept per register; a declared range far
        beyond what any kernel uses (%r<99999999999>) is left alone
        rather than allocated */
@@ -746,8 +759,8 @@ uint32_t sugar_expr(cg_module *m, cg_kernel *k)
     if (total <= SG_MAX_TRACKED_REGS) {
         c.uses = sg_scratch_get(&c.counts, 2 * (total + 1) * sizeof *c.uses);
         c.defs = c.uses + total + 1;
-        count_stmts(&c, k->body);
-        made = fold_list(&c, &k->body);
+        count_stmts(&c, k->body, 1);
+        made = fold_list(&c, &k->body, 0);
     }
     ptx_free_bufs(&ob);
     return made;

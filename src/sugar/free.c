@@ -64,9 +64,7 @@ static int taken(const sg_state *st, const cg_mslot *s)
 /* A name's hash for sg_state.pinasked (never 0, the empty slot). */
 static uint64_t name_hash(const char *p, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
+    uint64_t h = cg_text_hash(p, n);
     return (h ^ h >> 31) | 1;
 }
 
@@ -96,6 +94,18 @@ static void hash_add(cg_module *m, sg_hashes *set, uint64_t h)
     *slot = h;
 }
 
+/* Was a spelling of hash h answered not pinned (sg_ptx_pinned)?  The
+   answers are logged as they are given, a store each, and put into the
+   set here: a lookup in a set of every label and parameter of a library
+   module was a cache miss per answer (a tenth of pass "labels"). */
+static int was_asked(cg_module *m, uint64_t h)
+{
+    sg_state *st = sg_st(m);
+    for (; st->pinlogged < st->npinlog; st->pinlogged++)
+        hash_add(m, &st->pinasked, st->pinlog[st->pinlogged]);
+    return st->pinasked.n && *hash_slot(&st->pinasked, h);
+}
+
 /* p[0..n) (which outlives the map, else copied) into map as a word of the
    module: a clash where it was asked about or given before (for
    rawwords: answered not pinned, sg_state.pinasked). */
@@ -109,8 +119,7 @@ static void add_source(cg_module *m, cg_map *map, const char *p, size_t n, int c
         s->k = cg_strndup(sg_keep(m), p, n);
     if (!fresh && s->val != W_SOURCE)
         st->clash = 1;
-    if (fresh && map == st->rawwords && st->pinasked.n &&
-        *hash_slot(&st->pinasked, name_hash(p, n)))
+    if (fresh && map == st->rawwords && was_asked(m, name_hash(p, n)))
         st->clash = 1;
 }
 
@@ -259,8 +268,11 @@ int sg_ptx_pinned(cg_module *m, const char *ptx)
     size_t n = strlen(ptx);
     if (cg_map_get(st->rawwords, ptx, n))
         return 1;
-    if (st->ahead)   /* a hash is enough, and keeps rawwords small */
-        hash_add(m, &st->pinasked, name_hash(ptx, n));
+    if (st->ahead) {   /* a hash is enough, and keeps rawwords small */
+        st->pinlog = cg_grow(sg_keep(m), st->pinlog, st->npinlog, &st->cappinlog,
+                             sizeof *st->pinlog);
+        st->pinlog[st->npinlog++] = name_hash(ptx, n);
+    }
     return 0;
 }
 

@@ -295,6 +295,10 @@ typedef struct sg_state {
         uint64_t *v;         /* pinned (open addressing, 0 empty) */
         uint32_t n, cap;
     } pinasked;
+    uint64_t *pinlog;        /* ... as they are answered, in order: the set */
+    uint32_t npinlog, cappinlog, pinlogged;   /* takes them (up to
+                                pinlogged) only once a piece brings module
+                                text to look up, which most modules never do */
     struct cg_map *pyasked;  /* Python names answered free or given to a
                                 kernel function (tagged as ptxwords) */
     struct cg_module *keep;  /* allocates what outlives a piece (sg_keep) */

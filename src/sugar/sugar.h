@@ -439,6 +439,19 @@ void sg_uncount_refs(const cg_stmt *s, uint32_t *refs);
 void sg_retarget_one(cg_stmt *s, sg_retarget_fn map, void *ctx);
 /* The statements of list `head`, in order, in s (*n set). */
 cg_stmt **sg_list_array(sg_scratch *s, cg_stmt *head, unsigned *n);
+/* The same, appended to what s holds from byte `at` on (s->n: the end of
+   them), for a walk that recurses into the lists the statements own and
+   then comes back to the array: the byte offset of the array (its
+   address may change as inner lists are appended; the caller sets s->n
+   back to `at` when done).  A pass that looks at a list's statements
+   more than once reads them from the array: the loads of an array's
+   statements go out together, where following the links waits for each
+   one (statements are spread over the arena). */
+size_t sg_list_push(sg_scratch *s, size_t at, cg_stmt *head, unsigned *n);
+static inline cg_stmt **sg_list_at(const sg_scratch *s, size_t off)
+{
+    return (cg_stmt **)(s->p + off);
+}
 /* An operand where pyptx itself makes the address (_make_address: the
    mbarrier helpers, TMA): a SG_O_DYN as the allocation, _dyn_smem(off);
    anything else as cg_print_opnd prints it. */

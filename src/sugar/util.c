@@ -312,22 +312,28 @@ void sg_retarget(cg_stmt *s, sg_retarget_fn map, void *ctx)
     sg_visit_list(s, retarget_stmt, &r);
 }
 
-cg_stmt **sg_list_array(sg_scratch *sc, cg_stmt *head, unsigned *n)
+size_t sg_list_push(sg_scratch *sc, size_t at, cg_stmt *head, unsigned *n)
 {
     /* one walk: following the links is the cost (statements are spread
-       over the arena), the array grows as it goes */
+       over the arena), the array grows as it goes; a NULL after the last */
     unsigned c = 0;
-    sc->n = 0;   /* every slot is written below: no clearing */
+    sc->n = at;   /* every slot is written below: no clearing */
     for (cg_stmt *s = head;; s = s->next) {
-        if ((c + 1) * sizeof(cg_stmt *) > sc->cap)
+        if (at + (c + 1) * sizeof(cg_stmt *) > sc->cap)
             ptx_buf_reserve(sc, (c + 1) * sizeof(cg_stmt *));
-        ((cg_stmt **)sc->p)[c] = s;
+        sg_list_at(sc, at)[c] = s;
         if (!s)
             break;
         c++;
     }
+    sc->n = at + (c + 1) * sizeof(cg_stmt *);
     *n = c;
-    return (cg_stmt **)sc->p;
+    return at;
+}
+
+cg_stmt **sg_list_array(sg_scratch *sc, cg_stmt *head, unsigned *n)
+{
+    return sg_list_at(sc, sg_list_push(sc, 0, head, n));
 }
 
 /* ---- printing -------------------------------------------------------- */
