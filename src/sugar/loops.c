@@ -43,22 +43,31 @@ static cg_symid guard_sym(const cg_opnd *g)
     return g && g->kind == CG_O_SYM ? g->sym : CG_NOSYM;
 }
 
+/* `@P bra L` (no modifier) or `bra.uni L`, with one operand: asked of
+   every bra of a module, so spelled out rather than matched against the
+   patterns "bra" and "bra.uni". */
 cg_symid sg_bra_back_edge(const cg_stmt *s)
 {
-    const cg_opnd *g = sg_inst_is(s, "bra") ? s->u.inst.guard : NULL;
-    const cg_opnd *t = sg_inst_ops(s, g ? "bra" : "bra.uni", 1 | SG_ANY_GUARD);
-    if (!t || t->kind != CG_O_SYM || t->index >= 0 || (g && guard_sym(g) == CG_NOSYM))
+    if (!sg_inst_is(s, "bra"))
+        return CG_NOSYM;
+    const cg_inst *in = &s->u.inst;
+    const cg_opnd *g = in->guard, *t = in->ops;
+    if (g ? in->nmods != 0 : in->nmods != 1 || strcmp(in->mods[0], "uni"))
+        return CG_NOSYM;
+    if (!t || t->next || t->kind != CG_O_SYM || t->index >= 0 || (g && guard_sym(g) == CG_NOSYM))
         return CG_NOSYM;
     return t->sym;
 }
 
 /* Walking past s in list `list`: if it is the last back edge of its
-   label, a label met from now on no longer has a loop ahead of it. */
-static void pass_by(loops *c, const cg_stmt *s, uint32_t list)
+   label, a label met from now on no longer has a loop ahead of it.
+   1 if s is a back edge. */
+static int pass_by(loops *c, const cg_stmt *s, uint32_t list)
 {
     cg_symid t = sg_back_edge(s);
     if (t != CG_NOSYM && c->stamp[t] == list && c->last[t] == s)
         c->passed[t] = list;
+    return t != CG_NOSYM;
 }
 
 /* The loop that label *link opens (up to its last back edge, if that is
@@ -81,12 +90,14 @@ static int raise_at(loops *c, cg_stmt **link, uint32_t list)
     }
     if (!t || binds_guard)
         return 0;   /* !t: the back edge stands before, a label defined twice */
+    int flat = 1;   /* (most loop bodies: their walk is spared) */
     for (t = s->next; t != be; t = t->next)
-        pass_by(c, t, list);
+        flat &= !pass_by(c, t, list) && !cg_body(t);
     c->passed[l] = list;   /* its own back edge, for a second definition */
     cg_stmt *node = sg_node_new(c->m, SG_S_LOOP, s->first);
     sg_loop_of(node)->label = l;
     sg_loop_of(node)->pred = be->u.inst.guard;
+    sg_loop_of(node)->flat = (uint8_t)flat;
     cg_splice(link, be, node);
     /* the body: what lies strictly between the label and the back edge */
     if (before != s) {
@@ -128,7 +139,7 @@ static uint32_t raise_list(loops *c, cg_stmt **head)
     else         /* the loops raised hold some of them now */
         for (cg_stmt *s = *head; s; s = s->next) {
             cg_stmt **body = cg_body(s);
-            if (body)
+            if (body && !(s->kind == SG_S_LOOP && sg_loop_of(s)->flat))
                 made += raise_list(c, body);
         }
     c->bodies.n = from;

@@ -22,6 +22,8 @@
 typedef struct sg_loop {     /* with ptx.loop("L", pred=guard): body */
     cg_symid label;
     cg_opnd *pred;           /* the back edge's guard, or NULL (bra.uni) */
+    uint8_t flat;            /* loops.c: the body holds no back edge and no
+                                list of its own, nothing to raise in it */
 } sg_loop;
 
 typedef struct sg_wait {     /* helper(args...): an mbarrier try_wait spin
