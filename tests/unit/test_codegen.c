@@ -530,6 +530,39 @@ static void test_passes_table(void **state)
     assert_int_equal(ptx_codegen_pass_bit("no-such-pass"), 0);
 }
 
+/* cg_scan_uses: a name is a word outside literals and comments, not after
+   a '.': literals longer than the scanner's sixteen-byte blocks, with
+   escaped quotes and backslashes, end where Python ends them (and at a
+   line's end); a name after one is found. */
+static void test_scan_uses(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "reg", "smem", "u32", "sys", "pred" };
+    static const struct {
+        const char *code;
+        uint64_t want;
+    } cases[] = {
+        { "x = \"reg smem u32 sys pred, all of it in one string\" + 1\n", 0 },
+        { "x = \"a long string, an escaped \\\" quote, reg\" ; smem\n", 1u << 1 },
+        { "x = 'a long string with \\\\ a backslash, then' + u32\n", 1u << 2 },
+        { "x = \"no end on this line, reg smem\nsys = 1\n", 1u << 3 },
+        { "# reg smem u32 in a comment, long enough\npred = ptx.reg.u32\n", 1u << 4 },
+        { "s = \"0123456789abcdef0123456789abcdef\\\\\"; reg\n", 1u << 0 },
+    };
+    for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
+        /* the scanner reads 64 bytes past a block's word: room after */
+        char buf[512] = { 0 };
+        size_t n = strlen(cases[i].code);
+        memcpy(buf, cases[i].code, n);
+        assert_int_equal(cg_scan_uses(buf, n, names, 5, 0), cases[i].want);
+        char big[4096];   /* the same after 16-byte blocks of spaces */
+        memset(big, ' ', 1024);
+        memcpy(big + 1024, cases[i].code, n);
+        memset(big + 1024 + n, 0, sizeof big - 1024 - n);
+        assert_int_equal(cg_scan_uses(big, 1024 + n, names, 5, 0), cases[i].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -549,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_passes_table),
         cmocka_unit_test(test_readable_shape),
         cmocka_unit_test(test_appends),
+        cmocka_unit_test(test_scan_uses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
