@@ -373,7 +373,8 @@ cg_stmt *cg_build_inst(cg_builder *b, const ptx_stmt *s, const char **why)
     if (!oc)
         return NULL;
     b->k->ops |= oc->op_bit;
-    b->k->words |= oc->word_bit;
+    if (in->pred == PTX_NOTOK)
+        b->k->words |= oc->word_bit;
     cg_stmt *st = cg_stmt_new(b->m, CG_S_INST, s->first);
     cg_inst *ci = &st->u.inst;
     ci->op = oc->op;

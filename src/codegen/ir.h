@@ -362,7 +362,8 @@ struct cg_kernel {
                                 looks for an opcode skips a kernel without
                                 its bit, walking none of its statements */
     uint64_t words;          /* the same for the whole opcode word of every
-                                instruction built ("bra", "bra.uni") */
+                                unguarded instruction built ("bra",
+                                "bra.uni"; nvcc's `@%p1 bra` sets none) */
     uint32_t max_vec;        /* the most elements of a vector operand the
                                 build made ({%r1, ..., %r8}: 8) */
     uint32_t trivia_dropped; /* lines of trivia (cg_text_trivia) the build

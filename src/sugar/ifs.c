@@ -225,7 +225,8 @@ uint32_t sugar_ifs(cg_module *m, cg_kernel *k)
     sg_scratch sc = { 0 };
     uint32_t made = 0;
     if (!(k->words & cg_word_bit("bra", 3)) || !plain_bra(k->body))
-        return 0;   /* (the bit spares nvcc's kernels, all bra.uni, a walk) */
+        return 0;   /* (the bit spares nvcc's kernels a walk: an unguarded
+                       branch is bra.uni there) */
     ptx_bufs ob;
     ptx_own_bufs(&ob, &sc, NULL);
     c.refs = sg_kernel_refs(&sc, k);
