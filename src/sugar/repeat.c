@@ -592,6 +592,32 @@ static uint32_t roll_body(roller *r, cg_stmt *s, cg_stmt **body, size_t at)
     return n;
 }
 
+/* The items of the n statements a[] (r->items): the candidates keyed,
+   the others shape 0; NULL where no roll can be (the common case). */
+static item *key_list(roller *r, cg_stmt **a, unsigned n)
+{
+    size_t words = (n + 63) / 64;
+    uint64_t *bits = sg_scratch_get(&r->sketches, words * sizeof *bits + n * (sizeof(uint32_t) + 1));
+    uint32_t *sk = (uint32_t *)(bits + words);
+    uint8_t *cand = (uint8_t *)(sk + n);
+    unsigned shaped = 0;
+    for (unsigned i = 0; i < n; i++)
+        shaped += (sk[i] = sketch(r, a[i])) != 0;
+    if (shaped < 4)   /* a roll takes c * g >= g + 3 of them (mark_candidates):
+                         nvcc's small scopes have fewer */
+        return NULL;
+    item *it = sg_scratch_get(&r->items, n * sizeof *it);
+    r->leaves.n = 0;
+    ptx_buf_reserve(&r->leaves, sizeof(leaf));   /* never a NULL base below */
+    mark_candidates(sk, n, cand, bits);
+    for (unsigned i = 0; i < n; i++)
+        if (cand[i])
+            make_item(r, a[i], &it[i]);
+    for (unsigned i = 0; i < n; i++)
+        it[i].leaves = (leaf *)(r->leaves.p + (uintptr_t)it[i].leaves);
+    return it;
+}
+
 static uint32_t roll_list(roller *r, cg_stmt **head, size_t at)
 {
     uint32_t rolled = 0;
@@ -604,27 +630,9 @@ static uint32_t roll_list(roller *r, cg_stmt **head, size_t at)
     }
     r->list.n = end;
     cg_stmt **a = sg_list_at(&r->list, off);
-    if (n < 3)
+    item *it = n < 3 ? NULL : key_list(r, a, n);
+    if (!it)
         return rolled;
-    size_t words = (n + 63) / 64;
-    uint64_t *bits = sg_scratch_get(&r->sketches, words * sizeof *bits + n * (sizeof(uint32_t) + 1));
-    uint32_t *sk = (uint32_t *)(bits + words);
-    uint8_t *cand = (uint8_t *)(sk + n);
-    unsigned shaped = 0;
-    for (unsigned i = 0; i < n; i++)
-        shaped += (sk[i] = sketch(r, a[i])) != 0;
-    if (shaped < 4)   /* a roll takes c * g >= g + 3 of them (mark_candidates):
-                         nvcc's small scopes have fewer */
-        return rolled;
-    item *it = sg_scratch_get(&r->items, n * sizeof *it);
-    r->leaves.n = 0;
-    ptx_buf_reserve(&r->leaves, sizeof(leaf));   /* never a NULL base below */
-    mark_candidates(sk, n, cand, bits);
-    for (unsigned i = 0; i < n; i++)
-        if (cand[i])
-            make_item(r, a[i], &it[i]);
-    for (unsigned i = 0; i < n; i++)
-        it[i].leaves = (leaf *)(r->leaves.p + (uintptr_t)it[i].leaves);
     cg_stmt **link = head, *made = NULL;
     uint32_t elems = rl_nelems(r);
     for (unsigned s = 0; s < n;) {
