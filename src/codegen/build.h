@@ -236,6 +236,11 @@ void cg_release_piece(void *h);
    not after a '.', not numbers. */
 uint64_t cg_scan_uses(const char *p, size_t n, const char *const *names, unsigned nnames,
                       uint64_t found);
+/* The same in blocks of `block` bytes: 64 where the processor has
+   AVX-512BW (else 16, as cg_scan_uses takes it), or 16; the tests try
+   both. */
+uint64_t cg_scan_uses_in(const char *p, size_t n, const char *const *names, unsigned nnames,
+                         uint64_t found, unsigned block);
 
 /* codegen.c, for pieces.c: the stats of kernels from `from` on (counted
    before the layer above rewrites them), and those of a list; the head printed once the

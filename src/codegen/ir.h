@@ -541,6 +541,9 @@ void cg_print_list(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
 /* The operand list o, joined by ", " (registers, most operands, without
    a call each). */
 void cg_print_opnds(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out);
+/* The operand o alone: neither it nor the layer's printer (print_opnd)
+   looks at o->next, so a printer hands over an operand of a list as it
+   stands. */
 void cg_print_opnd(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
                    ptx_buf *out);
 /* Append the PTX spelling of text pieces / of a symbol (+ index). */

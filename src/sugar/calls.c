@@ -462,8 +462,9 @@ static void put_value(ptx_buf *out, const slot *sl, const char *v)
    operands.  The pass makes one per word and row (sg_st(m)->forms). */
 typedef struct sg_form {
     const char *vals[MAXWORDS];
-    const char *head, *tail;
-    uint32_t nhead, ntail;
+    const char *open;    /* "call(" and the positional values: one copy */
+    const char *tail;
+    uint32_t nopen, ncall, ntail;   /* ncall: the bytes of "call(" */
     uint8_t no_addr;     /* no operand is printed as an address ('M') */
 } sg_form;
 
@@ -499,52 +500,54 @@ static uint32_t make_form(cg_module *m, const wrapper *w, const char **vals)
     for (unsigned i = 0; i < MAXWORDS; i++)
         f->vals[i] = vals[i] ? cg_strndup(keep, vals[i], strlen(vals[i])) : NULL;
     f->no_addr = !w->opnds || !strchr(w->opnds, 'M');
+    ptx_buf open = { 0 }, b = { 0 };
+    ptx_bufs ob;
+    ptx_own_bufs(&ob, &open, &b, NULL);
+    ptx_buf_puts(&open, w->call);
+    ptx_buf_putc(&open, '(');
+    f->ncall = (uint32_t)open.n;
     if (!w->args) {
-        ptx_buf b = { 0 };
-        ptx_bufs ob;
-        ptx_own_bufs(&ob, &b, NULL);
         put_slots(w, vals, 0, &b);
-        f->head = cg_strndup(keep, b.p ? b.p : "", b.n);
-        f->nhead = (uint32_t)b.n;
+        if (b.n)
+            ptx_buf_put(&open, b.p, b.n);
         b.n = 0;
         put_slots(w, vals, 1, &b);
         f->tail = cg_strndup(keep, b.p ? b.p : "", b.n);
         f->ntail = (uint32_t)b.n;
-        ptx_free_bufs(&ob);
     }
+    f->open = cg_strndup(keep, open.p, open.n);
+    f->nopen = (uint32_t)open.n;
+    ptx_free_bufs(&ob);
     return st->nforms++;
 }
 
-/* Operand i of an instruction w emits. */
-static void print_operand(const cg_module *m, const cg_kernel *k, const wrapper *w, unsigned i,
-                          const cg_opnd *o, ptx_buf *out)
+/* An operand the letter `kind` of w->opnds stands for ('M': an address;
+   the printers of one operand never look at those after it). */
+static void print_operand(const cg_module *m, const cg_kernel *k, char kind, const cg_opnd *o,
+                          ptx_buf *out)
 {
-    if (w->opnds && strnlen(w->opnds, i + 1) > i && w->opnds[i] == 'M') {
-        cg_opnd one = *o;
-        one.next = NULL;
-        sg_print_addr_arg(m, k, &one, out);
-    } else {
-        cg_print_opnd(m, k, o, out);   /* (one operand, not those after it) */
-    }
+    if (kind == 'M')
+        sg_print_addr_arg(m, k, o, out);
+    else
+        cg_print_opnd(m, k, o, out);
 }
 
 /* The positional slots, the operands, the keyword slots. */
 static void print_default(const cg_module *m, const cg_kernel *k, const cg_inst *in,
                           const wrapper *w, const sg_form *f, ptx_buf *out)
 {
-    int any = f->nhead > 0;
-    ptx_buf_put(out, f->head, f->nhead);
+    int any = f->nopen > f->ncall;   /* positional values, in f->open */
     if (f->no_addr) {   /* most: codegen's list, registers inline */
         if (any && in->ops)
             ptx_buf_put(out, ", ", 2);
         cg_print_opnds(m, k, in->ops, out);
         any |= in->ops != NULL;
     } else {
-        unsigned at = 0;
-        for (const cg_opnd *o = in->ops; o; o = o->next, at++) {
+        const char *kind = w->opnds;   /* each operand's letter, as far as it goes */
+        for (const cg_opnd *o = in->ops; o; o = o->next, kind += *kind != 0) {
             if (any++)
                 ptx_buf_put(out, ", ", 2);
-            print_operand(m, k, w, at, o, out);
+            print_operand(m, k, *kind, o, out);
         }
     }
     if (f->ntail) {
@@ -591,23 +594,24 @@ static int print_item(const cg_module *m, const cg_kernel *k, const cg_inst *in,
         return 1;
     }
     const cg_opnd *o = sg_op(in, idx);   /* an operand, or a part */
-    cg_opnd one = *o;
+    cg_opnd tuple;
     if (src[2] == '.' && src[3] == 't') {
-        one = (cg_opnd){ .kind = CG_O_TUPLE, .elems = o->elems };   /* TMA coordinates */
+        tuple = (cg_opnd){ .kind = CG_O_TUPLE, .elems = o->elems };   /* TMA coordinates */
+        o = &tuple;
     } else if (src[2] == '.' && src[3] == 'e') {          /* coordinate K [its left] */
         const cg_opnd *e = o->elems;
         for (int i = src[4] - '0'; i > 0 && e; i--)
             e = e->next;
-        one = src[5] == 'a' ? *e->a : *e;
+        o = src[5] == 'a' ? e->a : e;
     } else if (src[2] == '.') {
-        one = src[3] == 'a' ? *o->a : *o->b;
+        o = src[3] == 'a' ? o->a : o->b;
     }
-    one.next = NULL;
     size_t at = out->n;
     if (src[2] == '.')
-        cg_print_opnd(m, k, &one, out);
+        cg_print_opnd(m, k, o, out);
     else
-        print_operand(m, k, w, idx, &one, out);
+        print_operand(m, k, w->opnds && strnlen(w->opnds, idx + 1) > idx ? w->opnds[idx] : 0,
+                      o, out);
     if (q && out->n - at == (size_t)(it + n - q - 1) && !memcmp(out->p + at, q + 1, out->n - at)) {
         out->n = mark;                   /* the wrapper's default */
         return 0;
@@ -641,10 +645,12 @@ void sg_print_call(const cg_module *m, const cg_kernel *k, const cg_stmt *s,
     const cg_inst *in = &s->u.inst;
     const wrapper *w = &wrappers[in->hook - 1];
     const sg_form *f = &sg_st(m)->forms[in->hook_data];
-    sg_indent(out, depth);
-    ptx_buf_puts(out, w->call);
-    ptx_buf_putc(out, '(');
-    size_t start = out->n;
+    size_t lead = depth > 0 ? (size_t)depth * 4 : 0;
+    char *at = ptx_buf_room(out, lead + f->nopen);   /* indent and "call(": one copy */
+    memset(at, ' ', lead);
+    memcpy(at + lead, f->open, f->nopen);
+    out->n += lead + f->nopen;
+    size_t start = out->n - (f->nopen - f->ncall);
     if (w->args)
         print_template(m, k, in, w, f->vals, out);
     else

@@ -124,14 +124,15 @@ static const struct sg_expr_word *word_of(ctx *c, const cg_stmt *s)
     return w;
 }
 
-static int arith_inst(ctx *c, const cg_stmt *s)
+/* s's word, where s is an integer operation that may fold, else NULL. */
+static const struct sg_expr_word *arith_inst(ctx *c, const cg_stmt *s)
 {
     if (!s || s->kind != CG_S_INST || s->u.inst.guard)
-        return 0;
+        return NULL;
     const cg_inst *in = &s->u.inst;
     const struct sg_expr_word *w = word_of(c, s);
     const cg_opnd *d = in->ops;
-    return w->is && d && d->kind == CG_O_SYM && sg_nops(d) <= MAXOPS;
+    return w->is && d && d->kind == CG_O_SYM && sg_nops(d) <= MAXOPS ? w : NULL;
 }
 
 /* ---- use/def counts -------------------------------------------------- */
@@ -335,11 +336,10 @@ static int row_fits(const overload_row *w, int form, const char *lt, int lb, int
 
 
 /* Python operator that emits exactly instruction s (`+` for r[k] = a + b,
-   `+=` for a += b), or NULL. */
-static const char *overload(ctx *c, const enode *e)
+   `+=` for a += b), or NULL; rows: those of s's word. */
+static const char *overload(ctx *c, const enode *e, uint64_t rows)
 {
     const cg_stmt *s = e->inst;
-    uint64_t rows = word_of(c, s)->rows;
     if (!rows || sg_nops(s->u.inst.ops) != 3)
         return NULL;     /* (no row for the opcode word: mad, cvt, ...) */
     const cg_opnd *d = s->u.inst.ops, *l = d->next, *r = l->next;
@@ -484,18 +484,14 @@ static void text_opnd(const cg_module *m, const cg_kernel *k, const enode *e, un
         text_of(m, k, e->kid[i], out, 0);
         return;
     }
-    cg_opnd x = *o;
-    x.next = NULL;
-    cg_print_opnd(m, k, &x, out);
+    cg_print_opnd(m, k, o, out);
 }
 
 /* The top of a chain as a pyptx operator: `d = a OP b` or `d OP= b`. */
 static void text_operator(const cg_module *m, const cg_kernel *k, const enode *e, ptx_buf *out)
 {
     const cg_opnd *d = e->inst->u.inst.ops, *l = d->next, *r = l->next;
-    cg_opnd dd = *d;
-    dd.next = NULL;
-    cg_print_opnd(m, k, &dd, out);
+    cg_print_opnd(m, k, d, out);
     if (!in_place(e)) {
         ptx_buf_puts(out, " = ");
         text_opnd(m, k, e, 1, l, out);
@@ -683,16 +679,18 @@ static uint32_t fold_list(ctx *c, cg_stmt **head, size_t at)
     cg_stmt **repl = sg_scratch_get(&c->folds, n * (sizeof *repl + sizeof(unsigned)));
     unsigned *end = (unsigned *)(repl + n);   /* repl[i]: node starting at i */
     for (unsigned b = n; b-- > 0;) {
-        if (!arith_inst(c, a[b]))
+        const struct sg_expr_word *w = arith_inst(c, a[b]);
+        if (!w)
             continue;
+        uint64_t rows = w->rows;   /* (fold's word_of may move the words) */
         unsigned start;
         c->npool = 0;
         enode *e = fold(c, a, 0, b, &start, MAXCHAIN);
-        e->opsym = overload(c, e);
+        e->opsym = overload(c, e, rows);
         if (e->size == 2 && e->opsym && typed_kid(c, e)) {   /* the wrapper, then `x += t` */
             c->npool = 0;
             e = fold(c, a, 0, b, &start, 1);
-            e->opsym = overload(c, e);
+            e->opsym = overload(c, e, rows);
         }
         if (e->size < 2 && !e->opsym)
             continue;

@@ -72,8 +72,6 @@ static int oper_prec(const cg_text *op)
 static void oper_side(const cg_module *m, const cg_kernel *k, const cg_opnd *o, int prec,
                       int right, ptx_buf *out)
 {
-    cg_opnd one = *o;
-    one.next = NULL;
     int own = 7;   /* an atom, or -var */
     if (o->kind == SG_O_AFFINE && o->sym == CG_NOSYM)
         own = o->a->kind == SG_O_AFFINE || !int_is(o->a, "0") ? 5
@@ -81,7 +79,7 @@ static void oper_side(const cg_module *m, const cg_kernel *k, const cg_opnd *o, 
     int paren = own < prec || (right && own == prec);
     if (paren)
         ptx_buf_putc(out, '(');
-    cg_print_opnd(m, k, &one, out);
+    cg_print_opnd(m, k, o, out);
     if (paren)
         ptx_buf_putc(out, ')');
 }
@@ -116,9 +114,7 @@ static void print_desc(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
             e->text.v[0].p[0] == '0')
             continue;
         ptx_buf_printf(out, ", %s=", kw[i]);
-        cg_opnd one = *e;
-        one.next = NULL;
-        cg_print_opnd(m, k, &one, out);
+        cg_print_opnd(m, k, e, out);
     }
     ptx_buf_putc(out, ')');
 }

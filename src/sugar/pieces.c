@@ -84,6 +84,17 @@ static void rows(sugar_pieces *c, uint32_t from, uint32_t to, ptx_arena *ir)
     ptx_arena_free(piece_stmts);
 }
 
+/* Does p[0..n) hold a byte >= 0x80?  (The tail then writes the module as
+   bytes, and imports sys: print_module.c.)  One OR a byte, which the
+   compiler does many bytes at a time. */
+static int high_bytes(const char *p, size_t n)
+{
+    unsigned char any = 0;
+    for (size_t i = 0; i < n; i++)
+        any |= (unsigned char)p[i];
+    return any >= 0x80;
+}
+
 /* The piece src[from, end): 1 when it clashed with nothing before it, 0
    when it did; -1, with nothing done, where it does not parse as items
    (to be cut elsewhere). */
@@ -98,6 +109,8 @@ static int one_piece(sugar_pieces *c, size_t from, size_t end)
         ptx_module_free(pm);
         return -1;
     }
+    if (high_bytes(c->src + from, end - from))   /* while the lexer's read is cached */
+        m->text_ascii = 0;
     cg_piece_held h = { pm, NULL };
     ptx_owned own;
     ptx_own(&own, cg_release_piece, &h);
@@ -124,17 +137,6 @@ static int one_piece(sugar_pieces *c, size_t from, size_t end)
     return ok;
 }
 
-/* Does p[0..n) hold a byte >= 0x80?  (The tail then writes the module as
-   bytes, and imports sys: print_module.c.)  One OR a byte, which the
-   compiler does many bytes at a time. */
-static int high_bytes(const char *p, size_t n)
-{
-    unsigned char any = 0;
-    for (size_t i = 0; i < n; i++)
-        any |= (unsigned char)p[i];
-    return any >= 0x80;
-}
-
 /* Where a piece from `from` may end: after a function's end `piece`
    bytes on or more (ptx_cut_after_brace: ptx_cut_after also looks at
    every line that ends with ';', each instruction of a kernel), or the
@@ -150,7 +152,7 @@ static size_t kernel_end(const char *src, size_t from, size_t size, size_t piece
 static int all_pieces(sugar_pieces *c, size_t size, size_t piece, size_t start)
 {
     cg_module *m = c->m;
-    m->text_ascii = !high_bytes(c->src, size);
+    m->text_ascii = 1;   /* (one_piece: the pieces cover the text) */
     for (size_t from = 0; from < size;) {
         size_t end = kernel_end(c->src, from, size, piece), cut;
         int took = end > from ? one_piece(c, from, end) : -1;

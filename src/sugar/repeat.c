@@ -144,14 +144,17 @@ static uint32_t sketch(const roller *r, const cg_stmt *s)
 /* Bit p of `bits` (n bits, the rest of the last word 0): a[p] == b[p],
    not 0; sixteen at a time on x86-64, since it is asked of every
    statement sixteen times (the compiler does not vectorize the loop by
-   itself). */
+   itself).  a and b are readable PAIR_PAD items past n, where a pair is
+   never equal (0 in b: the sketches' zeros after the list), so that the
+   last sixteen need no loop of their own: most lists are short. */
+enum { PAIR_PAD = 16 };
 static void pair_bits(const uint32_t *restrict a, const uint32_t *restrict b,
                       uint64_t *restrict bits, unsigned n)
 {
     memset(bits, 0, (n + 63) / 64 * sizeof *bits);
     unsigned p = 0;
 #if defined(__SSE2__)
-    for (; p + 16 <= n; p += 16) {
+    for (; p < n; p += 16) {
         __m128i r[4];
         for (unsigned j = 0; j < 4; j++) {   /* all ones where equal and not 0 */
             __m128i x = _mm_loadu_si128((const __m128i *)(a + p + 4 * j));
@@ -597,9 +600,10 @@ static uint32_t roll_body(roller *r, cg_stmt *s, cg_stmt **body, size_t at)
 static item *key_list(roller *r, cg_stmt **a, unsigned n)
 {
     size_t words = (n + 63) / 64;
-    uint64_t *bits = sg_scratch_get(&r->sketches, words * sizeof *bits + n * (sizeof(uint32_t) + 1));
-    uint32_t *sk = (uint32_t *)(bits + words);
-    uint8_t *cand = (uint8_t *)(sk + n);
+    uint64_t *bits = sg_scratch_get(&r->sketches, words * sizeof *bits +
+                                               (n + PAIR_PAD) * sizeof(uint32_t) + n);
+    uint32_t *sk = (uint32_t *)(bits + words);   /* then PAIR_PAD zeros */
+    uint8_t *cand = (uint8_t *)(sk + n + PAIR_PAD);
     unsigned shaped = 0;
     for (unsigned i = 0; i < n; i++)
         shaped += (sk[i] = sketch(r, a[i])) != 0;

@@ -439,8 +439,6 @@ void sg_uncount_refs(const cg_stmt *s, uint32_t *refs)
 
 void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o, ptx_buf *out)
 {
-    cg_opnd one = *o;
-    one.next = NULL;
     if (o->kind == SG_O_DYN) {
         ptx_buf_puts(out, "_dyn_smem(");
         cg_print_opnd(m, k, o->a, out);
@@ -457,7 +455,7 @@ void sg_print_addr_arg(const cg_module *m, const cg_kernel *k, const cg_opnd *o,
         ptx_buf_putc(out, ')');
         return;
     }
-    cg_print_opnd(m, k, &one, out);
+    cg_print_opnd(m, k, o, out);
 }
 
 static int emits(void *ctx, cg_opnd *o)

@@ -531,9 +531,10 @@ static void test_passes_table(void **state)
 }
 
 /* cg_scan_uses: a name is a word outside literals and comments, not after
-   a '.': literals longer than the scanner's sixteen-byte blocks, with
+   a '.': literals longer than the scanner's blocks (16 or 64 bytes), with
    escaped quotes and backslashes, end where Python ends them (and at a
-   line's end); a name after one is found. */
+   line's end); a name after one is found.  Each case stands at every
+   offset in a block, in both sizes of block. */
 static void test_scan_uses(void **state)
 {
     (void)state;
@@ -555,11 +556,16 @@ static void test_scan_uses(void **state)
         size_t n = strlen(cases[i].code);
         memcpy(buf, cases[i].code, n);
         assert_int_equal(cg_scan_uses(buf, n, names, 5, 0), cases[i].want);
-        char big[4096];   /* the same after 16-byte blocks of spaces */
-        memset(big, ' ', 1024);
-        memcpy(big + 1024, cases[i].code, n);
-        memset(big + 1024 + n, 0, sizeof big - 1024 - n);
-        assert_int_equal(cg_scan_uses(big, 1024 + n, names, 5, 0), cases[i].want);
+        for (size_t at = 1024; at < 1024 + 64; at++)
+            for (unsigned block = 16; block <= 64; block *= 4) {
+                /* the same between blocks of spaces: the blocks stop
+                   short of the end by a word's 64 bytes and one block */
+                char big[4096];
+                memset(big, ' ', sizeof big);
+                memcpy(big + at, cases[i].code, n);
+                assert_int_equal(cg_scan_uses_in(big, at + n + 256, names, 5, 0, block),
+                                 cases[i].want);
+            }
     }
 }
 
