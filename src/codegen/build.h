@@ -27,6 +27,8 @@ typedef struct cg_map {
 } cg_map;
 /* Slot of key k, or NULL. */
 cg_mslot *cg_map_get(const cg_map *mp, const char *k, size_t n);
+/* A hint: key k is about to be looked up (its first slot is fetched). */
+void cg_map_prefetch(const cg_map *mp, const char *k, size_t n);
 /* Slot of key k, inserted with val = -1 if absent (k must outlive it). */
 cg_mslot *cg_map_put(cg_module *m, cg_map *mp, const char *k, size_t n);
 /* The suffix memo of base[0..n) in *map (made on first use): a slot whose

@@ -132,6 +132,12 @@ static inline cg_mslot *find(const cg_map *mp, const char *k, size_t n,
     }
 }
 
+void cg_map_prefetch(const cg_map *mp, const char *k, size_t n)
+{
+    if (mp->cap)
+        __builtin_prefetch(&mp->v[hash(k, n) & (mp->cap - 1)]);
+}
+
 cg_mslot *cg_map_get(const cg_map *mp, const char *k, size_t n)
 {
     if (!mp->cap)

@@ -418,6 +418,19 @@ static int left_emits(const cg_opnd *const *ops, unsigned i)
     return 0;
 }
 
+/* Does d write (as its destination) a register that s reads: fold's first
+   test, which most pairs of statements fail. */
+static int writes_operand(const cg_stmt *d, const cg_stmt *s)
+{
+    const cg_opnd *dd = d->kind == CG_S_INST ? d->u.inst.ops : NULL;
+    if (!dd || dd->kind != CG_O_SYM)
+        return 0;
+    for (const cg_opnd *o = s->u.inst.ops->next; o; o = o->next)
+        if (o->kind == CG_O_SYM && o->sym == dd->sym && o->index == dd->index)
+            return 1;
+    return 0;
+}
+
 /* Fold into a[b] the temporaries defined right before it; *start gets the
    first statement of the tree.  Returns the tree. */
 static enode *fold(ctx *c, cg_stmt **a, unsigned lo, unsigned b, unsigned *start,
@@ -683,6 +696,8 @@ static uint32_t fold_list(ctx *c, cg_stmt **head, size_t at)
         if (!w)
             continue;
         uint64_t rows = w->rows;   /* (fold's word_of may move the words) */
+        if (!rows && (!b || !writes_operand(a[b - 1], a[b])))
+            continue;   /* no operator, and nothing to fold: as it is */
         unsigned start;
         c->npool = 0;
         enode *e = fold(c, a, 0, b, &start, MAXCHAIN);

@@ -303,18 +303,24 @@ static void candidate(char *buf, const char *base, size_t bn, uint32_t i)
     *cg_put_digits(buf + bn + 1, i, 0) = 0;
 }
 
+/* The memo of the first suffixes not known to be taken, where the rows or
+   the preludes ask (in pieces a prelude, which sees fewer names, keeps its
+   own).  A name once taken stays taken to whoever asks. */
+static cg_map **suffix_memo(cg_module *m)
+{
+    sg_state *st = sg_st(m);
+    return st->ahead && st->in_prelude ? &st->preptxnext : &st->ptxnext;
+}
+
 /* base_2, base_3 ... into buf: the first free one (a Python name too,
    with py_too), or 0 after 1000 tries. */
 static int suffixed(cg_module *m, const cg_kernel *k, const char *base, size_t bn,
                     int py_too, char *buf)
 {
-    /* the ones below `taken` are known to be taken already (names are
-       never given back), so a module whose 1000 kernels each want param0
-       does not try them all a thousand times; in pieces a prelude, which
-       sees fewer names, keeps its own */
-    sg_state *st = sg_st(m);
-    cg_map **memo = st->ahead && st->in_prelude ? &st->preptxnext : &st->ptxnext;
-    cg_mslot *taken = cg_suffix_next(sg_keep(m), memo, base, bn, 1);
+    /* the ones below `taken` are known to be taken already, so a module
+       whose 1000 kernels each want param0 does not try them all a
+       thousand times */
+    cg_mslot *taken = cg_suffix_next(sg_keep(m), suffix_memo(m), base, bn, 1);
     uint32_t i = (uint32_t)taken->val, limit = i + 1000;
     for (;; i++) {
         candidate(buf, base, bn, i);   /* called for every label: no printf */
@@ -338,7 +344,12 @@ int sg_rename_ptx(cg_module *m, cg_kernel *k, cg_symid s, const char *base,
     size_t bn = strlen(base);
     if (bn > 255)
         return 0;
-    if (sg_ptx_name_free(m, base) && (!py_too || sg_py_name_free(m, k, base)))
+    /* base itself, unless its memo says it is taken: a library module's
+       kernels share a few names, and the module's words are a cache miss */
+    const cg_map *memo = *suffix_memo(m);
+    const cg_mslot *known = memo ? cg_map_get(memo, base, bn) : NULL;
+    if ((!known || known->val < 2) && sg_ptx_name_free(m, base) &&
+        (!py_too || sg_py_name_free(m, k, base)))
         memcpy(buf, base, bn + 1);   /* the common case: no suffix to look for */
     else if (!suffixed(m, k, base, bn, py_too, buf))
         return 0;
@@ -361,6 +372,11 @@ static cg_mslot *word_slot(cg_module *m, const char *name, size_t n, int *fresh)
     cg_mslot *s = cg_map_put(sg_keep(m), map, name, n);
     *fresh = map->n != before;
     return s;
+}
+
+void sg_ptx_prefetch(cg_module *m, const char *name)
+{
+    cg_map_prefetch(ptxwords(m), name, strlen(name));
 }
 
 int sg_ptx_take(cg_module *m, cg_kernel *k, cg_symid sym, const char *name)

@@ -23,33 +23,94 @@ static const char *block_number(const char *p)
     return NULL;
 }
 
+/* BB<v>'s bit in sg_state.bb_taken, where num is v's plain decimal (no
+   leading 0) and small; else UINT32_MAX. */
+static uint32_t bb_value(const char *num, size_t n)
+{
+    if (n > 6 || (num[0] == '0' && n > 1))
+        return UINT32_MAX;
+    uint32_t v = 0;
+    for (size_t i = 0; i < n; i++)
+        v = v * 10 + (uint32_t)(num[i] - '0');
+    return v;
+}
+
+static int bb_known(const sg_state *st, uint32_t v)
+{
+    return v != UINT32_MAX && v / 64 < st->nbb_taken && (st->bb_taken[v / 64] >> v % 64 & 1);
+}
+
+static void bb_note(cg_module *m, uint32_t v)
+{
+    sg_state *st = sg_st(m);
+    if (v / 64 >= st->nbb_taken) {
+        uint32_t n = st->nbb_taken ? st->nbb_taken : 16;
+        while (n <= v / 64)
+            n *= 2;
+        uint64_t *w = cg_alloc(sg_keep(m), n * sizeof *w);
+        memset(w, 0, n * sizeof *w);
+        if (st->nbb_taken)
+            memcpy(w, st->bb_taken, st->nbb_taken * sizeof *w);
+        st->bb_taken = w;
+        st->nbb_taken = n;
+    }
+    st->bb_taken[v / 64] |= 1ull << v % 64;
+}
+
+/* Label p's spellings into base (64 bytes): BB<n> (1), or BB<fn>_<n>
+   where BB<n> is known taken (2); 0 where p gets none. */
+static int spelling(const sg_state *st, const char *p, char *base)
+{
+    const char *num = block_number(p);
+    size_t nl = num ? strlen(num) : 0, fl = num ? (size_t)(num - (p + 6)) : 0;
+    if (!num || nl > 40)
+        return 0;
+    memcpy(base, "BB", 2);
+    if (!bb_known(st, bb_value(num, nl))) {
+        memcpy(base + 2, num, nl + 1);
+        return 1;
+    }
+    if (fl + nl + 3 > 64)
+        return 0;
+    memcpy(base + 2, p + 6, fl + nl + 1);
+    return 2;
+}
+
+/* BB<n>, unless an earlier label took or met it: in a module of many
+   kernels, BB<n> is taken after the first.  Another function of the
+   module has its BB<n>: keep the function number, as nvcc does
+   ($L__BB<fn>_<n> -> BB<fn>_<n>), else BB<fn>_<n>_2 ...  The module's
+   words are a cache miss each: the spellings to try first are fetched
+   for the whole kernel before any is asked about. */
 uint32_t sugar_labels(cg_module *m, cg_kernel *k)
 {
+    sg_state *st = sg_st(m);
+    char base[64];
+    for (uint32_t i = 0; i < k->nsyms; i++)
+        if (k->syms[i].kind == CG_SYM_LABEL && spelling(st, k->syms[i].ptx, base))
+            sg_ptx_prefetch(m, base);
     uint32_t done = 0;
     for (uint32_t i = 0; i < k->nsyms; i++) {
-        const char *p = k->syms[i].ptx, *num;
-        if (k->syms[i].kind != CG_SYM_LABEL || !(num = block_number(p)))
+        const char *p = k->syms[i].ptx;
+        int first = k->syms[i].kind == CG_SYM_LABEL ? spelling(st, p, base) : 0;
+        if (!first || sg_ptx_pinned(m, p))
             continue;
-        char base[64];
-        size_t nl = strlen(num);
-        if (nl > 40)
-            continue;
-        memcpy(base, "BB", 2);
-        memcpy(base + 2, num, nl + 1);
-        if (sg_ptx_pinned(m, p))
-            continue;
-        if (sg_ptx_take(m, k, i, base)) {   /* the common case: one lookup */
-            done++;
-            continue;
+        if (first == 1) {
+            const char *num = block_number(p);
+            int took = sg_ptx_take(m, k, i, base);
+            uint32_t v = bb_value(num, strlen(num));
+            if (v != UINT32_MAX)
+                bb_note(m, v);   /* given now, or taken before */
+            if (took) {
+                done++;
+                continue;
+            }
+            size_t nl = strlen(num), fl = (size_t)(num - (p + 6));
+            if (fl + nl + 3 > sizeof base)
+                continue;
+            memcpy(base + 2, p + 6, fl + nl + 1);
         }
-        /* another function of the module has its BB<n>: keep the
-           function number, as nvcc does ($L__BB<fn>_<n> -> BB<fn>_<n>) */
-        size_t fl = (size_t)(num - (p + 6));
-        if (fl + nl + 3 > sizeof base)
-            continue;
-        memcpy(base + 2, p + 6, fl + nl + 1);
-        if (!sg_ptx_take(m, k, i, base) &&
-            !sg_rename_ptx(m, k, i, base, 0))   /* BB<fn>_<n>_2 ... */
+        if (!sg_ptx_take(m, k, i, base) && !sg_rename_ptx(m, k, i, base, 0))
             continue;
         done++;
     }

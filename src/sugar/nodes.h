@@ -293,6 +293,9 @@ typedef struct sg_state {
                                 before: the pieces' output is not the
                                 whole module's */
     struct cg_map *preptxnext; /* ptxnext for the preludes alone */
+    uint64_t *bb_taken;      /* labels.c: bit v, BB<v> known taken to the
+                                rows (it stays so): asked once a number */
+    uint32_t nbb_taken;      /* (words of bb_taken, in sg_keep) */
     struct sg_hashes {       /* free.c: hashes of the spellings answered not */
         uint64_t *v;         /* pinned (open addressing, 0 empty) */
         uint32_t n, cap;

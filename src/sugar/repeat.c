@@ -193,11 +193,13 @@ static unsigned next_bit(const uint64_t *bits, unsigned p, unsigned n, int one)
    and c * g - (g + 1) >= 2, i.e. L >= 3.  So only the statements of such
    runs of pairs (and the g after them) are marked; the others keep shape
    0, which best_run would reject anyway: no roll it could choose is lost.
-   The runs are found a word of 64 pairs at a time (a loop over every
-   pair's byte was a third of the pass, on mispredicted branches). */
+   Such a run fits in the n - g pairs only where g <= n / 2 and g <= n - 3,
+   which bounds g for a short list (most are).  The runs are found a word
+   of 64 pairs at a time (a loop over every pair's byte was a third of the
+   pass, on mispredicted branches). */
 static void mark_candidates(const uint32_t *sk, unsigned n, uint8_t *cand, uint64_t *bits)
 {
-    for (unsigned g = 1; g <= MAXG && g < n; g++) {
+    for (unsigned g = 1; g <= MAXG && 2 * g <= n && g + 3 <= n; g++) {
         unsigned min = g > 3 ? g : 3, np = n - g;
         pair_bits(sk, sk + g, bits, np);
         for (unsigned p = next_bit(bits, 0, np, 1); p < np;) {

@@ -166,6 +166,9 @@ void sg_ptx_give(cg_module *m, cg_kernel *k, cg_symid s, const char *name);
 /* sg_ptx_name_free and, where free, sg_ptx_give, in one lookup: 1 if it
    gave symbol s (not pinned) the spelling `name`. */
 int sg_ptx_take(cg_module *m, cg_kernel *k, cg_symid s, const char *name);
+/* A hint: name is about to be asked about (its slot in the module's
+   words, a cache miss each, is fetched now). */
+void sg_ptx_prefetch(cg_module *m, const char *name);
 /* 1 if the module text outside kernels (debug sections) names `ptx`: a
    symbol spelled so must not be renamed. */
 int sg_ptx_pinned(cg_module *m, const char *ptx);
