@@ -549,6 +549,7 @@ static void test_scan_uses(void **state)
         { "x = \"no end on this line, reg smem\nsys = 1\n", 1u << 3 },
         { "# reg smem u32 in a comment, long enough\npred = ptx.reg.u32\n", 1u << 4 },
         { "s = \"0123456789abcdef0123456789abcdef\\\\\"; reg\n", 1u << 0 },
+        { "x = \"a string\", reg, smem\nu32 = sys + pred.reg  # and all found\n", 0x1f },
     };
     for (unsigned i = 0; i < sizeof cases / sizeof *cases; i++) {
         /* the scanner reads 64 bytes past a block's word: room after */
