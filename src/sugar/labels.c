@@ -23,11 +23,11 @@ static const char *block_number(const char *p)
     return NULL;
 }
 
-/* BB<v>'s bit in sg_state.bb_taken, where num is v's plain decimal (no
-   leading 0) and small; else UINT32_MAX. */
+/* BB<v>'s bit in sg_state.bb_taken, where block_number's num (a decimal
+   without leading zeros) is v, small; else UINT32_MAX. */
 static uint32_t bb_value(const char *num, size_t n)
 {
-    if (n > 6 || (num[0] == '0' && n > 1))
+    if (n > 6)
         return UINT32_MAX;
     uint32_t v = 0;
     for (size_t i = 0; i < n; i++)
