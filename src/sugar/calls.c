@@ -695,7 +695,6 @@ typedef struct wrapping {
     const cg_kernel *k;
     struct sg_word_fits *fits;
     uint32_t made;
-    sg_word_memo words;
 } wrapping;
 
 static word_fit *new_fit(wrapping *c, const cg_inst *in)
@@ -720,7 +719,7 @@ static word_fit *new_fit(wrapping *c, const cg_inst *in)
 
 static const word_fit *fit_of(wrapping *c, const cg_inst *in)
 {
-    uint32_t id = sg_word_id(c->m, &c->words, in);
+    uint32_t id = sg_word_id(c->m, in);
     struct sg_word_fits *all = c->fits;
     all->v = sg_word_array(c->m, all->v, &all->cap, id, sizeof *all->v);
     if (!all->v[id])
@@ -757,9 +756,6 @@ uint32_t sugar_calls(cg_module *m, cg_kernel *k)
     if (!st->word_fits)
         st->word_fits = cg_alloc(sg_keep(m), sizeof *st->word_fits);
     wrapping c = { .m = m, .k = k, .fits = st->word_fits };
-    ptx_bufs ob;
-    ptx_own_bufs(&ob, &c.words.key, NULL);
     sg_visit_stmts(&k->body, wrap, &c);
-    ptx_free_bufs(&ob);
     return c.made;
 }

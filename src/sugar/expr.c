@@ -50,7 +50,6 @@ typedef struct ctx {
     sg_scratch counts;      /* uses, defs */
     enode pool[MAXCHAIN];   /* the tree being tried (most are dropped) */
     unsigned npool;
-    sg_word_memo words;
 } ctx;
 
 /* What the pass asks of an opcode word, worked out once per word of the
@@ -111,7 +110,7 @@ static uint64_t word_rows(const cg_stmt *s);
 static const struct sg_expr_word *word_of(ctx *c, const cg_stmt *s)
 {
     const cg_inst *in = &s->u.inst;
-    uint32_t id = sg_word_id(c->m, &c->words, in);
+    uint32_t id = sg_word_id(c->m, in);
     sg_state *st = sg_st(c->m);
     st->expr_words = sg_word_array(c->m, st->expr_words, &st->nexpr_words, id,
                                    sizeof *st->expr_words);
@@ -752,7 +751,7 @@ uint32_t sugar_expr(cg_module *m, cg_kernel *k)
 {
     ctx c = { .m = m, .k = k };
     ptx_bufs ob;
-    ptx_own_bufs(&ob, &c.counts, &c.words.key, &c.list, &c.folds, NULL);
+    ptx_own_bufs(&ob, &c.counts, &c.list, &c.folds, NULL);
     uint64_t total = 0;
     c.base = cg_alloc(m, (k->nsyms + 1) * sizeof *c.base);
     for (uint32_t i = 0; i < k->nsyms; i++) {

@@ -313,9 +313,11 @@ typedef struct sg_state {
     struct sg_form *forms;
     uint32_t nforms, capforms;
     struct sg_word_fits *word_fits;   /* and what each opcode word fits */
-    /* the module's opcode words by text (sg_word_id), in sg_keep */
+    /* the module's opcode words by text (sg_word_id), in sg_keep, and the
+       memo of the instructions' arrays that spell them */
     struct cg_map *words;
     uint32_t nwords;
+    struct sg_word_memo *word_memo;
     /* "expr" (expr.c): what it asks of each word (by sg_word_id) */
     struct sg_expr_word *expr_words;
     uint32_t nexpr_words;

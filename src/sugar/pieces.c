@@ -71,6 +71,7 @@ static void rows(sugar_pieces *c, uint32_t from, uint32_t to, ptx_arena *ir)
     swapped w = { m, arena, stmts };
     ptx_owned own;
     ptx_own(&own, swap_back, &w);
+    sg_words_forget(m);   /* the words' arrays are this piece's */
     for (uint32_t i = from; i < to; i++) {
         cg_kernel *k = &m->kernels[i];
         if (k->unsupported)

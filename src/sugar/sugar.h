@@ -389,31 +389,36 @@ void sg_put_word(ptx_buf *b, const cg_inst *in);
    for a pass's facts about a word: kept once per module, since a module
    rewritten in pieces builds each piece's instructions with op and mods
    arrays of its own (within a kernel, instructions that spell one word
-   share them: ir.h).  The memo answers for those arrays, direct-mapped,
-   and lives as long as one kernel's pass (zeroed: empty). */
+   share them: ir.h).  The memo (sg_state.word_memo) answers for those
+   arrays, direct-mapped, for every pass: it lives as long as they do, the
+   module's, or in pieces a piece's (pieces.c forgets it with the piece:
+   sg_words_forget). */
+enum { SG_WORD_MEMO = 512 };
 typedef struct sg_word_seen {
     const char *op;
     const char **mods;
     uint32_t nmods, id;       /* id + 1; 0: empty */
 } sg_word_seen;
 typedef struct sg_word_memo {
-    sg_word_seen v[256];
-    ptx_buf key;              /* a word's text, for the module's map */
+    sg_word_seen v[SG_WORD_MEMO];
 } sg_word_memo;
 /* The memo's entry for in's arrays (where it is, or would go). */
 static inline sg_word_seen *sg_word_seen_at(sg_word_memo *memo, const cg_inst *in)
 {
     uintptr_t h = (uintptr_t)in->op * 31 + (uintptr_t)in->mods + in->nmods;
-    return &memo->v[(h ^ h >> 8 ^ h >> 16) % 256];
+    return &memo->v[(h ^ h >> 9 ^ h >> 18) % SG_WORD_MEMO];
 }
-uint32_t sg_word_id_slow(cg_module *m, sg_word_memo *memo, const cg_inst *in);
-static inline uint32_t sg_word_id(cg_module *m, sg_word_memo *memo, const cg_inst *in)
+uint32_t sg_word_id_slow(cg_module *m, const cg_inst *in);
+static inline uint32_t sg_word_id(cg_module *m, const cg_inst *in)
 {
-    const sg_word_seen *w = sg_word_seen_at(memo, in);
-    if (w->id && w->op == in->op && w->mods == in->mods && w->nmods == in->nmods)
+    sg_word_memo *memo = sg_st(m)->word_memo;
+    const sg_word_seen *w = memo ? sg_word_seen_at(memo, in) : NULL;
+    if (w && w->id && w->op == in->op && w->mods == in->mods && w->nmods == in->nmods)
         return w->id - 1;   /* asked of most statements by some passes: inline */
-    return sg_word_id_slow(m, memo, in);
+    return sg_word_id_slow(m, in);
 }
+/* The memo emptied: the arrays it answered for are about to be freed. */
+void sg_words_forget(cg_module *m);
 /* An array v of *cap items of `size` bytes by word number, grown (the new
    items zeroed, in sg_keep) to hold item `id`. */
 void *sg_word_array_grow(cg_module *m, void *v, uint32_t *cap, uint32_t id, size_t size);

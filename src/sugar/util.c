@@ -223,19 +223,31 @@ void sg_put_word(ptx_buf *b, const cg_inst *in)
     }
 }
 
-uint32_t sg_word_id_slow(cg_module *m, sg_word_memo *memo, const cg_inst *in)
+uint32_t sg_word_id_slow(cg_module *m, const cg_inst *in)
 {
-    sg_word_seen *w = sg_word_seen_at(memo, in);
-    ptx_buf *key = &memo->key;
-    key->n = 0;
-    sg_put_word(key, in);
     sg_state *st = sg_st(m);
     cg_module *keep = sg_keep(m);
+    if (!st->word_memo) {
+        st->word_memo = cg_alloc(keep, sizeof *st->word_memo);
+        memset(st->word_memo, 0, sizeof *st->word_memo);
+    }
+    sg_word_seen *w = sg_word_seen_at(st->word_memo, in);
+    size_t n = strlen(in->op);   /* the key: the word's text, as sg_put_word */
+    for (uint32_t i = 0; i < in->nmods; i++)
+        n += 1 + strlen(in->mods[i]);
+    char small[256], *key = n < sizeof small ? small : cg_alloc(m, n + 1);
+    size_t at = strlen(in->op);
+    memcpy(key, in->op, at);
+    for (uint32_t i = 0; i < in->nmods; i++) {
+        key[at++] = '.';
+        memcpy(key + at, in->mods[i], strlen(in->mods[i]));
+        at += strlen(in->mods[i]);
+    }
     if (!st->words)
         st->words = cg_alloc(keep, sizeof *st->words);
-    cg_mslot *s = cg_map_put(keep, st->words, key->p, key->n);
+    cg_mslot *s = cg_map_put(keep, st->words, key, n);
     if (s->val < 0) {
-        s->k = cg_strndup(keep, key->p, key->n);
+        s->k = cg_strndup(keep, key, n);
         s->val = (int32_t)st->nwords++;
     }
     w->op = in->op;
@@ -243,6 +255,12 @@ uint32_t sg_word_id_slow(cg_module *m, sg_word_memo *memo, const cg_inst *in)
     w->nmods = in->nmods;
     w->id = (uint32_t)s->val + 1;
     return (uint32_t)s->val;
+}
+
+void sg_words_forget(cg_module *m)
+{
+    if (sg_st(m)->word_memo)
+        memset(sg_st(m)->word_memo, 0, sizeof *sg_st(m)->word_memo);
 }
 
 void *sg_word_array_grow(cg_module *m, void *v, uint32_t *cap, uint32_t id, size_t size)
