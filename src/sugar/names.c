@@ -17,7 +17,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 #if PTX_HAVE_LIBIBERTY
 #include <libiberty/demangle.h>
 #else
@@ -185,7 +184,9 @@ static uint32_t name_params(cg_module *m, cg_kernel *k, const char *mangled, con
                 memcpy(sh, kshort, strlen(kshort) + 1);
             else if (!short_name(cg_strndup(m, name, n), sh, sizeof sh - 16))
                 continue;            /* a readable kernel name: kept */
-            snprintf(sh + strlen(sh), 16, "_param_%s", num);
+            size_t at = strlen(sh);   /* "_param_" num: thousands of them, no printf */
+            memcpy(sh + at, "_param_", 7);
+            memcpy(sh + at + 7, num, strlen(num) + 1);   /* (< 8 digits) */
         } else if (!short_name(name, sh, sizeof sh)) {
             continue;
         }
