@@ -217,11 +217,13 @@ AVX512 static inline uint64_t words64(__m512i v)
 
 /* The first bytes of the names not found yet, as a set that two table
    lookups test a byte against: bit h of lo[l] where a first byte's high
-   and low nibbles are h (< 8: ASCII) and l, bit h of hi[h]. */
+   and low nibbles are h (< 8: ASCII) and l, and bit h of high_bit[h]. */
 typedef struct first_set {
     uint64_t left;             /* the names it is of */
-    uint8_t lo[16], hi[16];
+    uint8_t lo[16];
 } first_set;
+
+static const uint8_t high_bit[16] = { 1, 2, 4, 8, 16, 32, 64, 128 };   /* 0: not ASCII */
 
 static void make_first_set(first_set *f, const name_index *x, uint64_t left)
 {
@@ -230,8 +232,6 @@ static void make_first_set(first_set *f, const name_index *x, uint64_t left)
     for (unsigned c = 0; c < 128; c++)
         if (x->by_first[c] & left)
             f->lo[c & 15] |= (uint8_t)(1u << (c >> 4));
-    for (unsigned h = 0; h < 8; h++)
-        f->hi[h] = (uint8_t)(1u << h);
 }
 
 /* sixteen's work on the 64 bytes at p, but for words whose first byte no
@@ -247,7 +247,7 @@ AVX512 static unsigned sixty_four(const name_index *x, const first_set *f, const
     uint64_t goes_on = words64(prev) | _mm512_cmpeq_epi8_mask(prev, _mm512_set1_epi8('.'));
     unsigned took = stop ? (unsigned)__builtin_ctzll(stop) : 64;
     __m512i lo = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)f->lo));
-    __m512i hi = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)f->hi));
+    __m512i hi = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)high_bit));
     __m512i nib = _mm512_set1_epi8(15);
     uint64_t first = _mm512_test_epi8_mask(
         _mm512_shuffle_epi8(lo, _mm512_and_si512(v, nib)),

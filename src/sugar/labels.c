@@ -42,19 +42,21 @@ static int bb_known(const sg_state *st, uint32_t v)
 
 static void bb_note(cg_module *m, uint32_t v)
 {
-    sg_state *st = sg_st(m);
-    if (v / 64 >= st->nbb_taken) {
-        uint32_t n = st->nbb_taken ? st->nbb_taken : 16;
-        while (n <= v / 64)
-            n *= 2;
-        uint64_t *w = cg_alloc(sg_keep(m), n * sizeof *w);
-        memset(w, 0, n * sizeof *w);
-        if (st->nbb_taken)
-            memcpy(w, st->bb_taken, st->nbb_taken * sizeof *w);
-        st->bb_taken = w;
-        st->nbb_taken = n;
-    }
+    sg_state *st = sg_st(m);   /* (sg_word_array: grown zeroed, in sg_keep) */
+    st->bb_taken = sg_word_array(m, st->bb_taken, &st->nbb_taken, v / 64, sizeof *st->bb_taken);
     st->bb_taken[v / 64] |= 1ull << v % 64;
+}
+
+/* BB<fn>_<n>, the function number kept, into base (64 bytes); 0 if it is
+   too long. */
+static int fn_spelling(const char *p, const char *num, char *base)
+{
+    size_t nl = strlen(num), fl = (size_t)(num - (p + 6));
+    if (fl + nl + 3 > 64)
+        return 0;
+    memcpy(base, "BB", 2);
+    memcpy(base + 2, p + 6, fl + nl + 1);
+    return 1;
 }
 
 /* Label p's spellings into base (64 bytes): BB<n> (1), or BB<fn>_<n>
@@ -62,18 +64,15 @@ static void bb_note(cg_module *m, uint32_t v)
 static int spelling(const sg_state *st, const char *p, char *base)
 {
     const char *num = block_number(p);
-    size_t nl = num ? strlen(num) : 0, fl = num ? (size_t)(num - (p + 6)) : 0;
+    size_t nl = num ? strlen(num) : 0;
     if (!num || nl > 40)
         return 0;
-    memcpy(base, "BB", 2);
     if (!bb_known(st, bb_value(num, nl))) {
+        memcpy(base, "BB", 2);
         memcpy(base + 2, num, nl + 1);
         return 1;
     }
-    if (fl + nl + 3 > 64)
-        return 0;
-    memcpy(base + 2, p + 6, fl + nl + 1);
-    return 2;
+    return fn_spelling(p, num, base) ? 2 : 0;
 }
 
 /* BB<n>, unless an earlier label took or met it: in a module of many
@@ -105,10 +104,8 @@ uint32_t sugar_labels(cg_module *m, cg_kernel *k)
                 done++;
                 continue;
             }
-            size_t nl = strlen(num), fl = (size_t)(num - (p + 6));
-            if (fl + nl + 3 > sizeof base)
+            if (!fn_spelling(p, num, base))
                 continue;
-            memcpy(base + 2, p + 6, fl + nl + 1);
         }
         if (!sg_ptx_take(m, k, i, base) && !sg_rename_ptx(m, k, i, base, 0))
             continue;

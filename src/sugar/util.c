@@ -214,13 +214,34 @@ unsigned sg_nops(const cg_opnd *o)
 }
 
 
+/* The length of in's word ("mul.wide.u32"), and the word at w (that many
+   bytes, no NUL): the one spelling of a word, for sg_put_word and for
+   the module's map of words. */
+static size_t word_len(const cg_inst *in)
+{
+    size_t n = strlen(in->op);
+    for (uint32_t i = 0; i < in->nmods; i++)
+        n += 1 + strlen(in->mods[i]);
+    return n;
+}
+
+static void word_at(char *w, const cg_inst *in)
+{
+    size_t n = strlen(in->op);
+    memcpy(w, in->op, n);
+    for (uint32_t i = 0; i < in->nmods; i++) {
+        size_t mn = strlen(in->mods[i]);
+        w[n] = '.';
+        memcpy(w + n + 1, in->mods[i], mn);
+        n += 1 + mn;
+    }
+}
+
 void sg_put_word(ptx_buf *b, const cg_inst *in)
 {
-    ptx_buf_puts(b, in->op);
-    for (uint32_t i = 0; i < in->nmods; i++) {
-        ptx_buf_putc(b, '.');
-        ptx_buf_puts(b, in->mods[i]);
-    }
+    size_t n = word_len(in);
+    word_at(ptx_buf_room(b, n), in);
+    b->n += n;
 }
 
 uint32_t sg_word_id_slow(cg_module *m, const cg_inst *in)
@@ -232,17 +253,9 @@ uint32_t sg_word_id_slow(cg_module *m, const cg_inst *in)
         memset(st->word_memo, 0, sizeof *st->word_memo);
     }
     sg_word_seen *w = sg_word_seen_at(st->word_memo, in);
-    size_t n = strlen(in->op);   /* the key: the word's text, as sg_put_word */
-    for (uint32_t i = 0; i < in->nmods; i++)
-        n += 1 + strlen(in->mods[i]);
-    char small[256], *key = n < sizeof small ? small : cg_alloc(m, n + 1);
-    size_t at = strlen(in->op);
-    memcpy(key, in->op, at);
-    for (uint32_t i = 0; i < in->nmods; i++) {
-        key[at++] = '.';
-        memcpy(key + at, in->mods[i], strlen(in->mods[i]));
-        at += strlen(in->mods[i]);
-    }
+    size_t n = word_len(in);   /* the key: the word's text */
+    char small[256], *key = n <= sizeof small ? small : cg_alloc(m, n);
+    word_at(key, in);
     if (!st->words)
         st->words = cg_alloc(keep, sizeof *st->words);
     cg_mslot *s = cg_map_put(keep, st->words, key, n);
