@@ -123,9 +123,13 @@ static void leaf_value(leaf *l)
 static uint32_t sketch(const roller *r, const cg_stmt *s)
 {
     const cg_kernel *k = r->k;
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    if (s->kind == CG_S_INST) {   /* most statements (rollable, all of them) */
+        h = (h ^ (uintptr_t)s->u.inst.path) * 0x100000001b3ull;
+        return (uint32_t)(h ^ h >> 32) | 1;
+    }
     if (!rollable(r, s))
         return 0;
-    uint64_t h = 0x9e3779b97f4a7c15ull;
     if (s->kind == CG_S_REG)   /* a declaration: its type */
         for (const char *t = k->syms[s->u.reg].type; *t; t++)
             h = (h ^ (uint8_t)*t) * 0x100000001b3ull;
@@ -170,43 +174,58 @@ static void pair_bits(const uint32_t *restrict a, const uint32_t *restrict b,
         bits[p / 64] |= (uint64_t)(a[p] == b[p] && a[p]) << (p % 64);
 }
 
-/* The first q >= p below n whose bit is `one`, else n. */
-static unsigned next_bit(const uint64_t *bits, unsigned p, unsigned n, int one)
+/* Bits over 128 positions, a word and the next (or the one before). */
+typedef unsigned __int128 bits128;
+
+/* Bit p: bits p .. p + len - 1 of x are all set (1 <= len <= 64), by
+   doubling the length checked. */
+static bits128 all_of(bits128 x, unsigned len)
 {
-    while (p < n) {
-        uint64_t w = (one ? bits[p / 64] : ~bits[p / 64]) >> (p % 64);
-        if (w) {
-            unsigned q = p + (unsigned)__builtin_ctzll(w);
-            return q < n ? q : n;
-        }
-        p = (p / 64 + 1) * 64;
-    }
-    return n;
+    unsigned have = 1;
+    for (; 2 * have <= len; have *= 2)
+        x &= x >> have;
+    return have < len ? x & x >> (len - have) : x;
 }
 
-/* Marks (cand[i] = 1) the statements that some roll could take, the only
-   ones worth keying (keying every statement of a big module was most of
-   this pass's work).  A roll of c copies of g statements that saves the
-   2 lines best_run asks for pairs every statement of its first c - 1
-   copies with the one g further on, same shape and so same sketch:
-   positions p .. p + L - 1 with sk[p] == sk[p + g], L = (c - 1) * g >= g
-   and c * g - (g + 1) >= 2, i.e. L >= 3.  So only the statements of such
-   runs of pairs (and the g after them) are marked; the others keep shape
-   0, which best_run would reject anyway: no roll it could choose is lost.
-   Such a run fits in the n - g pairs only where g <= n / 2 and g <= n - 3,
-   which bounds g for a short list (most are).  The runs are found a word
-   of 64 pairs at a time (a loop over every pair's byte was a third of the
-   pass, on mispredicted branches). */
-static void mark_candidates(const uint32_t *sk, unsigned n, uint8_t *cand, uint64_t *bits)
+/* Bit p: one of bits p - len + 1 .. p of x is set (1 <= len <= 64). */
+static bits128 any_of(bits128 x, unsigned len)
 {
+    unsigned have = 1;
+    for (; 2 * have <= len; have *= 2)
+        x |= x << have;
+    return have < len ? x | x << (len - have) : x;
+}
+
+/* Marks (bit i of cand, n bits) the statements that some roll could
+   take, the only ones worth keying (keying every statement of a big
+   module was most of this pass's work).  A roll of c copies of g
+   statements that saves the 2 lines best_run asks for pairs every
+   statement of its first c - 1 copies with the one g further on, same
+   shape and so same sketch: positions p .. p + L - 1 with sk[p] ==
+   sk[p + g], L = (c - 1) * g >= g and c * g - (g + 1) >= 2, i.e. L >= 3.
+   So only the statements of such runs of pairs (and the g after them)
+   are marked; the others keep shape 0, which best_run would reject
+   anyway: no roll it could choose is lost.  Such a run fits in the n - g
+   pairs only where g <= n / 2 and g <= n - 3, which bounds g for a short
+   list (most are).  A run [p, q) of at least min pairs marks p .. q - 1 +
+   g, which is what its windows of min pairs mark together: each window
+   start s (pairs s .. s + min - 1 all equal) marks s .. s + min - 1 + g.
+   So a word of 64 positions is done with shifts, without a branch per
+   run (a loop over runs was a third of the pass, on mispredicted
+   branches): the starts from the word and the next, the marks from the
+   starts of the word and the one before (min + g <= 32). */
+static void mark_candidates(const uint32_t *sk, unsigned n, uint64_t *cand, uint64_t *bits)
+{
+    unsigned words = (n + 63) / 64;
     for (unsigned g = 1; g <= MAXG && 2 * g <= n && g + 3 <= n; g++) {
-        unsigned min = g > 3 ? g : 3, np = n - g;
+        unsigned min = g > 3 ? g : 3, np = n - g, pw = (np + 63) / 64;
         pair_bits(sk, sk + g, bits, np);
-        for (unsigned p = next_bit(bits, 0, np, 1); p < np;) {
-            unsigned q = next_bit(bits, p, np, 0);
-            if (q - p >= min)
-                memset(cand + p, 1, q - p + g);
-            p = next_bit(bits, q, np, 1);
+        uint64_t before = 0;   /* the starts of the word before */
+        for (unsigned w = 0; w < words; w++) {
+            uint64_t lo = w < pw ? bits[w] : 0, hi = w + 1 < pw ? bits[w + 1] : 0;
+            uint64_t starts = (uint64_t)all_of((bits128)hi << 64 | lo, min);
+            cand[w] |= (uint64_t)(any_of((bits128)starts << 64 | before, min + g) >> 64);
+            before = starts;
         }
     }
 }
@@ -602,10 +621,10 @@ static uint32_t roll_body(roller *r, cg_stmt *s, cg_stmt **body, size_t at)
 static item *key_list(roller *r, cg_stmt **a, unsigned n)
 {
     size_t words = (n + 63) / 64;
-    uint64_t *bits = sg_scratch_get(&r->sketches, words * sizeof *bits +
-                                               (n + PAIR_PAD) * sizeof(uint32_t) + n);
-    uint32_t *sk = (uint32_t *)(bits + words);   /* then PAIR_PAD zeros */
-    uint8_t *cand = (uint8_t *)(sk + n + PAIR_PAD);
+    uint64_t *bits = sg_scratch_get(&r->sketches, 2 * words * sizeof *bits +
+                                               (n + PAIR_PAD) * sizeof(uint32_t));
+    uint64_t *cand = bits + words;
+    uint32_t *sk = (uint32_t *)(cand + words);   /* then PAIR_PAD zeros */
     unsigned shaped = 0;
     for (unsigned i = 0; i < n; i++)
         shaped += (sk[i] = sketch(r, a[i])) != 0;
@@ -616,9 +635,11 @@ static item *key_list(roller *r, cg_stmt **a, unsigned n)
     r->leaves.n = 0;
     ptx_buf_reserve(&r->leaves, sizeof(leaf));   /* never a NULL base below */
     mark_candidates(sk, n, cand, bits);
-    for (unsigned i = 0; i < n; i++)
-        if (cand[i])
+    for (unsigned w = 0; w < words; w++)
+        for (uint64_t b = cand[w]; b; b &= b - 1) {
+            unsigned i = w * 64 + (unsigned)__builtin_ctzll(b);
             make_item(r, a[i], &it[i]);
+        }
     for (unsigned i = 0; i < n; i++)
         it[i].leaves = (leaf *)(r->leaves.p + (uintptr_t)it[i].leaves);
     return it;

@@ -22,6 +22,8 @@ cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s)
         c->u.ext.node = cg_alloc(m, s->u.ext.ext->size);
         memcpy(c->u.ext.node, s->u.ext.node, s->u.ext.ext->size);
     }
+    if (s->kind == SG_S_ALIAS)
+        sg_st(m)->aliases++;
     return c;
 }
 
@@ -31,6 +33,8 @@ cg_stmt *sg_node_new(cg_module *m, unsigned kind, ptx_tok first)
     cg_symid *sym = sg_field(s, sg_kinds[kind - CG_S_EXT].sym);
     if (sym)
         *sym = CG_NOSYM;
+    if (kind == SG_S_ALIAS)
+        sg_st(m)->aliases++;
     return s;
 }
 
