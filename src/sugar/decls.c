@@ -66,7 +66,8 @@ typedef struct decls {
     cg_module *m;
     cg_kernel *k;
     uint32_t *first;     /* per symbol: the top-level statement naming it first */
-    uint32_t *refs;      /* per symbol: how many statements name it */
+    uint32_t *refs;      /* per symbol: how many statements name it (where
+                            counted: first_uses) */
     uint32_t at;         /* the top-level statement being walked */
     cg_map counters;     /* prefix -> pyptx's next index */
 } decls;
@@ -130,33 +131,60 @@ static void use_stmts(decls *c, const cg_stmt *s, int one)
     }
 }
 
-/* Every top-level statement's first uses, in one walk over a[0..n); the
-   declarations' places in a go to ds (how many: the result).  The guard
-   of a loop's back edge is used where its label stands: that is where
-   the loops pass will print it (ptx.loop(..., pred=p)). */
-static unsigned first_uses(decls *c, cg_stmt **a, unsigned n, uint32_t *ds)
+/* The top-level declarations' places in a[0..n) into ds; how many. */
+static unsigned declarations(cg_stmt *const *a, unsigned n, uint32_t *ds)
+{
+    unsigned nd = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (a[i]->kind == CG_S_REG)
+            ds[nd++] = i;
+    return nd;
+}
+
+/* Has every declaration (ds[0..nd)) a first use?  *seen: those known to,
+   in order (a first use never goes back to NONE). */
+static int all_found(const decls *c, cg_stmt *const *a, const uint32_t *ds, unsigned nd,
+                     unsigned *seen)
+{
+    for (; *seen < nd; ++*seen)
+        if (c->first[a[ds[*seen]]->u.reg] == NONE)
+            return 0;
+    return 1;
+}
+
+/* Every top-level statement's first uses, in one walk over a[0..n) (ds:
+   its nd declarations), and with `counts` how many statements name each
+   symbol (c->refs).  The guard of a loop's back edge is used where its
+   label stands: that is where the loops pass will print it (ptx.loop(...,
+   pred=p)).  Without `counts`, once every declaration has a first use,
+   only back edges can move one (to a label before it): the walk then
+   looks at the top-level statements alone, not at their operands and
+   lists, which is most of a compiler's kernel, whose registers are all
+   named in its first lines. */
+static void first_uses(decls *c, cg_stmt **a, unsigned n, const uint32_t *ds, unsigned nd,
+                       int counts)
 {
     uint32_t *label_at = cg_alloc(c->m, (c->k->nsyms + 1) * sizeof *label_at);
     for (uint32_t i = 0; i < c->k->nsyms; i++)
         label_at[i] = NONE;
-    unsigned nd = 0;
+    unsigned seen = 0;
+    int edges_only = 0;
     for (unsigned i = 0; i < n; i++) {
         cg_stmt *s = a[i];
         cg_symid l;
-        if (s->kind == CG_S_REG) {
-            ds[nd++] = i;
+        edges_only = edges_only || (!counts && all_found(c, a, ds, nd, &seen));
+        if (s->kind == CG_S_REG)
             continue;
-        }
-        if (s->kind == CG_S_LABEL && label_at[s->u.label] == NONE)
+        if (s->kind == CG_S_LABEL && label_at[s->u.label] == NONE) {
             label_at[s->u.label] = i;
-        else if ((l = sg_back_edge(s)) != CG_NOSYM && label_at[l] != NONE && s->u.inst.guard) {
+        } else if ((l = sg_back_edge(s)) != CG_NOSYM && label_at[l] != NONE && s->u.inst.guard) {
             c->at = label_at[l];
             use_opnds(c, s->u.inst.guard);
         }
         c->at = i;
-        use_stmts(c, s, 1);
+        if (!edges_only)
+            use_stmts(c, s, 1);
     }
-    return nd;
 }
 
 /* ---- 1. which declarations pyptx would name itself -------------------- */
@@ -304,8 +332,11 @@ uint32_t sugar_decls(cg_module *m, cg_kernel *k)
     for (uint32_t i = 0; i < k->nsyms; i++)
         c.first[i] = NONE;
     uint32_t *ds = cg_alloc(m, (n + 1) * sizeof *ds);   /* the declarations */
-    unsigned nd = first_uses(&c, a, n, ds);
+    unsigned nd = declarations(a, n, ds);
     mark_implicit(&c, a, ds, nd);   /* (compare looks at the pool of a pyptx kernel) */
+    /* the references serve the implicit scalars alone (sg_merge_decls) */
+    int counts = sg_any_fresh_reg(k);
+    first_uses(&c, a, n, ds, nd, counts);
     cg_symid pool;
     uint32_t half = sg_pool_last(m, k, a, n, c.first, &pool);
     if (half != NONE)
@@ -314,7 +345,7 @@ uint32_t sugar_decls(cg_module *m, cg_kernel *k)
     ptx_free_bufs(&ob);
     uint32_t made = sg_dyn_operands(m, k);
     made += sg_wgmma_descriptors(m, k);
-    made += sg_merge_decls(m, k, c.refs);
+    made += sg_merge_decls(m, k, counts ? c.refs : NULL);
     for (uint32_t i = 0; i < k->nsyms; i++)
         made += k->syms[i].implicit;
     return made + sg_smem_decls(m, k);

@@ -120,7 +120,8 @@ uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n, const
    operand (preds.c nests it into the guard that reads it). */
 cg_opnd *sg_cmp_oper(cg_module *m, const cg_stmt *s);
 /* Part of "decls" (merge.c): declarations merged with their first writer;
-   refs: per symbol, how many statements name it. */
+   refs: per symbol, how many statements name it, which only the implicit
+   scalars' merges read (NULL where k has none: sg_any_fresh_reg). */
 uint32_t sg_merge_decls(cg_module *m, cg_kernel *k, const uint32_t *refs);
 /* What the other passes ask of a merged declaration (alloc.c).
    s is a merged `x = a OP b` (*e: the SG_O_OPER) / `x = reg.from_(src, T)`. */
