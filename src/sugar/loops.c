@@ -13,26 +13,37 @@
  * the list, so other branches to L (continue-like) stay inside the body.
  * Loops nest: the body is processed recursively.  Nothing moves.
  *
- * Linear per list, with no array: one walk records each label's last
- * back edge (tables indexed by symbol, stamped per list so they need no
- * clearing), a second raises the loops of this list, and only then are
- * the nested lists (loop bodies among them) processed, so that their
- * walks cannot overwrite what this list's walk still needs. */
+ * Linear per list: one walk records each label's last back edge (tables
+ * indexed by symbol, stamped per list so they need no clearing) and what
+ * each statement is to this pass (an item: a label, a back edge, a
+ * declaration, a statement owning a list, or nothing); the loops of the
+ * list are then raised from the items alone, without a second walk over
+ * the statements (a library module's lists hold hundreds of thousands), and
+ * only then are the nested lists (loop bodies among them) processed, so
+ * that their walks cannot overwrite what this list's walk still needs. */
 #include <string.h>
 #include "codegen/build.h"
 #include "sugar/sugar.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 
+/* What a statement of a list is to this pass. */
+enum { IT_OTHER, IT_LABEL, IT_EDGE, IT_DECL, IT_BODY };
+
+typedef struct item {
+    cg_stmt *s;
+    cg_symid to;         /* IT_EDGE: its label; IT_DECL: its register */
+    uint8_t what;        /* IT_* */
+} item;
+
 typedef struct loops {
     cg_module *m;
     cg_kernel *k;
     uint32_t *stamp;     /* per symbol: the list whose back edges `last` holds */
-    cg_stmt **last;      /* per symbol: its last back edge in that list */
-    uint32_t *passed;    /* per symbol: the list whose walk went past it */
+    uint32_t *last;      /* per symbol: its last back edge's item in that list */
     uint32_t lists;      /* lists seen (the stamp of the current one) */
-    sg_scratch bodies;   /* cg_stmt **: the lists inside the lists being
-                            walked, each call's after its caller's */
+    sg_scratch items;    /* item: those of the lists being walked, each
+                            call's after its caller's */
 } loops;
 
 /* The register a back edge's guard names (CG_NOSYM: none). */
@@ -59,90 +70,103 @@ cg_symid sg_bra_back_edge(const cg_stmt *s)
     return t->sym;
 }
 
-/* Walking past s in list `list`: if it is the last back edge of its
-   label, a label met from now on no longer has a loop ahead of it.
-   1 if s is a back edge. */
-static int pass_by(loops *c, const cg_stmt *s, uint32_t list)
+static item *items_at(const loops *c, size_t off)
 {
-    cg_symid t = sg_back_edge(s);
-    if (t != CG_NOSYM && c->stamp[t] == list && c->last[t] == s)
-        c->passed[t] = list;
-    return t != CG_NOSYM;
+    return (item *)(c->items.p + off);
 }
 
-/* The loop that label *link opens (up to its last back edge, if that is
-   still ahead) as a SG_S_LOOP in its place; 0 if there is none.  A body
-   that declares the guard's register stays as it is: ptx.loop reads
-   pred= at its head, before the body has bound the Python name (PTX
-   declarations hold for the whole block, wherever they stand). */
-static int raise_at(loops *c, cg_stmt **link, uint32_t list)
+/* The loop that the label of item i opens (up to its last back edge, if
+   that comes after it) as a SG_S_LOOP at *link, the label's place; NULL if
+   there is none (so for a label defined again after its loop).  A body
+   that declares the guard's register stays as it is: ptx.loop reads pred=
+   at its head, before the body has bound the Python name (PTX
+   declarations hold for the whole block, wherever they stand).  *end:
+   the back edge's item. */
+static cg_stmt *raise_at(loops *c, const item *it, uint32_t i, cg_stmt **link, uint32_t list,
+                         uint32_t *end)
 {
-    cg_stmt *s = *link;
-    cg_symid l = s->u.label;
-    if (c->stamp[l] != list || c->passed[l] == list)
-        return 0;
-    cg_stmt *be = c->last[l], *before = s, *t;
+    cg_symid l = it[i].s->u.label;
+    if (c->stamp[l] != list || c->last[l] < i)
+        return NULL;
+    uint32_t e = c->last[l];
+    cg_stmt *be = it[e].s;
     cg_symid g = guard_sym(be->u.inst.guard);
-    int binds_guard = 0;
-    for (t = s->next; t && t != be; t = t->next) {
-        before = t;
-        binds_guard |= (t->kind == CG_S_REG || t->kind == CG_S_BIND) && t->u.reg == g;
-    }
-    if (!t || binds_guard)
-        return 0;   /* !t: the back edge stands before, a label defined twice */
+    for (uint32_t j = i + 1; j < e; j++)
+        if (it[j].what == IT_DECL && it[j].to == g)
+            return NULL;
     int flat = 1;   /* (most loop bodies: their walk is spared) */
-    for (t = s->next; t != be; t = t->next)
-        flat &= !pass_by(c, t, list) && !cg_body(t);
-    c->passed[l] = list;   /* its own back edge, for a second definition */
-    cg_stmt *node = sg_node_new(c->m, SG_S_LOOP, s->first);
+    for (uint32_t j = i + 1; j < e; j++)
+        flat &= it[j].what != IT_EDGE && it[j].what != IT_BODY;
+    cg_stmt *node = sg_node_new(c->m, SG_S_LOOP, it[i].s->first);
     sg_loop_of(node)->label = l;
     sg_loop_of(node)->pred = be->u.inst.guard;
     sg_loop_of(node)->flat = (uint8_t)flat;
     cg_splice(link, be, node);
     /* the body: what lies strictly between the label and the back edge */
-    if (before != s) {
-        before->next = NULL;
-        *cg_body(node) = s->next;
+    if (e > i + 1) {
+        it[e - 1].s->next = NULL;
+        *cg_body(node) = it[i].s->next;
     }
-    return 1;
+    *end = e;
+    return node;
+}
+
+/* The items of the list at *head (*n of them), after those of the lists
+   being walked; how many back edges it has. */
+static uint32_t walk_items(loops *c, cg_stmt **head, uint32_t list, uint32_t *n)
+{
+    uint32_t edges = 0, i = 0;
+    for (cg_stmt *s = *head; s; s = s->next, i++) {
+        item *it = (item *)ptx_buf_room(&c->items, sizeof(item));
+        c->items.n += sizeof(item);
+        cg_symid t = sg_back_edge(s);
+        *it = (item){ s, t, IT_OTHER };
+        if (t != CG_NOSYM) {
+            it->what = IT_EDGE;
+            c->stamp[t] = list;
+            c->last[t] = i;
+            edges++;
+        } else if (s->kind == CG_S_LABEL) {
+            it->what = IT_LABEL;
+        } else if (s->kind == CG_S_REG || s->kind == CG_S_BIND) {
+            *it = (item){ s, s->u.reg, IT_DECL };
+        } else if (cg_body(s)) {
+            it->what = IT_BODY;
+        }
+    }
+    *n = i;
+    return edges;
 }
 
 static uint32_t raise_list(loops *c, cg_stmt **head)
 {
-    uint32_t list = ++c->lists, made = 0, edges = 0;
-    size_t from = c->bodies.n;   /* this list's lists inside, kept as it goes */
-    for (cg_stmt *s = *head; s; s = s->next) {
-        cg_symid t = sg_back_edge(s);
-        if (t != CG_NOSYM) {
-            c->stamp[t] = list;
-            c->last[t] = s;
-            edges++;
-        }
-        cg_stmt **body = cg_body(s);
-        if (body) {
-            *(cg_stmt ***)ptx_buf_room(&c->bodies, sizeof body) = body;
-            c->bodies.n += sizeof body;
-        }
-    }
+    uint32_t list = ++c->lists, made = 0, n;
+    size_t off = c->items.n;   /* this list's items */
+    uint32_t edges = walk_items(c, head, list, &n);
     /* most lists (nvcc's `{ cvt ... }` scopes) have neither a back edge
        to raise nor a list inside: one walk is all they need */
-    for (cg_stmt **link = head; edges && *link; link = &(*link)->next) {
-        if ((*link)->kind == CG_S_LABEL && raise_at(c, link, list))
+    cg_stmt **link = head;
+    for (uint32_t i = 0, e; edges && i < n; i++) {
+        item *it = items_at(c, off);
+        cg_stmt *node = it[i].what == IT_LABEL ? raise_at(c, it, i, link, list, &e) : NULL;
+        if (node) {
+            it[i] = (item){ node, CG_NOSYM, sg_loop_of(node)->flat ? IT_OTHER : IT_BODY };
+            for (uint32_t j = i + 1; j <= e; j++)   /* inside the loop now */
+                it[j].what = IT_OTHER;
+            link = &node->next;
+            i = e;
             made++;
-        else
-            pass_by(c, *link, list);
-    }
-    size_t to = c->bodies.n;
-    if (!made)   /* the list as the first walk saw it: its lists inside */
-        for (size_t at = from; at < to; at += sizeof(cg_stmt **))
-            made += raise_list(c, *(cg_stmt ***)(c->bodies.p + at));
-    else         /* the loops raised hold some of them now */
-        for (cg_stmt *s = *head; s; s = s->next) {
-            cg_stmt **body = cg_body(s);
-            if (body && !(s->kind == SG_S_LOOP && sg_loop_of(s)->flat))
-                made += raise_list(c, body);
+            continue;
         }
-    c->bodies.n = from;
+        link = &it[i].s->next;
+    }
+    /* the lists inside (a raised loop's body among them, unless flat) */
+    for (uint32_t i = 0; i < n; i++) {
+        item *it = items_at(c, off);   /* (the calls below may move them) */
+        if (it[i].what == IT_BODY)
+            made += raise_list(c, cg_body(it[i].s));
+    }
+    c->items.n = off;
     return made;
 }
 
@@ -167,10 +191,9 @@ uint32_t sugar_loops(cg_module *m, cg_kernel *k)
     size_t n = k->nsyms + 1;
     sg_scratch tables = { 0 };
     ptx_bufs ob;
-    ptx_own_bufs(&ob, &tables, &c.bodies, NULL);
-    c.stamp = sg_scratch_get(&tables, n * (2 * sizeof *c.stamp + sizeof *c.last));
-    c.passed = c.stamp + n;
-    c.last = (cg_stmt **)(c.passed + n);
+    ptx_own_bufs(&ob, &tables, &c.items, NULL);
+    c.stamp = sg_scratch_get(&tables, 2 * n * sizeof *c.stamp);
+    c.last = c.stamp + n;
     uint32_t made = raise_list(&c, &k->body);
     ptx_free_bufs(&ob);
     return made;
