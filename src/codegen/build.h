@@ -82,6 +82,8 @@ typedef struct cg_builder {
        bumps it; one of another name empties that name's entry.  Between
        two, a kernel reads and writes the same %r12 many times. */
     uint32_t gen;
+    uint8_t special;        /* the instruction being built names a special
+                               register among its operands (special_reads) */
     /* p can be read 8 bytes at a time (within the source and its NUL)
        where p - load8_lo <= load8_span, as unsigned: one compare */
     uintptr_t load8_lo, load8_span;

@@ -83,6 +83,8 @@ void cg_open_part(cg_open *o, cg_module *m, const ptx_module *pm, size_t at,
     b->m = &p;
     cg_builder_at(b, pm);
     memset(b->ocache, 0, sizeof b->ocache);    /* it indexes p's opcodes */
+    o->k.special_reads = NULL;                 /* (p's, as its statements) */
+    o->k.nspecial_reads = o->k.capspecial_reads = 0;
     cg_stmt *list = NULL;
     cg_build_body_part(b, part, &list);
     m->types_used |= p.types_used;

@@ -97,8 +97,10 @@ static cg_opnd *name_opnd(cg_builder *b, const ptx_expr *e)
     cg_symid id = cg_resolve(b, s.p, s.n, &idx);
     if (id != CG_NOSYM)
         return sym_opnd(b, id, idx);
-    if (s.p[0] == '%' && is_special(s))
+    if (s.p[0] == '%' && is_special(s)) {
+        b->special = 1;
         return lit(b, CG_O_SPECIAL, s.p, s.n);
+    }
     if (s.n > 2 && s.p[0] == '$' && s.p[1] == '_')
         b->k->stray_fresh_like = 1;
     return lit(b, CG_O_STR, s.p, s.n);
@@ -384,12 +386,19 @@ cg_stmt *cg_build_inst(cg_builder *b, const ptx_stmt *s, const char **why)
     ci->pathlen = oc->pathlen;
     *why = "operand form has no pyptx operand object";
     cg_opnd **tail = &ci->ops;
+    b->special = 0;
     for (const ptx_expr *e = in->operands; e; e = e->next) {
         if (e->next && e->sep == PTX_NOTOK)
             return NULL;
         if (!(*tail = one_opnd(b, e)))
             return NULL;
         tail = &(*tail)->next;
+    }
+    if (b->special) {
+        cg_kernel *k = b->k;
+        k->special_reads = cg_grow(b->m, k->special_reads, k->nspecial_reads,
+                                   &k->capspecial_reads, sizeof *k->special_reads);
+        k->special_reads[k->nspecial_reads++] = st;
     }
     if (in->pred != PTX_NOTOK)
         ci->guard = guard(b, in);

@@ -366,6 +366,13 @@ struct cg_kernel {
                                 "bra.uni"; nvcc's `@%p1 bra` sets none) */
     uint32_t max_vec;        /* the most elements of a vector operand the
                                 build made ({%r1, ..., %r8}: 8) */
+    cg_stmt **special_reads; /* the instructions built with an operand (not
+                                the guard) naming a special register
+                                (%tid.x), in the order of the source: a
+                                layer above that looks for them reads these
+                                few, not every statement (for a kernel
+                                printed a part at a time, its part's) */
+    uint32_t nspecial_reads, capspecial_reads;
     uint32_t trivia_dropped; /* lines of trivia (cg_text_trivia) the build
                                 left out (cg_module.drop_trivia) */
     uint8_t stray_fresh_like; /* an operand names `$_...` that nothing

@@ -59,9 +59,16 @@ typedef struct specials {
     uint32_t *to;        /* per register slot: the symbol that names it after
                             its alias is made, or CG_NOSYM */
     uint8_t *cand_sym;   /* per symbol: one of its slots is such a slot */
-    sg_scratch movs;     /* cg_stmt **: where each such mov stands, in order */
+    sg_scratch movs;     /* mov: each such mov, in order */
+    uint32_t nmovs;
+    uint32_t next;       /* the walk: the first mov it has not met yet */
     sg_scratch uses;     /* use: every operand naming a candidate's register */
 } specials;
+
+typedef struct mov {
+    cg_stmt *s;
+    cg_stmt **link;      /* where it stands: set by the walk */
+} mov;
 
 static uint32_t slot(const specials *c, cg_symid s, int32_t idx)
 {
@@ -132,10 +139,18 @@ static void note_opnds(specials *c, cg_opnd *o, const cg_opnd *dst, int strs)
         note_one(c, o, dst, strs);
 }
 
-static void walk(specials *c, cg_stmt *s)
+/* Every operand of the statements at *link and below; where the walk
+   meets the next candidate mov (c->movs, in the order of the source, as
+   the walk goes) in the kernel's own lists (`stands`: not in the
+   statements a node of an earlier pass replaced), it notes where that mov
+   stands. */
+static void walk(specials *c, cg_stmt **link, int stands)
 {
-    for (; s; s = s->next) {
-        cg_stmt **body = cg_body(s);
+    mov *mv = (mov *)c->movs.p;
+    for (; *link; link = &(*link)->next) {
+        cg_stmt *s = *link, **body = cg_body(s);
+        if (stands && c->next < c->nmovs && s == mv[c->next].s)
+            mv[c->next++].link = link;
         if (s->kind == CG_S_INST) {
             note_opnds(c, s->u.inst.ops, s->u.inst.ops, 1);
             if (s->u.inst.guard)
@@ -143,12 +158,13 @@ static void walk(specials *c, cg_stmt *s)
         } else if (s->kind == CG_S_RAW) {
             note_text(c, &s->u.raw.text);
         } else if (s->kind >= CG_S_EXT) {   /* nodes of earlier passes */
-            if (sg_orig(s))
-                walk(c, sg_orig(s));
+            cg_stmt *orig = sg_orig(s);
+            if (orig)
+                walk(c, &orig, 0);
             note_opnds(c, sg_args(s), NULL, 0);
         }
         if (body)
-            walk(c, *body);
+            walk(c, body, stands);
     }
 }
 
@@ -171,28 +187,26 @@ static const char *special_mov(const cg_stmt *s)
     return NULL;
 }
 
-/* Marks the slots the movs of special registers write, and notes where
-   each such mov stands (c->movs, in statement order); how many movs. */
-static uint32_t candidates(specials *c, cg_stmt **link)
+/* Marks the slots the movs of special registers write and notes each
+   such mov (c->movs, in the order of the source); how many.  The build
+   listed the instructions that read a special register (cg_kernel.
+   special_reads): no rewrite has run yet, so they are the kernel's. */
+static uint32_t candidates(specials *c)
 {
-    uint32_t n = 0;
-    for (; *link; link = &(*link)->next) {
-        cg_stmt *s = *link, **body = cg_body(s);
-        if (special_mov(s)) {
-            uint32_t i = slot(c, s->u.inst.ops->sym, s->u.inst.ops->index);
-            if (i != NEVER) {
-                c->cand[i] = 1;
-                c->cand_sym[s->u.inst.ops->sym] = 1;
-                c->v[i] = (seen){ 0 };
-                c->to[i] = CG_NOSYM;
-                ptx_buf_put(&c->movs, (const char *)&link, sizeof link);
-                n++;
-            }
-        }
-        if (body)
-            n += candidates(c, body);
+    for (uint32_t j = 0; j < c->k->nspecial_reads; j++) {
+        cg_stmt *s = c->k->special_reads[j];
+        uint32_t i = special_mov(s) ? slot(c, s->u.inst.ops->sym, s->u.inst.ops->index) : NEVER;
+        if (i == NEVER)
+            continue;
+        c->cand[i] = 1;
+        c->cand_sym[s->u.inst.ops->sym] = 1;
+        c->v[i] = (seen){ 0 };
+        c->to[i] = CG_NOSYM;
+        *(mov *)ptx_buf_room(&c->movs, sizeof(mov)) = (mov){ s, NULL };
+        c->movs.n += sizeof(mov);
+        c->nmovs++;
     }
-    return n;
+    return c->nmovs;
 }
 
 /* A scalar register is renamed in Python (tid = reg.scalar(...)); for an
@@ -231,9 +245,9 @@ static cg_symid make_alias(specials *c, cg_stmt **link, const char *base)
    element names its alias (the walk noted them all: no second walk). */
 static void make_aliases(specials *c, uint32_t *to)
 {
-    cg_stmt ***mv = (cg_stmt ***)c->movs.p;
-    for (size_t j = 0; j < c->movs.n / sizeof *mv; j++) {
-        cg_stmt **link = mv[j];
+    const mov *mv = (const mov *)c->movs.p;
+    for (uint32_t j = 0; j < c->next; j++) {   /* (the walk met them all) */
+        cg_stmt **link = mv[j].link;
         const cg_opnd *d = (*link)->u.inst.ops;
         uint32_t i = slot(c, d->sym, d->index);
         const seen *v = &c->v[i];
@@ -263,7 +277,7 @@ uint32_t sg_name_specials(cg_module *m, cg_kernel *k, sg_opnd_fn str, void *ctx)
     }
     if (total > SG_MAX_TRACKED_REGS) {
         c.nbase = 0;   /* no register tracked: the walk only hands strings over */
-        walk(&c, k->body);
+        walk(&c, &k->body, 1);
         return 0;
     }
     uint32_t nregs = (uint32_t)total;
@@ -276,12 +290,12 @@ uint32_t sg_name_specials(cg_module *m, cg_kernel *k, sg_opnd_fn str, void *ctx)
     c.cand = (uint8_t *)(c.to + nregs + 1);
     c.cand_sym = c.cand + nregs + 1;
     memset(c.cand, 0, nregs + 1 + nsyms + 1);
-    if (candidates(&c, &k->body)) {
-        walk(&c, k->body);
+    if (candidates(&c)) {
+        walk(&c, &k->body, 1);
         make_aliases(&c, c.to);
     } else {
         c.nbase = 0;   /* as above */
-        walk(&c, k->body);
+        walk(&c, &k->body, 1);
     }
     ptx_free_bufs(&ob);
     return c.made;
