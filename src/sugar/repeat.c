@@ -223,6 +223,8 @@ static void mark_candidates(const uint32_t *sk, unsigned n, uint64_t *cand, uint
         uint64_t before = 0;   /* the starts of the word before */
         for (unsigned w = 0; w < words; w++) {
             uint64_t lo = w < pw ? bits[w] : 0, hi = w + 1 < pw ? bits[w + 1] : 0;
+            if (!(lo | before))   /* (no start here, none before: no mark) */
+                continue;
             uint64_t starts = (uint64_t)all_of((bits128)hi << 64 | lo, min);
             cand[w] |= (uint64_t)(any_of((bits128)starts << 64 | before, min + g) >> 64);
             before = starts;
