@@ -442,6 +442,13 @@ static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned decl, uint32_t bou
     return place_scalars(c, after, bound);
 }
 
+int sg_pool_may_qualify(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n)
+{
+    pool c = { .m = m, .k = k, .p = CG_NOSYM };
+    unsigned decl;
+    return find_pool(&c, a, n, &decl) && pool_may_qualify(&c);
+}
+
 uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n, const uint32_t *first,
                       cg_symid *pool_sym)
 {

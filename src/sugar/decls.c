@@ -152,6 +152,19 @@ static int all_found(const decls *c, cg_stmt *const *a, const uint32_t *ds, unsi
     return 1;
 }
 
+/* Are the places of the declarations (ds[0..nd)) settled before
+   statement i?  place() puts each at or before the first use of the last
+   one, P, which is found; every first use found from i on is at i (> P)
+   or, a back edge's guard, at a label already met, label0 at the
+   earliest: where P <= label0, none of them can move a place.  Only the
+   places are settled, not every first use. */
+static int settled(const decls *c, cg_stmt *const *a, const uint32_t *ds, unsigned nd,
+                   uint32_t label0)
+{
+    uint32_t p = nd ? c->first[a[ds[nd - 1]]->u.reg] : 0;
+    return p != NONE && (label0 == NONE || p <= label0);
+}
+
 /* Every top-level statement's first uses, in one walk over a[0..n) (ds:
    its nd declarations), and with `counts` how many statements name each
    symbol (c->refs).  The guard of a loop's back edge is used where its
@@ -159,24 +172,30 @@ static int all_found(const decls *c, cg_stmt *const *a, const uint32_t *ds, unsi
    pred=p)).  Without `counts`, once every declaration has a first use,
    only back edges can move one (to a label before it): the walk then
    looks at the top-level statements alone, not at their operands and
-   lists, which is most of a compiler's kernel, whose registers are all
-   named in its first lines. */
+   lists.  Where only the places matter (!exact: no predicate pool reads
+   the first uses, sg_pool_last), the walk stops once they are settled:
+   in a compiler's kernel, whose last declaration (%rd) is named first,
+   after a few statements. */
 static void first_uses(decls *c, cg_stmt **a, unsigned n, const uint32_t *ds, unsigned nd,
-                       int counts)
+                       int counts, int exact)
 {
     uint32_t *label_at = cg_alloc(c->m, (c->k->nsyms + 1) * sizeof *label_at);
     for (uint32_t i = 0; i < c->k->nsyms; i++)
         label_at[i] = NONE;
     unsigned seen = 0;
     int edges_only = 0;
+    uint32_t label0 = NONE;   /* the first label's place */
     for (unsigned i = 0; i < n; i++) {
         cg_stmt *s = a[i];
         cg_symid l;
+        if (!counts && !exact && settled(c, a, ds, nd, label0))
+            return;
         edges_only = edges_only || (!counts && all_found(c, a, ds, nd, &seen));
         if (s->kind == CG_S_REG)
             continue;
         if (s->kind == CG_S_LABEL && label_at[s->u.label] == NONE) {
             label_at[s->u.label] = i;
+            label0 = label0 == NONE ? i : label0;
         } else if ((l = sg_back_edge(s)) != CG_NOSYM && label_at[l] != NONE && s->u.inst.guard) {
             c->at = label_at[l];
             use_opnds(c, s->u.inst.guard);
@@ -336,7 +355,7 @@ uint32_t sugar_decls(cg_module *m, cg_kernel *k)
     mark_implicit(&c, a, ds, nd);   /* (compare looks at the pool of a pyptx kernel) */
     /* the references serve the implicit scalars alone (sg_merge_decls) */
     int counts = sg_any_fresh_reg(k);
-    first_uses(&c, a, n, ds, nd, counts);
+    first_uses(&c, a, n, ds, nd, counts, counts || sg_pool_may_qualify(m, k, a, n));
     cg_symid pool;
     uint32_t half = sg_pool_last(m, k, a, n, c.first, &pool);
     if (half != NONE)

@@ -116,6 +116,9 @@ int sg_runs(const cg_module *m, const char *name);
    declarations by it. */
 uint32_t sg_pool_last(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n, const uint32_t *first,
                       cg_symid *pool_sym);
+/* compare.c: may sg_pool_last find such a pool in a[0..n) (and so read
+   `first`)?  Asked first: nvcc's pools never qualify. */
+int sg_pool_may_qualify(cg_module *m, cg_kernel *k, cg_stmt **a, unsigned n);
 /* compare.c: the comparison `a OP b` of a SG_S_CMP node, as an operator
    operand (preds.c nests it into the guard that reads it). */
 cg_opnd *sg_cmp_oper(cg_module *m, const cg_stmt *s);
