@@ -12,47 +12,41 @@
  * row runs last: the passes before it see the alias as the statement it
  * was (key.c, repeat's copies, outline's helpers).  Where anything came
  * between the alias and its mov, or the mov's destination is no longer
- * the name alone (a rolled loop's operand), the line stays.  The walk
- * stops at the last alias the kernel's rows made or copied (sg_state's
- * count): they stand near the top, where a kernel reads its special
- * registers, and the rest of a library kernel is not walked.
+ * the name alone (a rolled loop's operand), the line stays.  The row
+ * visits the aliases the kernel's rows made or copied (sg_state), not the
+ * kernel's statements: an alias takes its mov's place in the list (the
+ * link to the alias stays).  One that a pass replaced, no longer printed,
+ * may be folded too: only its own node changes.
  */
 #include "codegen/build.h"
 #include "sugar/sugar.h"
 
-typedef struct folding {
-    sg_walk w;
-    uint32_t left;       /* aliases not reached yet */
-} folding;
-
-/* The alias at *link becomes the mov's destination, written name := elem. */
-static int fold_alias(void *ctx, cg_stmt **link)
+/* The alias s becomes its mov, with name := elem as the destination; 0
+   if the mov does not follow it. */
+static int fold_alias(cg_module *m, cg_stmt *s)
 {
-    folding *f = ctx;
-    sg_walk *c = &f->w;
-    cg_stmt *s = *link, *mov = s->next;
-    if (s->kind != SG_S_ALIAS)
-        return SG_VISIT_ON;
-    int last = --f->left == 0;
+    cg_stmt *mov = s->next;
     const sg_alias *a = sg_alias_of(s);
     cg_opnd *d = mov && mov->kind == CG_S_INST ? mov->u.inst.ops : NULL;
     if (!d || d->kind != CG_O_SYM || d->sym != a->name || d->index >= 0)
-        return last ? SG_VISIT_STOP : SG_VISIT_ON;
-    cg_opnd *w = cg_opnd_new(c->m, SG_O_WALRUS);
+        return 0;
+    cg_opnd *w = cg_opnd_new(m, SG_O_WALRUS);
     w->sym = a->name;
     w->index = -1;
     w->a = a->elem;
     w->next = d->next;
-    mov->u.inst.ops = w;
-    *link = mov;
-    c->made++;
-    return last ? SG_VISIT_STOP : SG_VISIT_GONE;
+    *s = *mov;   /* (next: the mov's, which leaves the list) */
+    s->u.inst.ops = w;
+    return 1;
 }
 
 uint32_t sugar_alias(cg_module *m, cg_kernel *k)
 {
-    folding f = { { m, k, NULL, 0 }, sg_st(m)->aliases };
-    if (f.left)
-        sg_visit_stmts(&k->body, fold_alias, &f);
-    return f.w.made;
+    (void)k;
+    const sg_state *st = sg_st(m);
+    uint32_t made = 0;
+    for (uint32_t i = 0; i < st->naliases; i++)
+        if (st->alias_nodes[i]->kind == SG_S_ALIAS)
+            made += (uint32_t)fold_alias(m, st->alias_nodes[i]);
+    return made;
 }

@@ -119,7 +119,8 @@ void cg_passes_run(cg_module *m, const cg_options *o, cg_kernel *k)
 {
     sg_state *st = sg_st(m);
     st->passes = kernel_rows(o, (uint32_t)(k - m->kernels));
-    st->aliases = 0;
+    st->alias_nodes = NULL;   /* (in the piece's arena, as its statements) */
+    st->naliases = st->capaliases = 0;
     for (unsigned i = 0; i < cg_npasses; i++) {
         if (!(st->passes >> i & 1))
             continue;

@@ -307,9 +307,10 @@ typedef struct sg_state {
     struct cg_map *pyasked;  /* Python names answered free or given to a
                                 kernel function (tagged as ptxwords) */
     struct cg_module *keep;  /* allocates what outlives a piece (sg_keep) */
-    uint32_t aliases;        /* SG_S_ALIAS nodes made or copied since the
-                                kernel's rows began (util.c): alias.c's walk
-                                stops at the last of them */
+    struct cg_stmt **alias_nodes; /* the SG_S_ALIAS nodes made or copied
+                                since the kernel's rows began (util.c), which
+                                alias.c folds instead of walking the kernel */
+    uint32_t naliases, capaliases;
     /* "calls" (calls.c): what a typed wrapper prints from an opcode word's
        modifiers, worked out by the pass once per word, so that printing a
        million calls does not match them again */

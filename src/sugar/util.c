@@ -13,6 +13,15 @@
 
 /* ---- copies and comparisons ---------------------------------------- */
 
+/* An alias node made or copied, for alias.c (sg_state.alias_nodes). */
+static void note_alias(cg_module *m, cg_stmt *s)
+{
+    sg_state *st = sg_st(m);
+    st->alias_nodes = cg_grow(m, st->alias_nodes, st->naliases, &st->capaliases,
+                              sizeof *st->alias_nodes);
+    st->alias_nodes[st->naliases++] = s;
+}
+
 cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s)
 {
     cg_stmt *c = cg_stmt_new(m, (cg_stmt_kind)s->kind, s->first);
@@ -23,7 +32,7 @@ cg_stmt *sg_copy_stmt(cg_module *m, const cg_stmt *s)
         memcpy(c->u.ext.node, s->u.ext.node, s->u.ext.ext->size);
     }
     if (s->kind == SG_S_ALIAS)
-        sg_st(m)->aliases++;
+        note_alias(m, c);
     return c;
 }
 
@@ -34,7 +43,7 @@ cg_stmt *sg_node_new(cg_module *m, unsigned kind, ptx_tok first)
     if (sym)
         *sym = CG_NOSYM;
     if (kind == SG_S_ALIAS)
-        sg_st(m)->aliases++;
+        note_alias(m, s);
     return s;
 }
 
@@ -43,6 +52,8 @@ void sg_node_become(cg_module *m, cg_stmt *s, unsigned kind)
     cg_stmt *n = sg_node_new(m, kind, s->first);
     n->next = s->next;
     *s = *n;
+    if (kind == SG_S_ALIAS)   /* the node is s, not n */
+        sg_st(m)->alias_nodes[sg_st(m)->naliases - 1] = s;
 }
 
 cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o)
