@@ -259,10 +259,12 @@ void sg_print_oper(const cg_module *, const cg_kernel *, const cg_opnd *, ptx_bu
    row, hook_data: its form, calls.c). */
 void sg_print_call(const cg_module *, const cg_kernel *, const cg_stmt *, int, ptx_buf *);
 
-/* A new sugar statement of kind `kind` (SG_S_*). */
+/* A new sugar statement of kind `kind` (SG_S_*); an alias is also noted
+   for alias.c (sg_state.alias_nodes), as sg_copy_stmt notes a copy. */
 cg_stmt *sg_node_new(cg_module *m, unsigned kind, ptx_tok first);
 /* Statement s becomes a new node of kind `kind` in place (so that the
-   links to it stay valid), its old fields gone. */
+   links to it stay valid), its old fields gone.  Never an alias: the
+   node noted would be the one whose fields s takes. */
 void sg_node_become(cg_module *m, cg_stmt *s, unsigned kind);
 
 /* ---- state ------------------------------------------------------------ */

@@ -60,7 +60,6 @@ typedef struct specials {
                             its alias is made, or CG_NOSYM */
     uint8_t *cand_sym;   /* per symbol: one of its slots is such a slot */
     sg_scratch movs;     /* mov: each such mov, in order */
-    uint32_t nmovs;
     uint32_t next;       /* the walk: the first mov it has not met yet */
     sg_scratch uses;     /* use: every operand naming a candidate's register */
 } specials;
@@ -149,7 +148,7 @@ static void walk(specials *c, cg_stmt **link, int stands)
     mov *mv = (mov *)c->movs.p;
     for (; *link; link = &(*link)->next) {
         cg_stmt *s = *link, **body = cg_body(s);
-        if (stands && c->next < c->nmovs && s == mv[c->next].s)
+        if (stands && c->next < c->movs.n / sizeof *mv && s == mv[c->next].s)
             mv[c->next++].link = link;
         if (s->kind == CG_S_INST) {
             note_opnds(c, s->u.inst.ops, s->u.inst.ops, 1);
@@ -204,9 +203,8 @@ static uint32_t candidates(specials *c)
         c->to[i] = CG_NOSYM;
         *(mov *)ptx_buf_room(&c->movs, sizeof(mov)) = (mov){ s, NULL };
         c->movs.n += sizeof(mov);
-        c->nmovs++;
     }
-    return c->nmovs;
+    return (uint32_t)(c->movs.n / sizeof(mov));
 }
 
 /* A scalar register is renamed in Python (tid = reg.scalar(...)); for an

@@ -52,8 +52,6 @@ void sg_node_become(cg_module *m, cg_stmt *s, unsigned kind)
     cg_stmt *n = sg_node_new(m, kind, s->first);
     n->next = s->next;
     *s = *n;
-    if (kind == SG_S_ALIAS)   /* the node is s, not n */
-        sg_st(m)->alias_nodes[sg_st(m)->naliases - 1] = s;
 }
 
 cg_opnd *sg_copy_opnd(cg_module *m, const cg_opnd *o)
