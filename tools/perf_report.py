@@ -22,6 +22,9 @@ script, not for figures) about a minute.
 --sugar against plain on the largest modules) over a directory of NVIDIA
 library PTX, such as tools/extract-library-ptx.sh writes where the CUDA
 libraries are installed; without it the report says how to get them.
+The 8 minutes above are without it: tools/bench.py times pyptx's own
+Python parser over every module too, which takes more than a quarter of
+an hour for 100 MB.
 
 --dslgen-log LOG adds a long run of the program generator (the hour that
 issue 37 asks for) from its saved output, under the command that made it,
