@@ -392,24 +392,25 @@ static int find_pool(pool *c, cg_stmt **a, unsigned n, unsigned *decl)
     return c->p != CG_NOSYM;
 }
 
-/* Who writes and names the predicates of the pool declared at a[decl],
-   and where each reg.scalar(pred) goes, those after the pool's
-   declaration from statement bound on (place_scalars); 0 if it cannot
-   qualify. */
 /* Can the pool qualify at all: its %p0 named (pyptx's first comparison's
    predicate), or a kernel written in pyptx, which may leave %p0 unnamed
    (an unused reg.scalar(pred))?  Asked before any walk over the list:
    nvcc's pools never name %p0. */
 static int pool_may_qualify(pool *c)
 {
-    /* decls asks first (sg_pool_last), then the pass; the build marked the
-       arrays whose element 0 an operand names, and no row before adds such
-       an operand, so most kernels are spared the walk */
+    /* decls asks first (sg_pool_may_qualify, sg_pool_last), then the
+       pass, so the answer is kept in the kernel's state; the build marked
+       the arrays whose element 0 an operand names, and no row before adds
+       such an operand, so most kernels are spared the walk */
     if (!sg_kst(c->k)->p0_named)
         sg_kst(c->k)->p0_named = c->k->syms[c->p].elem0 && names_p0(c, c->k->body) ? 1 : 2;
     return sg_kst(c->k)->p0_named == 1 || sg_any_fresh_reg(c->k);
 }
 
+/* Who writes and names the predicates of the pool declared at a[decl],
+   and where each reg.scalar(pred) goes, those after the pool's
+   declaration from statement bound on (place_scalars); 0 if it cannot
+   qualify. */
 static int analyse(pool *c, cg_stmt **a, unsigned n, unsigned decl, uint32_t bound)
 {
     if (!pool_may_qualify(c))
